@@ -1,0 +1,120 @@
+"""Build cache: render a bundle's core and compile it, keyed by the bundle's hash.
+
+Layout of the cache (``$ROOTLAW_CACHE`` or ``~/.cache/rootlaw``)::
+
+    <hash>/rootlaw_core_<hash>.py      the rendered source (the pure-Python path)
+    <hash>/rootlaw_core_<hash>.*.so    the compiled core, when built
+
+The base bundle's core is also compiled into the installed package by setup.py
+(``rootlaw._core``), so a plain install needs no compiler at run time.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+from rootlaw.spec import Bundle
+
+from .render import render_core
+
+# Cython directives live here, in one place.  ROOTLAW_DEBUG=1 turns bounds checks on.
+DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": False,
+    "wraparound": False,
+    "initializedcheck": False,
+    "cdivision": False,  # keep Python's // and % so both paths agree
+    "infer_types": True,
+}
+
+
+def directives() -> dict:
+    d = dict(DIRECTIVES)
+    if os.environ.get("ROOTLAW_DEBUG") == "1":
+        d.update(boundscheck=True, wraparound=True, initializedcheck=True)
+    return d
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("ROOTLAW_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "rootlaw")
+    return Path(root)
+
+
+def module_name(bundle_hash: str) -> str:
+    return f"rootlaw_core_{bundle_hash}"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a file so readers see the old or the new content, never a torn one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def render_to_cache(bundle: Bundle) -> Path:
+    """Render the bundle's core source into the cache (idempotent)."""
+    h = bundle.hash
+    path = cache_dir() / h / f"{module_name(h)}.py"
+    source = render_core(bundle)
+    if not path.exists() or path.read_text(encoding="utf-8") != source:
+        write_atomic(path, source)
+    return path
+
+
+def compiled_path(bundle: Bundle) -> Path | None:
+    d = cache_dir() / bundle.hash
+    if not d.is_dir():
+        return None
+    from importlib.machinery import EXTENSION_SUFFIXES
+    for suffix in EXTENSION_SUFFIXES:
+        p = d / f"{module_name(bundle.hash)}{suffix}"
+        if p.exists():
+            return p
+    return None
+
+
+def compile_core(bundle: Bundle, *, quiet: bool = True) -> Path:
+    """Cythonize and compile the bundle's core into the cache; return the extension path."""
+    from Cython.Build import cythonize
+    from setuptools import Distribution, Extension
+    from setuptools.command.build_ext import build_ext
+
+    src = render_to_cache(bundle)
+    out = src.parent
+    ext = Extension(module_name(bundle.hash), [str(src)])
+    exts = cythonize([ext], compiler_directives=directives(), quiet=quiet,
+                     build_dir=str(out / "build"))
+    dist = Distribution({"ext_modules": exts, "script_name": "rootlaw-build"})
+    cmd = build_ext(dist)
+    cmd.build_lib = str(out)
+    cmd.build_temp = str(out / "build" / "temp")
+    cmd.inplace = False
+    cmd.ensure_finalized()
+    stdout = sys.stdout
+    try:
+        if quiet:
+            sys.stdout = open(os.devnull, "w")
+        cmd.run()
+    finally:
+        if quiet and sys.stdout is not stdout:
+            sys.stdout.close()
+            sys.stdout = stdout
+    path = compiled_path(bundle)
+    if path is None:
+        raise RuntimeError("the compiler produced no extension module")
+    return path

@@ -1,0 +1,395 @@
+"""Derive dense integer tables, the state layout and the action space from a Bundle.
+
+Everything the generated core knows about content arrives through this module: ids
+become dense integers, lists become flat int64 tables addressed by named offsets.  The
+template only loops and substitutes (see ``render.py``); all decisions live here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rootlaw.spec import Bundle
+from rootlaw.spec import models as M
+
+SUITS = ("fox", "rabbit", "mouse", "bird")
+SUIT = {s: i for i, s in enumerate(SUITS)}
+ANY = 3  # a '?' cost icon shares the index of bird: both mean "any suit"
+CARD_KINDS = ("item", "ambush", "dominance", "persistent", "immediate", "faction")
+PIECE_KINDS = ("warrior", "building", "token")
+MAX_COST = 4  # icons on the costliest card
+
+# Step ops, in catalogue order; the core dispatches on these codes.
+STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
+            "draw_if_hand_empty", "add_to_columns", "place_if_none", "resolve_columns",
+            "score_track", "lose_vp_per_column_card", "discard_columns", "choose_role",
+            "end_phase", "setup_home_token", "setup_warriors_everywhere",
+            "setup_buildings_near_home", "setup_home_corner")
+MENU_ACTIONS = ("battle", "march", "recruit_all", "build", "spend_card_place")
+COLUMN_ACTIONS = ("recruit", "move", "battle", "build")
+ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
+                 "battle_removal_vp", "exclusive_placement", "rescue_removed_warriors")
+
+# Action types of the fixed action space, in order.  Each has a parameter shape.
+ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_all",
+                "recruit", "craft", "spend", "discard", "add", "spend_place", "remove")
+
+
+class Layout:
+    """Named offsets into one flat int64 array."""
+
+    def __init__(self, prefix: str):
+        self.prefix = prefix
+        self.offsets: dict[str, int] = {}
+        self.sizes: dict[str, int] = {}
+        self.size = 0
+
+    def add(self, name: str, size: int) -> int:
+        assert name not in self.offsets, name
+        self.offsets[name] = self.size
+        self.sizes[name] = size
+        self.size += max(size, 0)
+        return self.offsets[name]
+
+
+@dataclass
+class Tables:
+    """What the template needs: constants, the static table, names for the runtime."""
+
+    consts: dict[str, int] = field(default_factory=dict)
+    table: list[int] = field(default_factory=list)
+    table_layout: Layout = field(default_factory=lambda: Layout("T_"))
+    state_layout: Layout = field(default_factory=lambda: Layout("S_"))
+    actions: Layout = field(default_factory=lambda: Layout("A_"))
+    names: dict[str, list[str]] = field(default_factory=dict)
+    bundle_hash: str = ""
+
+    def put(self, name: str, values: list[int]) -> None:
+        off = self.table_layout.add(name, len(values))
+        assert off == len(self.table)
+        self.table.extend(int(v) for v in values)
+
+
+def build_tables(bundle: Bundle) -> Tables:
+    t = Tables(bundle_hash=bundle.hash)
+    m = bundle.map
+    c_ids = sorted(c.id for c in m.clearings)
+    cidx = {cid: i for i, cid in enumerate(c_ids)}
+    clearings = {c.id: c for c in m.clearings}
+    C = len(c_ids)
+    factions = list(bundle.factions)
+    F = len(factions)
+    P = F  # every seat holds a different faction
+
+    # ---- pieces (global dense index over all factions)
+    pieces: list[tuple[M.FactionSpec, str, M.Piece]] = []
+    for f in factions:
+        for name, p in f.pieces.items():
+            pieces.append((f, name, p))
+    pidx = {name: i for i, (_, name, _) in enumerate(pieces)}
+    NP = len(pieces)
+    max_track = max([len(p.track.vp) if p.track else 0 for _, _, p in pieces] +
+                    [len(p.track.cost) if p.track else 0 for _, _, p in pieces] + [1])
+    max_draw_at = max([len(p.track.draw_at) if p.track else 0 for _, _, p in pieces] + [1])
+    W = max(p.count for _, _, p in pieces if p.kind == "warrior")
+
+    # ---- card definitions: deck cards, then faction cards
+    defs: list[dict] = []
+    for c in bundle.deck.cards:
+        defs.append(dict(id=c.id, suit=SUIT[c.suit], kind=CARD_KINDS.index(c.kind),
+                         item=-1, vp=c.vp, count=c.count, cost=c.cost, owner=-1,
+                         card=c))
+    items = list(bundle.deck.items)
+    iidx = {it: i for i, it in enumerate(items)}
+    for d in defs:
+        if d["card"].item:
+            d["item"] = iidx[d["card"].item]
+    for fi, f in enumerate(factions):
+        for fc in f.cards:
+            defs.append(dict(id=fc.id, suit=SUIT[fc.suit], kind=CARD_KINDS.index("faction"),
+                             item=-1, vp=0, count=fc.count, cost=[], owner=fi, card=None))
+    K = len(defs)
+    phys: list[int] = []
+    for di, d in enumerate(defs):
+        phys.extend([di] * d["count"])
+    N = len(phys)
+    I = len(items)
+
+    # ---- columns and roles
+    L = max([len(f.columns) for f in factions] + [1])
+    R = max([len(f.roles) for f in factions] + [1])
+
+    # ---- directed edges (paths both ways), in a stable order
+    edges: list[tuple[int, int]] = []
+    for a, b in sorted(m.paths):
+        edges.append((cidx[a], cidx[b]))
+        edges.append((cidx[b], cidx[a]))
+    edges.sort()
+    E = len(edges)
+
+    consts = t.consts
+    consts.update(C=C, F=F, P=P, NP=NP, K=K, N=N, I=I, L=L, R=R, E=E, W=W,
+                  MAX_TRACK=max_track, MAX_DRAW_AT=max_draw_at, MAX_COST=MAX_COST,
+                  FOX=0, RABBIT=1, MOUSE=2, BIRD=3, ANY=ANY,
+                  PK_WARRIOR=0, PK_BUILDING=1, PK_TOKEN=2)
+    for i, k in enumerate(CARD_KINDS):
+        consts[f"CK_{k.upper()}"] = i
+    for i, op in enumerate(STEP_OPS):
+        consts[f"OP_{op.upper()}"] = i
+    for i, a in enumerate(MENU_ACTIONS):
+        consts[f"MA_{a.upper()}"] = i
+    for i, a in enumerate(COLUMN_ACTIONS):
+        consts[f"CA_{a.upper()}"] = i
+    for i, a in enumerate(ABILITY_KINDS):
+        consts[f"AB_{a.upper()}"] = i
+    consts["NAB"] = len(ABILITY_KINDS)
+
+    # ---- map tables
+    t.put("CLEARING_SUIT", [SUIT[clearings[c].suit] for c in c_ids])
+    t.put("CLEARING_SLOTS", [clearings[c].slots for c in c_ids])
+    t.put("CLEARING_RUIN", [int(clearings[c].ruin) for c in c_ids])
+    t.put("CLEARING_CORNER", [int(clearings[c].corner) for c in c_ids])
+    opp = [-1] * C
+    for a, b in m.opposite_corners:
+        opp[cidx[a]] = cidx[b]
+        opp[cidx[b]] = cidx[a]
+    t.put("OPPOSITE", opp)
+    adj = [0] * (C * C)
+    for a, b in edges:
+        adj[a * C + b] = 1
+    t.put("ADJ", adj)
+    t.put("EDGE_FROM", [a for a, _ in edges])
+    t.put("EDGE_TO", [b for _, b in edges])
+
+    # ---- pieces
+    t.put("PIECE_OWNER", [factions.index(f) for f, _, _ in pieces])
+    t.put("PIECE_KIND", [PIECE_KINDS.index(p.kind) for _, _, p in pieces])
+    t.put("PIECE_COUNT", [p.count for _, _, p in pieces])
+    t.put("PIECE_PERMANENT", [int(p.permanent_removal) for _, _, p in pieces])
+    vp, cost, draw = [], [], []
+    for _, _, p in pieces:
+        tr = p.track or M.Track()
+        vp += list(tr.vp) + [tr.vp[-1] if tr.vp else 0] * (max_track - len(tr.vp))
+        cost += list(tr.cost) + [0] * (max_track - len(tr.cost))
+        draw += list(tr.draw_at) + [1 << 20] * (max_draw_at - len(tr.draw_at))
+    t.put("TRACK_VP", vp)
+    t.put("TRACK_COST", cost)
+    t.put("TRACK_DRAW_AT", draw)
+    t.put("FACTION_WARRIOR", [pidx[next(n for n, p in f.pieces.items() if p.kind == "warrior")]
+                              for f in factions])
+    t.put("FACTION_CRAFTING", [pidx[f.crafting_piece] if f.crafting_piece else -1
+                               for f in factions])
+    t.put("FACTION_FIRST_PIECE", [min(pidx[n] for n in f.pieces) for f in factions])
+    t.put("FACTION_END_PIECE", [max(pidx[n] for n in f.pieces) + 1 for f in factions])
+
+    # ---- cards
+    t.put("DEF_SUIT", [d["suit"] for d in defs])
+    t.put("DEF_KIND", [d["kind"] for d in defs])
+    t.put("DEF_ITEM", [d["item"] for d in defs])
+    t.put("DEF_VP", [d["vp"] for d in defs])
+    t.put("DEF_OWNER", [d["owner"] for d in defs])
+    cost_tab = []
+    craftable = []
+    for d in defs:
+        counts = [0, 0, 0, 0]
+        for icon in d["cost"]:
+            counts[ANY if icon == "any" else SUIT[icon]] += 1
+        cost_tab += counts
+        # Only effects that exist as data are offered: items today (Law 4.1.2).
+        craftable.append(int(d["kind"] == CARD_KINDS.index("item")))
+    t.put("DEF_COST", cost_tab)  # [K][4]: fox, rabbit, mouse, any
+    t.put("DEF_CRAFTABLE", craftable)
+    t.put("CARD_DEF", phys)
+    t.put("ITEM_SUPPLY", [bundle.deck.items[i] for i in items])
+
+    # ---- abilities: value per faction and kind, and which roles switch them on
+    ab_value = [0] * (F * len(ABILITY_KINDS))
+    ab_roles = [0] * (F * len(ABILITY_KINDS))  # bitmask over roles; bit R = no role held
+    for fi, f in enumerate(factions):
+        for a in f.abilities:
+            k = ABILITY_KINDS.index(a.kind)
+            val = {"rule_ties": 1, "item_vp": getattr(a, "vp", 0),
+                   "recruit_count": getattr(a, "count", 0),
+                   "attack_extra_hits": getattr(a, "hits", 0),
+                   "battle_removal_vp": getattr(a, "vp", 0),
+                   "exclusive_placement": pidx.get(getattr(a, "token", ""), -1),
+                   "rescue_removed_warriors": pidx.get(getattr(a, "token", ""), -1)}[a.kind]
+            granted_by = [ri for ri, r in enumerate(f.roles) if a.id in r.abilities]
+            if granted_by:
+                mask = sum(1 << ri for ri in granted_by)
+            else:
+                mask = (1 << (R + 1)) - 1
+                for ri, r in enumerate(f.roles):
+                    if a.id in r.suppress:
+                        mask &= ~(1 << ri)
+            ab_value[fi * len(ABILITY_KINDS) + k] = val
+            ab_roles[fi * len(ABILITY_KINDS) + k] = mask
+    t.put("AB_VALUE", ab_value)
+    t.put("AB_ROLES", ab_roles)
+
+    # ---- columns and roles
+    col_action = [-1] * (F * L)
+    col_building = [-1] * (F * L)
+    for fi, f in enumerate(factions):
+        for li, c in enumerate(f.columns):
+            col_action[fi * L + li] = COLUMN_ACTIONS.index(c.action)
+            col_building[fi * L + li] = pidx[c.building] if c.building else -1
+    t.put("COL_ACTION", col_action)
+    t.put("COL_BUILDING", col_building)
+    t.put("FACTION_NCOLS", [len(f.columns) for f in factions])
+    t.put("FACTION_NROLES", [len(f.roles) for f in factions])
+    role_tuck = [0] * (F * R)  # bitmask of columns
+    for fi, f in enumerate(factions):
+        colids = [c.id for c in f.columns]
+        for ri, r in enumerate(f.roles):
+            role_tuck[fi * R + ri] = sum(1 << colids.index(c) for c in r.tuck)
+    t.put("ROLE_TUCK", role_tuck)
+
+    # ---- programs: every step of every faction in one flat table
+    ops, pa, pb, pc, pd = [], [], [], [], []
+    menu_kind, menu_a, menu_b, menu_mask = [], [], [], []
+    hook_names: list[tuple[int, str]] = []
+    for fi, f in enumerate(factions):
+        for h in f.hooks:
+            hook_names.append((fi, h))
+    ranges = {}
+
+    def emit(fi: int, steps: list) -> tuple[int, int]:
+        start = len(ops)
+        for s in steps:
+            a = b = c = d = 0
+            if isinstance(s, M.PlaceAtBuildings):
+                a, b = pidx[s.piece], pidx[s.building]
+            elif isinstance(s, M.Actions):
+                a = s.count
+                b = SUIT[s.extra_action_suit] if s.extra_action_suit else -1
+                c = len(menu_kind)
+                d = len(s.menu)
+                for mn in s.menu:
+                    menu_kind.append(MENU_ACTIONS.index(mn.action))
+                    if isinstance(mn, M.MarchAction):
+                        menu_a.append(mn.moves); menu_b.append(0); menu_mask.append(0)
+                    elif isinstance(mn, M.RecruitAllAction):
+                        menu_a.append(pidx[mn.building]); menu_b.append(0); menu_mask.append(0)
+                    elif isinstance(mn, M.BuildAction):
+                        menu_a.append(pidx[mn.pay_token]); menu_b.append(0)
+                        menu_mask.append(sum(1 << pidx[x] for x in mn.buildings))
+                    elif isinstance(mn, M.SpendCardPlaceAction):
+                        menu_a.append(pidx[mn.building]); menu_b.append(pidx[mn.piece])
+                        menu_mask.append(0)
+                    else:
+                        menu_a.append(0); menu_b.append(0); menu_mask.append(0)
+            elif isinstance(s, M.Draw):
+                a = s.count
+                b = pidx[s.bonus_building] if s.bonus_building else -1
+            elif isinstance(s, M.DiscardDownTo):
+                a = s.limit
+            elif isinstance(s, M.DrawIfHandEmpty):
+                a = s.count
+            elif isinstance(s, M.AddToColumns):
+                a, b, c = s.min, s.max, s.max_bird
+            elif isinstance(s, M.PlaceIfNone):
+                a, b = pidx[s.building], s.warriors
+            elif isinstance(s, M.ResolveColumns):
+                a = hook_names.index((fi, s.on_fail))
+            elif isinstance(s, M.ScoreTrack):
+                a = pidx[s.building]
+            elif isinstance(s, M.LoseVpPerColumnCard):
+                a = SUIT[s.suit]
+            elif isinstance(s, M.SetupHomeToken):
+                a = pidx[s.token]
+            elif isinstance(s, M.SetupWarriorsEverywhere):
+                a = s.count
+            elif isinstance(s, M.SetupBuildingsNearHome):
+                d = sum(1 << pidx[x] for x in s.buildings)
+            elif isinstance(s, M.SetupHomeCorner):
+                a, b = pidx[s.building], s.warriors
+            ops.append(STEP_OPS.index(s.op))
+            pa.append(a); pb.append(b); pc.append(c); pd.append(d)
+        return start, len(ops)
+
+    setup_r, phase_r = [], []
+    for fi, f in enumerate(factions):
+        setup_r.append(emit(fi, f.setup))
+        for ph in (f.turn.birdsong, f.turn.daylight, f.turn.evening):
+            phase_r.append(emit(fi, ph))
+    hook_r = []
+    for fi, h in hook_names:
+        hook_r.append(emit(fi, factions[fi].hooks[h]))
+    t.put("STEP_OP", ops or [0])
+    t.put("STEP_A", pa or [0])
+    t.put("STEP_B", pb or [0])
+    t.put("STEP_C", pc or [0])
+    t.put("STEP_D", pd or [0])
+    t.put("MENU_KIND", menu_kind or [0])
+    t.put("MENU_A", menu_a or [0])
+    t.put("MENU_B", menu_b or [0])
+    t.put("MENU_MASK", menu_mask or [0])
+    t.put("SETUP_RANGE", [x for r in setup_r for x in r])
+    t.put("PHASE_RANGE", [x for r in phase_r for x in r])  # [F][3][2]
+    t.put("HOOK_RANGE", [x for r in hook_r for x in r] or [0, 0])
+    t.put("SETUP_ORDER", sorted(range(F), key=lambda i: (factions[i].setup_order, i)))
+    consts["NSTEPS"] = len(ops)
+    consts["NMENU"] = len(menu_kind)
+
+    # ---- action space
+    A = t.actions
+    A.add("done", 1)
+    A.add("clearing", C)
+    A.add("role", R)
+    A.add("move", E * W)
+    A.add("battle", C * P)
+    A.add("build", C * NP)
+    A.add("recruit_all", 1)
+    A.add("recruit", C)
+    A.add("craft", K)
+    A.add("spend", K)
+    A.add("discard", K)
+    A.add("add", K * L)
+    A.add("spend_place", C * K)
+    A.add("remove", NP)
+    consts["NACTIONS"] = A.size
+
+    # ---- state layout
+    S = t.state_layout
+    for name, size in [
+        ("RNG", 1), ("NPLAYERS", 1), ("CURRENT", 1), ("PHASE", 1), ("STEP", 1),
+        ("STEP_END", 1), ("STEP_ENTERED", 1), ("OVER", 1), ("WINNER", 1), ("TURN", 1),
+        ("DECISIONS", 1), ("SETUP_SEAT", 1), ("FIRST", 1),
+        ("RET_STEP", 1), ("RET_END", 1),
+        ("SEAT_FACTION", P), ("VP", P), ("HOME", P), ("ROLE", P), ("ROLES_RETIRED", P),
+        ("DOMINANCE", P),
+        # per-turn counters
+        ("ACTIONS_LEFT", 1), ("RECRUITED", 1), ("CRAFT_USED", 4), ("MARCH_LEFT", 1),
+        ("ADDED", 1), ("ADDED_BIRDS", 1), ("COL", 1), ("CARD_DONE", N),
+        ("BUILD_PENDING", 1), ("PAY_LEFT", 1), ("PAY_TOKEN", 1), ("PAY_AT", 1),
+        # board
+        ("BOARD", C * NP), ("RUINS", C), ("SUPPLY", NP), ("OUT", NP),
+        # cards
+        ("CARD_LOC", N), ("DECK", N), ("DECK_LEN", 1),
+        # items
+        ("ITEMS", I), ("CRAFTED", P * I),
+        # decision frames: kind, player, a, b
+        ("DEPTH", 1), ("FRAMES", 8 * 4),
+        # battle
+        ("B_STAGE", 1), ("B_ATT", 1), ("B_DEF", 1), ("B_AT", 1), ("B_HITS_ATT", 1),
+        ("B_HITS_DEF", 1), ("B_AMBUSH", 1), ("B_RESCUE", P), ("B_SCORED_REMOVAL", P),
+        ("B_REMOVED_BUILDING", P),
+    ]:
+        S.add(name, size)
+    consts["STATE_SIZE"] = S.size
+    consts["MAX_FRAMES"] = 8
+
+    t.names = {
+        "clearings": [str(c) for c in c_ids],
+        "factions": [f.id for f in factions],
+        "pieces": [name for _, name, _ in pieces],
+        "cards": [d["id"] for d in defs],
+        "items": items,
+        "roles": [[r.id for r in f.roles] for f in factions],
+        "columns": [[c.id for c in f.columns] for f in factions],
+        "suits": list(SUITS),
+        "edges": [f"{c_ids[a]}-{c_ids[b]}" for a, b in edges],
+        "ops": list(STEP_OPS),
+    }
+    return t

@@ -1,0 +1,303 @@
+"""The `rootlaw` command line: play, info, validate, schema, build, bench, replay."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+from importlib import metadata
+from pathlib import Path
+
+from rootlaw.spec import SpecError, resolve
+
+from .errors import RootlawError
+
+
+def _version() -> str:
+    try:
+        return metadata.version("rootlaw")
+    except metadata.PackageNotFoundError:
+        return "0+source"
+
+
+def _bundle(args):
+    return resolve(getattr(args, "pack", None) or [])
+
+
+# ---------------------------------------------------------------------- play
+
+
+def cmd_play(args) -> int:
+    from .log import play_game
+
+    bundle = _bundle(args)
+    factions = [f.strip() for f in args.factions.split(",") if f.strip()]
+    games = max(1, args.games)
+    if args.log and games > 1:
+        raise RootlawError("--log takes one game; use --games 1", code="VALUE-INVALID")
+    progress = None
+    if args.quiet and games > 1 and args.progress:
+        from tqdm import tqdm
+        progress = tqdm(total=games, unit="game", file=sys.stderr)
+    wins: dict[str, int] = {}
+    for i in range(games):
+        seed = args.seed + i
+        out = None if args.quiet else sys.stdout
+        g = play_game(bundle, factions, seed, out=out, log_path=args.log, pure=args.pure)
+        w = g.winner_faction
+        wins[w] = wins.get(w, 0) + 1
+        scores = " ".join(f"{f}={v}" for f, v in zip(g.factions, g.scores))
+        line = (f"winner: {w} seed={seed} turns={g.turn} decisions={len(g.history)} "
+                f"vp: {scores}")
+        if args.quiet:
+            if progress is not None:
+                progress.write(f"game {i + 1}: {line}")
+                progress.update(1)
+            else:
+                print(f"game {i + 1}: {line}")
+        else:
+            print(line)
+        if args.save:
+            g.save(args.save)
+    if progress is not None:
+        progress.close()
+    if games > 1:
+        print("wins: " + ", ".join(f"{f}={n}" for f, n in sorted(wins.items())))
+    return 0
+
+
+# ---------------------------------------------------------------------- info
+
+
+def cmd_info(args) -> int:
+    from .core import load_core, want_pure
+    from rootlaw.generator.build import cache_dir
+
+    bundle = _bundle(args)
+    core = load_core(bundle)
+    c = core.layout["consts"]
+    print(f"rootlaw: {_version()}")
+    print(f"python: {platform.python_version()} ({platform.machine()})")
+    print(f"core: {'compiled' if core.compiled else 'pure'}")
+    print(f"core origin: {core.origin}{' (ROOTLAW_PURE set)' if want_pure() else ''}")
+    print(f"bundle: {bundle.hash}")
+    print(f"packs: {', '.join(bundle.packs)}")
+    print(f"map: {bundle.map.id}")
+    print(f"deck: {bundle.deck.id} ({c['N']} cards)")
+    print(f"factions: {', '.join(f.id for f in bundle.factions)}")
+    print(f"action space: {c['NACTIONS']}")
+    print(f"state size: {c['STATE_SIZE']} int64")
+    print(f"cache: {cache_dir()}")
+    return 0
+
+
+# ---------------------------------------------------------------------- validate
+
+
+def cmd_validate(args) -> int:
+    from rootlaw.spec import load_file, load_pack
+
+    failed = 0
+    for raw in args.paths:
+        p = Path(raw)
+        try:
+            if p.is_dir() or p.name == "pack.json":
+                pack, docs = load_pack(p)
+                b = resolve([p])
+                print(f"ok: {p} (pack {pack.id}: {len(docs)} files; bundle {b.hash})")
+            else:
+                doc = load_file(p)
+                print(f"ok: {p} ({doc.kind} {doc.id})")
+        except SpecError as e:
+            failed += 1
+            for d in e.diagnostics:
+                print(str(d))
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------------- schema
+
+
+def cmd_schema(args) -> int:
+    from rootlaw.spec.schema import SCHEMA_PATH, schema_text
+
+    text = schema_text()
+    if args.check:
+        current = SCHEMA_PATH.read_text(encoding="utf-8") if SCHEMA_PATH.exists() else ""
+        if current != text:
+            print(f"{SCHEMA_PATH}: SCHEMA-STALE: the committed JSON Schema is out of date; "
+                  f"run `rootlaw schema --out spec/schema/rootlaw.schema.json`")
+            return 1
+        print(f"ok: {SCHEMA_PATH} is up to date")
+        return 0
+    if args.out:
+        from rootlaw.generator.build import write_atomic
+        write_atomic(Path(args.out), text)
+        print(f"wrote {args.out}")
+        return 0
+    sys.stdout.write(text)
+    return 0
+
+
+# ---------------------------------------------------------------------- build
+
+
+def cmd_build(args) -> int:
+    from rootlaw.generator.build import compile_core, render_to_cache
+
+    bundle = _bundle(args)
+    src = render_to_cache(bundle)
+    print(f"rendered: {src}")
+    if args.source_only:
+        return 0
+    try:
+        so = compile_core(bundle, quiet=not args.verbose)
+    except Exception as e:  # compiler problems are reported, not raised
+        raise RootlawError(f"compiling failed: {e}", code="BUILD-FAILED") from None
+    print(f"compiled: {so}")
+    return 0
+
+
+# ---------------------------------------------------------------------- bench
+
+
+def cmd_bench(args) -> int:
+    from .bench import run_bench
+
+    result = run_bench(_bundle(args), args.factions.split(","), games=args.games,
+                       seed=args.seed, min_seconds=args.min_seconds)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        for path in ("compiled", "pure"):
+            r = result.get(path)
+            if r:
+                print(f"{path}: {r['decisions_per_s']:.0f} decisions/s, "
+                      f"{r['games_per_s']:.2f} games/s ({r['decisions']} decisions)")
+        if result.get("speedup"):
+            print(f"speedup: {result['speedup']:.1f}x")
+    return 0
+
+
+# ---------------------------------------------------------------------- replay
+
+
+def cmd_replay(args) -> int:
+    from .log import replay_log
+
+    g = replay_log(Path(args.log), _bundle(args))
+    print(f"ok: {args.log} replays to the same end: winner: {g.winner_faction} "
+          f"({len(g.history)} decisions)")
+    return 0
+
+
+# ---------------------------------------------------------------------- scenario
+
+
+def cmd_scenario(args) -> int:
+    from .scenario import run_file
+
+    files = []
+    for raw in args.paths:
+        p = Path(raw)
+        files += sorted(p.rglob("*.json")) if p.is_dir() else [p]
+    failed = 0
+    for f in files:
+        problems = run_file(f, bundle=_bundle(args))
+        if problems:
+            failed += 1
+            print(f"FAIL {f}")
+            for line in problems:
+                print(f"  {line}")
+        else:
+            print(f"ok   {f}")
+    print(f"{len(files) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+# ---------------------------------------------------------------------- main
+
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(prog="rootlaw", description="Root (Leder Games) as data, "
+                                 "compiled: play, validate and build content.")
+    ap.add_argument("--version", action="version", version=f"rootlaw {_version()}")
+    sub = ap.add_subparsers(dest="command", required=True)
+
+    def packs(p):
+        p.add_argument("--pack", action="append", metavar="DIR",
+                       help="add a content pack (repeatable)")
+
+    p = sub.add_parser("play", help="play games with random agents")
+    p.add_argument("--factions", default="marquise,eyrie")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=int, default=1)
+    p.add_argument("--quiet", action="store_true", help="one summary line per game")
+    p.add_argument("--progress", action="store_true", help="progress bar with --quiet")
+    p.add_argument("--log", metavar="FILE", help="write a JSON-lines game log")
+    p.add_argument("--save", metavar="FILE", help="save the final game as JSON")
+    p.add_argument("--pure", action="store_true", default=None,
+                   help="force the pure-Python core")
+    packs(p)
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("info", help="what is installed and which core runs")
+    packs(p)
+    p.set_defaults(func=cmd_info)
+
+    p = sub.add_parser("validate", help="validate content files or packs")
+    p.add_argument("paths", nargs="+")
+    p.set_defaults(func=cmd_validate)
+
+    p = sub.add_parser("schema", help="export the JSON Schema of content files")
+    p.add_argument("--out", metavar="FILE")
+    p.add_argument("--check", action="store_true", help="fail when the committed file is stale")
+    p.set_defaults(func=cmd_schema)
+
+    p = sub.add_parser("build", help="render and compile the core for a bundle")
+    p.add_argument("--source-only", action="store_true", help="render without compiling")
+    p.add_argument("--verbose", action="store_true")
+    packs(p)
+    p.set_defaults(func=cmd_build)
+
+    p = sub.add_parser("bench", help="compiled vs pure speed on the same seeded games")
+    p.add_argument("--factions", default="marquise,eyrie")
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--min-seconds", type=float, default=1.0,
+                   help="repeat the compiled games until this much time has passed")
+    p.add_argument("--json", action="store_true")
+    packs(p)
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("replay", help="replay a JSON-lines game log and check it")
+    p.add_argument("log")
+    packs(p)
+    p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("scenario", help="run rules scenario files (JSON)")
+    p.add_argument("paths", nargs="+")
+    packs(p)
+    p.set_defaults(func=cmd_scenario)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except SpecError as e:
+        for d in e.diagnostics:
+            print(str(d), file=sys.stderr)
+        return 1
+    except RootlawError as e:
+        print(f"rootlaw: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,313 @@
+"""The Game API: new, legal actions, apply, clone, save/load, observation.
+
+A game is its seed, its seats and the actions taken; the core keeps everything else in
+one flat int64 array, so cloning is a copy and a save is a list of numbers that is also
+checked by replaying its actions.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from array import array
+from pathlib import Path
+from typing import Iterable
+
+from rootlaw.generator.build import write_atomic
+from rootlaw.spec import Bundle, SpecError, resolve
+
+from .core import CoreModule, load_core
+from .errors import IllegalAction, RootlawError, SaveError
+from .notation import ActionSpace
+
+SAVE_FORMAT = 1
+PHASES = {-1: "setup", 0: "birdsong", 1: "daylight", 2: "evening"}
+
+_BASE: Bundle | None = None
+
+
+def base_bundle() -> Bundle:
+    global _BASE
+    if _BASE is None:
+        _BASE = resolve()
+    return _BASE
+
+
+class Game:
+    """One game of Root on a bundle's rules core."""
+
+    def __init__(self, factions: Iterable[str] = ("marquise", "eyrie"), seed: int = 0, *,
+                 bundle: Bundle | None = None, pure: bool | None = None,
+                 _restore: tuple[list[int], list[int]] | None = None):
+        self.bundle = bundle or base_bundle()
+        self.factions = list(factions)
+        self.seed = int(seed)
+        self._core_module: CoreModule = load_core(self.bundle, pure)
+        mod = self._core_module.module
+        self.layout = self._core_module.layout
+        self.S = self.layout["state"]
+        self.consts = self.layout["consts"]
+        names = self._core_module.tables.names
+        self.names = names
+        self.space = ActionSpace.of(self.layout, names)
+        seats = []
+        for fid in self.factions:
+            if fid not in names["factions"]:
+                raise RootlawError(f"unknown faction {fid!r} (known: "
+                                   f"{', '.join(names['factions'])})", code="REF-UNDEF")
+            seats.append(names["factions"].index(fid))
+        if len(set(seats)) != len(seats):
+            raise RootlawError("a faction can only be seated once", code="VALUE-INVALID")
+        if not 2 <= len(seats) <= self.consts["P"]:
+            raise RootlawError(f"a game needs 2 to {self.consts['P']} factions",
+                               code="VALUE-INVALID")
+        self._seats = seats
+        self.state = array("q", [0]) * self.consts["STATE_SIZE"]
+        self._core = mod.Core(self.state)
+        self.history: list[int] = []
+        if _restore is None:
+            self._core.init_game(self.seed, seats)
+        else:
+            state, history = _restore
+            self.state[:] = array("q", state)
+            self.history = list(history)
+
+    # ------------------------------------------------------------------ basics
+
+    @property
+    def compiled(self) -> bool:
+        return self._core_module.compiled
+
+    def _s(self, name: str, i: int = 0) -> int:
+        return self.state[self.S[name] + i]
+
+    @property
+    def num_players(self) -> int:
+        return self._s("NPLAYERS")
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._s("OVER"))
+
+    @property
+    def winner(self) -> int | None:
+        w = self._s("WINNER")
+        return None if w < 0 else w
+
+    @property
+    def winner_faction(self) -> str | None:
+        w = self.winner
+        return None if w is None else self.factions[w]
+
+    @property
+    def scores(self) -> list[int]:
+        return [self._s("VP", p) for p in range(self.num_players)]
+
+    @property
+    def to_play(self) -> int:
+        """The seat whose decision is pending."""
+        return self._core.to_play()
+
+    @property
+    def current(self) -> int:
+        return self._s("CURRENT")
+
+    @property
+    def turn(self) -> int:
+        return self._s("TURN")
+
+    @property
+    def phase(self) -> str:
+        return PHASES[self._s("PHASE")]
+
+    # ------------------------------------------------------------------ actions
+
+    def legal_actions(self) -> list[int]:
+        return self._core.legal_actions()
+
+    def notation(self, action: int) -> str:
+        fac = self._seats[self.to_play] if not self.is_over else 0
+        text = self.space.notation(action, fac)
+        if text.startswith("battle "):
+            # Name the defender by faction, not seat.
+            head, seat = text.rsplit(" seat", 1)
+            text = f"{head} {self.factions[int(seat)]}"
+        return text
+
+    def legal(self) -> dict[str, int]:
+        """Legal actions by notation."""
+        return {self.notation(a): a for a in self.legal_actions()}
+
+    def parse(self, text: str) -> int:
+        legal = self.legal()
+        if text in legal:
+            return legal[text]
+        raise IllegalAction(f"{text!r} is not legal now (to play: "
+                            f"{self.factions[self.to_play]}; legal: "
+                            f"{', '.join(sorted(legal)[:12])}{' ...' if len(legal) > 12 else ''})")
+
+    def apply(self, action: int | str) -> None:
+        """Apply one decision (index or notation); an illegal one changes nothing."""
+        if self.is_over:
+            raise IllegalAction("the game is over")
+        if isinstance(action, str):
+            action = self.parse(action)
+        if not isinstance(action, int) or isinstance(action, bool):
+            raise IllegalAction(f"an action is an int or a notation string, not {action!r}")
+        if not 0 <= action < self.space.size or not self._core.apply(action):
+            raise IllegalAction(f"action {action} is not legal now")
+        self.history.append(action)
+
+    def playout(self, agent_seed: int, max_decisions: int = 1_000_000) -> int:
+        """Random agents play on inside the core (fast path); returns decisions taken."""
+        trace = self._core.playout_trace(agent_seed, max_decisions)
+        self.history.extend(trace)
+        return len(trace)
+
+    # ------------------------------------------------------------------ copies and saves
+
+    def clone(self) -> Game:
+        g = Game.__new__(Game)
+        g.__dict__.update(self.__dict__)
+        g.state = array("q", self.state)
+        g._core = self._core_module.module.Core(g.state)
+        g.history = list(self.history)
+        return g
+
+    def to_dict(self) -> dict:
+        return {
+            "format": SAVE_FORMAT,
+            "bundle": self.bundle.hash,
+            "packs": list(self.bundle.packs),
+            "factions": self.factions,
+            "seed": self.seed,
+            "actions": list(self.history),
+            "state": list(self.state),
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: object, *, bundle: Bundle | None = None,
+                  pure: bool | None = None, where: str = "") -> Game:
+        if not isinstance(data, dict):
+            raise SaveError("a save is a JSON object", where=where)
+        for key in ("format", "bundle", "factions", "seed", "actions", "state"):
+            if key not in data:
+                raise SaveError(f"missing key {key!r}", where=f"{where}#/{key}".lstrip("#"))
+        if data["format"] != SAVE_FORMAT:
+            raise SaveError(f"unsupported save format {data['format']!r}", where=where)
+        bundle = bundle or base_bundle()
+        if data["bundle"] != bundle.hash:
+            raise SaveError(f"the save is for bundle {data['bundle']}, this is {bundle.hash}",
+                            where=where, code="SAVE-BUNDLE")
+        acts, st = data["actions"], data["state"]
+        if not (isinstance(acts, list) and all(type(a) is int for a in acts)):
+            raise SaveError("'actions' must be a list of integers", where=where)
+        if not (isinstance(st, list) and all(type(v) is int for v in st)):
+            raise SaveError("'state' must be a list of integers", where=where)
+        if not isinstance(data["seed"], int) or not isinstance(data["factions"], list):
+            raise SaveError("'seed' must be an integer and 'factions' a list", where=where)
+        # Replay the actions: a save must be a game the rules can reach.
+        g = cls(data["factions"], data["seed"], bundle=bundle, pure=pure)
+        for i, a in enumerate(acts):
+            try:
+                g.apply(a)
+            except IllegalAction:
+                raise SaveError(f"action #{i} ({a}) is not legal when replayed",
+                                where=f"{where}#/actions/{i}") from None
+        if list(g.state) != st:
+            raise SaveError("the saved state does not match its replayed actions",
+                            where=f"{where}#/state")
+        return g
+
+    @classmethod
+    def from_json(cls, text: str, **kw) -> Game:
+        where = kw.pop("where", "")
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise SaveError(f"not JSON: {e.msg}", where=f"{where}:{e.lineno}") from None
+        return cls.from_dict(data, where=where, **kw)
+
+    def save(self, path: str | os.PathLike) -> None:
+        write_atomic(Path(path), self.to_json() + "\n")
+
+    @classmethod
+    def load(cls, path: str | os.PathLike, **kw) -> Game:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise SaveError(f"cannot read: {e}", where=str(path)) from None
+        return cls.from_json(text, where=str(path), **kw)
+
+    # ------------------------------------------------------------------ views
+
+    def piece_counts(self) -> dict[str, dict[str, int]]:
+        """Pieces on the map: clearing -> piece -> count."""
+        C, NP = self.consts["C"], self.consts["NP"]
+        out = {}
+        for c in range(C):
+            row = {}
+            for pc in range(NP):
+                n = self.state[self.S["BOARD"] + c * NP + pc]
+                if n:
+                    row[self.names["pieces"][pc]] = n
+            out[self.names["clearings"][c]] = row
+        return out
+
+    def cards_at(self, loc: int) -> list[str]:
+        N = self.consts["N"]
+        defs = self._core_module.tables.table
+        off = self._core_module.tables.table_layout.offsets["CARD_DEF"]
+        return [self.names["cards"][defs[off + i]] for i in range(N)
+                if self.state[self.S["CARD_LOC"] + i] == loc]
+
+    def hand(self, seat: int) -> list[str]:
+        return self.cards_at(8 + seat)
+
+    def columns(self, seat: int) -> dict[str, list[str]]:
+        f = self._seats[seat]
+        P, L = self.consts["P"], self.consts["L"]
+        return {col: self.cards_at(8 + 2 * P + seat * L + i)
+                for i, col in enumerate(self.names["columns"][f])}
+
+    def ruler(self, clearing: str) -> str | None:
+        r = self._core.ruler_of(self.names["clearings"].index(str(clearing)))
+        return None if r < 0 else self.factions[r]
+
+    def observation(self, seat: int) -> dict:
+        """What seat can see: its own hand, others' hand sizes, public board and piles."""
+        players = []
+        for q in range(self.num_players):
+            f = self._seats[q]
+            role = self._s("ROLE", q)
+            players.append({
+                "faction": self.factions[q],
+                "vp": self._s("VP", q),
+                "hand_size": len(self.hand(q)),
+                "hand": self.hand(q) if q == seat else None,
+                "columns": self.columns(q),
+                "role": self.names["roles"][f][role] if role >= 0 else None,
+                "crafted": {it: self.state[self.S["CRAFTED"] + q * self.consts["I"] + i]
+                            for i, it in enumerate(self.names["items"])},
+            })
+        return {
+            "seat": seat,
+            "turn": self.turn,
+            "phase": self.phase,
+            "current": self.current,
+            "to_play": self.to_play,
+            "players": players,
+            "board": self.piece_counts(),
+            "discard": self.cards_at(1),
+            "deck_size": self._s("DECK_LEN"),
+            "items": {it: self._s("ITEMS", i) for i, it in enumerate(self.names["items"])},
+            "over": self.is_over,
+            "winner": self.winner_faction,
+        }
+
+
+__all__ = ["Game", "IllegalAction", "RootlawError", "SaveError", "SpecError", "base_bundle",
+           "write_atomic"]

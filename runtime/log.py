@@ -1,0 +1,104 @@
+"""Play a game decision by decision, print a readable log, write a JSON-lines log.
+
+A JSON-lines log has a header line (bundle, factions, seed), one line per decision
+(turn, phase, seat, faction, action index, notation, scores after it) and a result line.
+It is written atomically when the game ends; ``replay_log`` replays and checks it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TextIO
+
+from rootlaw.generator.build import write_atomic
+from rootlaw.spec import Bundle
+
+from .agents import RandomAgent
+from .errors import RootlawError
+from .game import Game
+
+
+def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | None = None,
+              log_path: str | None = None, pure: bool | None = None,
+              agents: list | None = None) -> Game:
+    """Play one game with random agents (seeded by the game seed)."""
+    g = Game(factions, seed, bundle=bundle, pure=pure)
+    if out is None and log_path is None and agents is None:
+        g.playout(seed)  # the fast path: the whole game inside the core
+        return g
+    agents = agents or [RandomAgent(seed)] * len(factions)
+    lines = [json.dumps({"type": "header", "bundle": bundle.hash, "factions": factions,
+                         "seed": seed, "core": "compiled" if g.compiled else "pure"})]
+    if out:
+        print(f"rootlaw game: {', '.join(factions)} seed {seed} "
+              f"(core: {'compiled' if g.compiled else 'pure'}, bundle {bundle.hash})", file=out)
+        print(f"first player: {g.factions[g._s('FIRST')]}", file=out)
+    last_turn = None
+    while not g.is_over:
+        legal = g.legal_actions()
+        if not legal:
+            raise RootlawError("no legal decision and no winner", code="ENGINE-STUCK")
+        seat = g.to_play
+        a = agents[seat].choose(g, legal)
+        text = g.notation(a)
+        turn, phase = g.turn, g.phase
+        g.apply(a)
+        if out:
+            if (turn, g.factions[g.current]) != last_turn and phase != "setup":
+                print(f"-- turn {turn}: {g.factions[g.current if not g.is_over else seat]}",
+                      file=out)
+                last_turn = (turn, g.factions[g.current])
+            print(f"  [{phase}] {g.factions[seat]}: {text}   "
+                  f"(vp {'-'.join(str(v) for v in g.scores)})", file=out)
+        lines.append(json.dumps({"type": "decision", "i": len(g.history) - 1, "turn": turn,
+                                 "phase": phase, "seat": seat, "faction": g.factions[seat],
+                                 "action": a, "notation": text, "vp": g.scores}))
+    lines.append(json.dumps({"type": "result", "winner": g.winner_faction, "vp": g.scores,
+                             "turns": g.turn, "decisions": len(g.history)}))
+    if log_path:
+        write_atomic(Path(log_path), "\n".join(lines) + "\n")
+    return g
+
+
+def replay_log(path: Path, bundle: Bundle) -> Game:
+    """Replay a JSON-lines log; raise a located error where it stops matching."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise RootlawError(f"cannot read: {e}", code="LOG-INVALID", where=str(path)) from None
+    g = None
+    result = None
+    for n, raw in enumerate(text.splitlines(), 1):
+        where = f"{path}:{n}"
+        try:
+            rec = json.loads(raw)
+        except json.JSONDecodeError as e:
+            raise RootlawError(f"not JSON: {e.msg}", code="LOG-INVALID", where=where) from None
+        kind = rec.get("type") if isinstance(rec, dict) else None
+        if kind == "header":
+            if rec.get("bundle") != bundle.hash:
+                raise RootlawError(f"log is for bundle {rec.get('bundle')}, this is "
+                                   f"{bundle.hash}", code="LOG-BUNDLE", where=where)
+            g = Game(rec["factions"], rec["seed"], bundle=bundle)
+        elif kind == "decision":
+            if g is None:
+                raise RootlawError("decision before the header", code="LOG-INVALID", where=where)
+            legal = g.legal()
+            if rec.get("notation") not in legal or legal[rec["notation"]] != rec.get("action"):
+                raise RootlawError(f"{rec.get('notation')!r} is not legal here",
+                                   code="LOG-DIVERGED", where=where)
+            g.apply(rec["action"])
+            if rec.get("vp") != g.scores:
+                raise RootlawError(f"scores {g.scores} differ from the log's {rec.get('vp')}",
+                                   code="LOG-DIVERGED", where=where)
+        elif kind == "result":
+            result = rec
+        else:
+            raise RootlawError(f"unknown record type {kind!r}", code="LOG-INVALID", where=where)
+    if g is None:
+        raise RootlawError("no header line", code="LOG-INVALID", where=str(path))
+    if result is not None and result.get("winner") != g.winner_faction:
+        raise RootlawError(f"winner {g.winner_faction} differs from the log's "
+                           f"{result.get('winner')}", code="LOG-DIVERGED", where=str(path))
+    return g

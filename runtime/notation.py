@@ -1,0 +1,74 @@
+"""Action notation: every action index has a stable, human-readable string.
+
+The action space is fixed by the bundle (see ``rootlaw.generator.tables.ACTION_TYPES``);
+an index decodes to a type and parameters, and the notation spells them in the game's
+words: ``move 5->10 x3``, ``battle 12 eyrie``, ``build sawmill 5``, ``craft anvil``.
+Names that depend on the acting faction (roles, columns) use the actor's faction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class ActionSpace:
+    offsets: dict[str, int]
+    consts: dict[str, int]
+    names: dict
+
+    @classmethod
+    def of(cls, layout: dict, names: dict) -> ActionSpace:
+        return cls(dict(layout["actions"]), dict(layout["consts"]), names)
+
+    @property
+    def size(self) -> int:
+        return self.consts["NACTIONS"]
+
+    def decode(self, a: int) -> tuple[str, int]:
+        """(type, offset within the type) of an action index."""
+        if not 0 <= a < self.size:
+            raise ValueError(f"action {a} is outside the action space 0..{self.size - 1}")
+        best = None
+        for name, off in self.offsets.items():
+            if off <= a and (best is None or off >= self.offsets[best]):
+                best = name
+        return best, a - self.offsets[best]
+
+    def notation(self, a: int, actor_faction: int) -> str:
+        kind, x = self.decode(a)
+        n = self.names
+        c = self.consts
+        if kind == "done":
+            return "done"
+        if kind == "clearing":
+            return f"clearing {n['clearings'][x]}"
+        if kind == "role":
+            roles = n["roles"][actor_faction]
+            return f"role {roles[x] if x < len(roles) else x}"
+        if kind == "move":
+            e, m = divmod(x, c["W"])
+            a_, b_ = n["edges"][e].split("-")
+            return f"move {a_}->{b_} x{m + 1}"
+        if kind == "battle":
+            cl, q = divmod(x, c["P"])
+            return f"battle {n['clearings'][cl]} seat{q}"
+        if kind == "build":
+            cl, pc = divmod(x, c["NP"])
+            return f"build {n['pieces'][pc]} {n['clearings'][cl]}"
+        if kind == "recruit_all":
+            return "recruit"
+        if kind == "recruit":
+            return f"recruit {n['clearings'][x]}"
+        if kind in ("craft", "spend", "discard"):
+            return f"{kind} {n['cards'][x]}"
+        if kind == "add":
+            d, col = divmod(x, c["L"])
+            cols = n["columns"][actor_faction]
+            return f"add {n['cards'][d]} to {cols[col] if col < len(cols) else col}"
+        if kind == "spend_place":
+            cl, d = divmod(x, c["K"])
+            return f"spend {n['cards'][d]} place {n['clearings'][cl]}"
+        if kind == "remove":
+            return f"remove {n['pieces'][x]}"
+        return f"{kind} {x}"

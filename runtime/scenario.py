@@ -1,0 +1,268 @@
+"""Rules scenarios: put a game in a chosen position, act, and check the outcome.
+
+The editing functions keep the invariants (pieces on map + supply + out = total; every
+card in exactly one place).  A scenario file is JSON::
+
+    {"name": "...", "law": "4.3.3", "factions": ["marquise", "eyrie"], "seed": 1,
+     "position": {"clear": true, "pieces": {"5": {"cat-warrior": 3}},
+                  "hands": {"marquise": ["anvil"]}, "vp": {"eyrie": 3},
+                  "turn": {"faction": "marquise", "phase": "daylight", "step": "actions"},
+                  "dice": [3, 1]},
+     "do": ["battle 5 eyrie"],
+     "expect": {"pieces": {"5": {"bird-warrior": 0}}, "vp": {"marquise": 1},
+                "legal": ["done"], "not_legal": ["recruit"], "winner": null}}
+
+``rootlaw scenario FILES...`` runs them (see ``run_scenario``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from .errors import RootlawError
+from .game import Game
+
+PHASE_CODES = {"birdsong": 0, "daylight": 1, "evening": 2}
+
+
+def _tables(g: Game):
+    t = g._core_module.tables
+    return t.table, t.table_layout.offsets
+
+
+def piece_index(g: Game, piece: str) -> int:
+    try:
+        return g.names["pieces"].index(piece)
+    except ValueError:
+        raise RootlawError(f"unknown piece {piece!r}", code="REF-UNDEF") from None
+
+
+def clearing_index(g: Game, clearing: str | int) -> int:
+    try:
+        return g.names["clearings"].index(str(clearing))
+    except ValueError:
+        raise RootlawError(f"unknown clearing {clearing!r}", code="REF-UNDEF") from None
+
+
+def seat_of(g: Game, faction: str) -> int:
+    try:
+        return g.factions.index(faction)
+    except ValueError:
+        raise RootlawError(f"faction {faction!r} is not seated", code="REF-UNDEF") from None
+
+
+def count(g: Game, clearing: str | int, piece: str) -> int:
+    c, pc = clearing_index(g, clearing), piece_index(g, piece)
+    return g.state[g.S["BOARD"] + c * g.consts["NP"] + pc]
+
+
+def supply(g: Game, piece: str) -> int:
+    return g.state[g.S["SUPPLY"] + piece_index(g, piece)]
+
+
+def put(g: Game, clearing: str | int, piece: str, n: int) -> None:
+    """Set the count of a piece in a clearing, taking from or returning to supply."""
+    c, pc = clearing_index(g, clearing), piece_index(g, piece)
+    at = g.S["BOARD"] + c * g.consts["NP"] + pc
+    delta = n - g.state[at]
+    if delta > g.state[g.S["SUPPLY"] + pc]:
+        raise RootlawError(f"not enough {piece} in supply for {n} in {clearing}",
+                           code="VALUE-INVALID")
+    g.state[at] = n
+    g.state[g.S["SUPPLY"] + pc] -= delta
+
+
+def clear_board(g: Game) -> None:
+    """Return every piece on the map to its supply (homes are kept)."""
+    for c in g.names["clearings"]:
+        for pc in g.names["pieces"]:
+            if count(g, c, pc):
+                put(g, c, pc, 0)
+
+
+def set_ruins(g: Game, clearing: str | int, n: int) -> None:
+    g.state[g.S["RUINS"] + clearing_index(g, clearing)] = n
+
+
+def card_defs(g: Game) -> list[int]:
+    table, off = _tables(g)
+    return [table[off["CARD_DEF"] + i] for i in range(g.consts["N"])]
+
+
+def _remove_from_deck(g: Game, card: int) -> None:
+    n = g.state[g.S["DECK_LEN"]]
+    deck = [g.state[g.S["DECK"] + i] for i in range(n)]
+    if card in deck:
+        deck.remove(card)
+        for i, x in enumerate(deck):
+            g.state[g.S["DECK"] + i] = x
+        g.state[g.S["DECK_LEN"]] = n - 1
+
+
+def move_card(g: Game, card_id: str, loc: int, *, prefer: tuple[int, ...] = (0, 1)) -> int:
+    """Move one physical card of a def to a location code; take it from the deck or the
+    discard pile first (``prefer``), else from anywhere."""
+    try:
+        d = g.names["cards"].index(card_id)
+    except ValueError:
+        raise RootlawError(f"unknown card {card_id!r}", code="REF-UNDEF") from None
+    defs = card_defs(g)
+    locs = [g.state[g.S["CARD_LOC"] + i] for i in range(g.consts["N"])]
+    candidates = [i for i, x in enumerate(defs) if x == d]
+    candidates.sort(key=lambda i: (locs[i] not in prefer, i))
+    for i in candidates:
+        if locs[i] == loc:
+            continue
+        if locs[i] == 0:
+            _remove_from_deck(g, i)
+        g.state[g.S["CARD_LOC"] + i] = loc
+        return i
+    raise RootlawError(f"no free copy of {card_id!r}", code="VALUE-INVALID")
+
+
+def set_hand(g: Game, seat: int, cards: list[str]) -> None:
+    """Replace a hand: the old cards go to the discard pile."""
+    for i in range(g.consts["N"]):
+        if g.state[g.S["CARD_LOC"] + i] == 8 + seat:
+            g.state[g.S["CARD_LOC"] + i] = 1
+    for cid in cards:
+        move_card(g, cid, 8 + seat)
+
+
+def column_loc(g: Game, seat: int, column: str) -> int:
+    f = g._seats[seat]
+    cols = g.names["columns"][f]
+    return 8 + 2 * g.consts["P"] + seat * g.consts["L"] + cols.index(column)
+
+
+def set_vp(g: Game, seat: int, vp: int) -> None:
+    g.state[g.S["VP"] + seat] = vp
+
+
+def set_role(g: Game, seat: int, role: str | None) -> None:
+    f = g._seats[seat]
+    g.state[g.S["ROLE"] + seat] = -1 if role is None else g.names["roles"][f].index(role)
+
+
+def set_dice(g: Game, high: int, low: int) -> None:
+    """Seed the game RNG so the next battle roll is (high, low) (Law 4.3.3)."""
+    for seed in range(1, 1 << 20):
+        x = seed
+        rolls = []
+        for _ in range(2):
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            rolls.append(x % 4)
+        if max(rolls) == high and min(rolls) == low:
+            g.state[g.S["RNG"]] = seed
+            return
+    raise RootlawError(f"no RNG state rolls {high},{low}")
+
+
+def goto(g: Game, faction: str, phase: str, step: str | None = None) -> None:
+    """Make it faction's turn at a phase (and step op of its program), then run on."""
+    seat = seat_of(g, faction)
+    f = g._seats[seat]
+    table, off = _tables(g)
+    ph = PHASE_CODES[phase]
+    start = table[off["PHASE_RANGE"] + (f * 3 + ph) * 2]
+    end = table[off["PHASE_RANGE"] + (f * 3 + ph) * 2 + 1]
+    st = start
+    if step is not None:
+        ops = g.names["ops"]
+        for i in range(start, end):
+            if ops[table[off["STEP_OP"] + i]] == step:
+                st = i
+                break
+        else:
+            raise RootlawError(f"{faction} has no {step!r} step in {phase}", code="REF-UNDEF")
+    s = g.S
+    g.state[s["DEPTH"]] = 0
+    g.state[s["B_STAGE"]] = 0
+    g.state[s["CURRENT"]] = seat
+    g.state[s["PHASE"]] = ph
+    g.state[s["STEP"]] = st
+    g.state[s["STEP_END"]] = end
+    g.state[s["STEP_ENTERED"]] = 0
+    g.state[s["RET_STEP"]] = -1
+    for i in range(4):
+        g.state[s["CRAFT_USED"] + i] = 0
+    g.state[s["RECRUITED"]] = 0
+    g._core.advance()
+
+
+def apply_position(g: Game, pos: dict) -> None:
+    if pos.get("clear"):
+        clear_board(g)
+    for clearing, pieces in pos.get("pieces", {}).items():
+        for piece, n in pieces.items():
+            put(g, clearing, piece, n)
+    for clearing, n in pos.get("ruins", {}).items():
+        set_ruins(g, clearing, n)
+    for faction, cards in pos.get("hands", {}).items():
+        set_hand(g, seat_of(g, faction), cards)
+    for faction, cols in pos.get("columns", {}).items():
+        seat = seat_of(g, faction)
+        for col, cards in cols.items():
+            for cid in cards:
+                move_card(g, cid, column_loc(g, seat, col), prefer=(0, 1, 3))
+    for faction, vp in pos.get("vp", {}).items():
+        set_vp(g, seat_of(g, faction), vp)
+    for faction, role in pos.get("roles", {}).items():
+        set_role(g, seat_of(g, faction), role)
+    if "dice" in pos:
+        set_dice(g, *pos["dice"])
+    if "turn" in pos:
+        t = pos["turn"]
+        goto(g, t["faction"], t.get("phase", "daylight"), t.get("step"))
+
+
+def check(g: Game, expect: dict) -> list[str]:
+    """Differences between a game and expectations (empty when all hold)."""
+    bad = []
+    for clearing, pieces in expect.get("pieces", {}).items():
+        for piece, n in pieces.items():
+            if count(g, clearing, piece) != n:
+                bad.append(f"{piece} in {clearing}: {count(g, clearing, piece)} != {n}")
+    for faction, vp in expect.get("vp", {}).items():
+        got = g.scores[seat_of(g, faction)]
+        if got != vp:
+            bad.append(f"vp of {faction}: {got} != {vp}")
+    legal = set(g.legal()) if not g.is_over else set()
+    for a in expect.get("legal", []):
+        if a not in legal:
+            bad.append(f"{a!r} should be legal")
+    for a in expect.get("not_legal", []):
+        if a in legal:
+            bad.append(f"{a!r} should not be legal")
+    if "winner" in expect and g.winner_faction != expect["winner"]:
+        bad.append(f"winner {g.winner_faction} != {expect['winner']}")
+    if "to_play" in expect and g.factions[g.to_play] != expect["to_play"]:
+        bad.append(f"to play: {g.factions[g.to_play]} != {expect['to_play']}")
+    for faction, n in expect.get("hand_size", {}).items():
+        got = len(g.hand(seat_of(g, faction)))
+        if got != n:
+            bad.append(f"hand of {faction}: {got} != {n}")
+    return bad
+
+
+def run_scenario(data: dict, *, bundle=None, pure=None, where: str = "") -> list[str]:
+    g = Game(data.get("factions", ["marquise", "eyrie"]), data.get("seed", 1),
+             bundle=bundle, pure=pure)
+    apply_position(g, data.get("position", {}))
+    for i, a in enumerate(data.get("do", [])):
+        try:
+            g.apply(a)
+        except RootlawError as e:
+            return [f"{where}#/do/{i}: {e}"]
+    return [f"{where}: {b}" for b in check(g, data.get("expect", {}))]
+
+
+def run_file(path: Path, **kw) -> list[str]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as e:
+        return [f"{path}: SCENARIO-INVALID: {e}"]
+    return run_scenario(data, where=str(path), **kw)

@@ -1,0 +1,151 @@
+"""Resolve packs into one Bundle: base content plus mods, merged, references checked.
+
+A later pack overrides a document of the same kind and id from an earlier one; a pack's
+``requires`` are loaded before it.  The bundle's hash covers exactly the content the
+engine is generated from, so it keys the build cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+
+from .diagnostics import Diagnostic, SpecError
+from .loader import load_pack
+from .models import DeckSpec, FactionSpec, MapSpec, PackSpec
+
+BASE_PACK = Path(__file__).resolve().parent / "content" / "base"
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """The resolved content one engine is generated from."""
+
+    map: MapSpec
+    deck: DeckSpec
+    factions: tuple[FactionSpec, ...]
+    packs: tuple[str, ...] = ()
+    sources: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def faction(self, fid: str) -> FactionSpec:
+        for f in self.factions:
+            if f.id == fid:
+                return f
+        known = ", ".join(f.id for f in self.factions)
+        raise SpecError([Diagnostic("REF-UNDEF", f"unknown faction {fid!r} (known: {known})")])
+
+    def canonical(self) -> dict:
+        return {
+            "map": self.map.model_dump(mode="json"),
+            "deck": self.deck.model_dump(mode="json"),
+            "factions": [f.model_dump(mode="json") for f in self.factions],
+        }
+
+    @cached_property
+    def hash(self) -> str:
+        blob = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def _collect(paths: list[Path]) -> list[tuple[PackSpec, list]]:
+    """Load packs and their requirements in dependency order (requirements first)."""
+    loaded: dict[str, tuple[PackSpec, list]] = {}
+    where: dict[str, Path] = {}
+    order: list[str] = []
+    errors: list[Diagnostic] = []
+
+    available: dict[str, Path] = {"base": BASE_PACK}
+    pending = []
+    for p in paths:
+        pack, docs = load_pack(p)
+        available[pack.id] = Path(p)
+        loaded[pack.id] = (pack, docs)
+        where[pack.id] = Path(p)
+        pending.append(pack.id)
+
+    visiting: set[str] = set()
+
+    def visit(pid: str, chain: list[str]) -> None:
+        if pid in order:
+            return
+        if pid in visiting:
+            errors.append(Diagnostic("PACK-CYCLE", " -> ".join([*chain, pid]),
+                                     str(where.get(pid, ""))))
+            return
+        if pid not in loaded:
+            if pid not in available:
+                errors.append(Diagnostic("REF-UNDEF", f"required pack {pid!r} is not available",
+                                         str(where.get(chain[-1], "")) if chain else ""))
+                return
+            loaded[pid] = load_pack(available[pid])
+            where[pid] = available[pid]
+        visiting.add(pid)
+        for req in loaded[pid][0].requires:
+            visit(req, [*chain, pid])
+        visiting.discard(pid)
+        order.append(pid)
+
+    visit("base", [])
+    for pid in pending:
+        visit(pid, [])
+    if errors:
+        raise SpecError(errors)
+    return [loaded[pid] for pid in order]
+
+
+def resolve(packs: list[str | Path] | None = None, *, map_id: str | None = None,
+            deck_id: str | None = None) -> Bundle:
+    """Resolve the base pack plus ``packs`` (directories or manifests) into a Bundle."""
+    chain = _collect([Path(p) for p in packs or []])
+    maps: dict[str, MapSpec] = {}
+    decks: dict[str, DeckSpec] = {}
+    factions: dict[str, FactionSpec] = {}
+    sources: dict[str, str] = {}
+    for _pack, docs in chain:
+        for file, doc in docs:
+            table = {MapSpec: maps, DeckSpec: decks, FactionSpec: factions}[type(doc)]
+            table[doc.id] = doc  # later packs override earlier ones
+            sources[f"{doc.kind}:{doc.id}"] = file
+    m = _pick(maps, map_id, "map")
+    d = _pick(decks, deck_id, "deck")
+    fs = tuple(sorted(factions.values(), key=lambda f: (f.setup_order, f.id)))
+    _check_cross_references(m, d, fs, sources)
+    return Bundle(map=m, deck=d, factions=fs, packs=tuple(p.id for p, _ in chain),
+                  sources=sources)
+
+
+def _pick(table: dict, wanted: str | None, kind: str):
+    if not table:
+        raise SpecError([Diagnostic("REF-UNDEF", f"no {kind} in the loaded packs")])
+    if wanted is None:
+        return next(iter(table.values()))
+    if wanted not in table:
+        raise SpecError([Diagnostic("REF-UNDEF",
+                                    f"unknown {kind} {wanted!r} (known: {', '.join(table)})")])
+    return table[wanted]
+
+
+def _check_cross_references(m: MapSpec, d: DeckSpec, fs: tuple[FactionSpec, ...],
+                            sources: dict) -> None:
+    errors = []
+    card_ids = {c.id for c in d.cards}
+    piece_owner: dict[str, str] = {}
+    for f in fs:
+        for c in f.cards:
+            if c.id in card_ids:
+                errors.append(Diagnostic("ID-DUP", f"faction card {c.id!r} clashes with a deck card",
+                                         sources.get(f"faction:{f.id}", "")))
+        for p in f.pieces:
+            if p in piece_owner:
+                errors.append(Diagnostic(
+                    "ID-DUP", f"piece {p!r} is defined by both {piece_owner[p]!r} and {f.id!r}",
+                    sources.get(f"faction:{f.id}", "")))
+            piece_owner[p] = f.id
+    if not any(c.corner for c in m.clearings):
+        errors.append(Diagnostic("VALUE-INVALID", "the map has no corner clearings",
+                                 sources.get(f"map:{m.id}", "")))
+    if errors:
+        raise SpecError(errors)

@@ -1,0 +1,121 @@
+"""Load content files and packs into validated models, with located diagnostics."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import TypeAdapter, ValidationError
+
+from .diagnostics import Diagnostic, SpecError, line_index, nearest_line, pointer
+from .models import Document, PackSpec
+
+_DOCUMENT = TypeAdapter(Document)
+
+_CODES = {
+    "extra_forbidden": "KEY-UNKNOWN",
+    "missing": "KEY-MISSING",
+    "union_tag_invalid": "VALUE-INVALID",
+    "union_tag_not_found": "KEY-MISSING",
+}
+
+
+def _strip_schema_key(data: object) -> object:
+    # "$schema" lets editors autocomplete; it is not content.
+    if isinstance(data, dict) and "$schema" in data:
+        data = {k: v for k, v in data.items() if k != "$schema"}
+    return data
+
+
+def parse_document(text: str, file: str = "<input>"):
+    """Parse and validate one content document; raise SpecError with located diagnostics."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise SpecError([Diagnostic("JSON-SYNTAX", e.msg, file, e.lineno)]) from None
+    data = _strip_schema_key(data)
+    try:
+        return _DOCUMENT.validate_python(data)
+    except ValidationError as e:
+        lines = line_index(text)
+        diags = []
+        for err in e.errors():
+            loc = _content_loc(err["loc"], data)
+            ptr = pointer(loc)
+            code = _CODES.get(err["type"], "VALUE-INVALID")
+            msg = err["msg"]
+            if err["type"] == "value_error":
+                msg = msg.removeprefix("Value error, ")
+                if "unknown" in msg:
+                    code = "REF-UNDEF"
+            diags.append(Diagnostic(code, msg, file, nearest_line(lines, ptr), ptr))
+        raise SpecError(diags) from None
+
+
+def _content_loc(loc: tuple, data: object) -> list:
+    """Drop pydantic's union-tag segments (e.g. 'faction', 'rule_ties') from a location."""
+    out: list = []
+    cur = data
+    for part in loc:
+        if isinstance(cur, dict) and part in cur:
+            out.append(part)
+            cur = cur[part]
+        elif isinstance(cur, list) and isinstance(part, int) and part < len(cur):
+            out.append(part)
+            cur = cur[part]
+        elif isinstance(cur, dict) and isinstance(part, str) and part not in cur and \
+                part in {"faction", "map", "deck", "pack"} | _tag_values(cur):
+            continue  # a tagged-union branch name
+        else:
+            out.append(part)
+            cur = None
+    return out
+
+
+def _tag_values(d: dict) -> set:
+    return {v for k, v in d.items() if k in ("kind", "op", "action") and isinstance(v, str)}
+
+
+def load_file(path: str | Path):
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise SpecError([Diagnostic("FILE-MISSING", "no such file", str(path))]) from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise SpecError([Diagnostic("FILE-MISSING", f"cannot read: {e}", str(path))]) from None
+    return parse_document(text, str(path))
+
+
+def load_pack(manifest: str | Path) -> tuple[PackSpec, list[tuple[str, object]]]:
+    """Load a pack manifest and its content files: (pack, [(file, document), ...])."""
+    manifest = Path(manifest)
+    if manifest.is_dir():
+        manifest = manifest / "pack.json"
+    pack = load_file(manifest)
+    if not isinstance(pack, PackSpec):
+        raise SpecError([Diagnostic("VALUE-INVALID", "expected a pack manifest (kind 'pack')",
+                                    str(manifest), 1, "/kind")])
+    docs: list[tuple[str, object]] = []
+    errors: list[Diagnostic] = []
+    for i, rel in enumerate(pack.content):
+        f = manifest.parent / rel
+        try:
+            doc = load_file(f)
+        except SpecError as e:
+            if e.diagnostics[0].code == "FILE-MISSING":
+                lines = line_index(manifest.read_text(encoding="utf-8"))
+                ptr = pointer(["content", i])
+                errors.append(Diagnostic("FILE-MISSING", f"content file {rel!r} not found",
+                                         str(manifest), nearest_line(lines, ptr), ptr))
+            else:
+                errors.extend(e.diagnostics)
+            continue
+        if isinstance(doc, PackSpec):
+            errors.append(Diagnostic("VALUE-INVALID", "a pack cannot list another pack as content",
+                                     str(f), 1, "/kind"))
+            continue
+        docs.append((str(f), doc))
+    if errors:
+        raise SpecError(errors)
+    return pack, docs

@@ -1,0 +1,559 @@
+"""The schema: Root's content as pydantic v2 models.
+
+Every content file is one of four documents, tagged by ``kind``: a ``pack`` manifest,
+a ``map``, a ``deck`` or a ``faction``.  Faction behaviour is written with a closed
+catalogue of generic steps (tagged by ``op``) and abilities (tagged by ``kind``); the
+engine implements each entry once and never names the content that uses it.  The
+catalogue is documented by ``rootlaw.spec.catalogue`` and exported in the JSON Schema.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Suit = Literal["fox", "rabbit", "mouse", "bird"]
+ClearingSuit = Literal["fox", "rabbit", "mouse"]
+CostSuit = Literal["fox", "rabbit", "mouse", "any"]
+Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", max_length=64)]
+
+
+class Strict(BaseModel):
+    """One strict base: unknown keys are errors, models are immutable."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+
+# --------------------------------------------------------------------------- maps
+
+
+class Clearing(Strict):
+    id: int = Field(ge=1, le=64)
+    """Clearing number (Rootlog priority numbering on the base maps)."""
+    suit: ClearingSuit
+    """The printed suit of the clearing (Law 2.2.2)."""
+    slots: int = Field(ge=0, le=6)
+    """Printed building slots, including a slot that starts with a ruin (Law 2.2.3)."""
+    ruin: bool = False
+    """Whether one slot starts filled by a ruin (Law 2.2.4, setup 5.1.4)."""
+    corner: bool = False
+    """Corner clearings are the starting corners of Law 6.3.2 and 7.3.2."""
+
+
+class Forest(Strict):
+    id: str
+    """Forest id: its clearings' numbers, sorted and joined by '_'."""
+    clearings: list[int]
+    """The clearings the forest touches (Law 2.4.1)."""
+
+
+class MapSpec(Strict):
+    kind: Literal["map"]
+    id: Ident
+    name: str
+    clearings: list[Clearing] = Field(min_length=2)
+    paths: list[tuple[int, int]]
+    """Printed paths between clearings (Law 2.2.1)."""
+    rivers: list[tuple[int, int]] = []
+    """River links; rivers are not paths (Law 2.3)."""
+    forests: list[Forest] = []
+    forest_adjacency: list[tuple[str, str]] = []
+    """Pairs of forests separated by a single path (Law 2.4.1)."""
+    opposite_corners: list[tuple[int, int]]
+    """Pairs of diagonally opposite corner clearings."""
+
+    @model_validator(mode="after")
+    def _references(self) -> MapSpec:
+        ids = [c.id for c in self.clearings]
+        if len(set(ids)) != len(ids):
+            raise ValueError("clearing ids must be unique")
+        known = set(ids)
+        for group, pairs in (("paths", self.paths), ("rivers", self.rivers),
+                             ("opposite_corners", self.opposite_corners)):
+            for a, b in pairs:
+                for x in (a, b):
+                    if x not in known:
+                        raise ValueError(f"{group}: unknown clearing {x}")
+                if a == b:
+                    raise ValueError(f"{group}: a link from clearing {a} to itself")
+        for f in self.forests:
+            for x in f.clearings:
+                if x not in known:
+                    raise ValueError(f"forest {f.id}: unknown clearing {x}")
+        forests = {f.id for f in self.forests}
+        for a, b in self.forest_adjacency:
+            for x in (a, b):
+                if x not in forests:
+                    raise ValueError(f"forest_adjacency: unknown forest {x!r}")
+        return self
+
+
+# --------------------------------------------------------------------------- cards
+
+
+class Card(Strict):
+    id: Ident
+    name: str
+    suit: Suit
+    kind: Literal["item", "ambush", "dominance", "persistent", "immediate"]
+    """item: craft for an item and VP; ambush: played in battle (Law 2.1.2); dominance:
+    activated for a new victory condition (Law 3.3); persistent/immediate: crafted
+    effects (Law 4.1.2-4.1.3)."""
+    cost: list[CostSuit] = []
+    """Crafting cost: one crafting piece per icon; 'any' is the three-suit '?' (Law 4.1.1)."""
+    item: Ident | None = None
+    """The item an item card takes from the supply (Law 4.1.2)."""
+    vp: int = Field(default=0, ge=0)
+    """VP scored when crafted."""
+    count: int = Field(default=1, ge=1)
+    """Copies in the deck."""
+    effect: str | None = None
+    """The card's effect as written (a paraphrase).  Persistent and immediate cards are
+    offered for crafting only once their effect is data the engine can run."""
+
+    @model_validator(mode="after")
+    def _shape(self) -> Card:
+        if self.kind == "item" and (self.item is None or not self.cost):
+            raise ValueError("an item card needs an 'item' and a 'cost'")
+        if self.kind != "item" and self.item is not None:
+            raise ValueError("only item cards carry an 'item'")
+        if self.kind in ("ambush", "dominance") and self.cost:
+            raise ValueError(f"{self.kind} cards cannot be crafted (no 'cost')")
+        return self
+
+
+class DeckSpec(Strict):
+    kind: Literal["deck"]
+    id: Ident
+    name: str
+    cards: list[Card]
+    items: dict[Ident, int]
+    """The item supply formed at setup (Law 5.1.5)."""
+
+    @model_validator(mode="after")
+    def _references(self) -> DeckSpec:
+        ids = [c.id for c in self.cards]
+        dup = {i for i in ids if ids.count(i) > 1}
+        if dup:
+            raise ValueError(f"duplicate card ids: {sorted(dup)}")
+        for c in self.cards:
+            if c.item is not None and c.item not in self.items:
+                raise ValueError(f"card {c.id!r}: unknown item {c.item!r}")
+        return self
+
+
+# --------------------------------------------------------------------------- factions
+
+
+class Track(Strict):
+    """A faction-board track under a building type: index i is the (i+1)-th building of
+    that type on the map."""
+
+    vp: list[int] = []
+    """VP printed on each space; scored when the space is uncovered (build) or by
+    'score_track' (Evening)."""
+    cost: list[int] = []
+    """Cost printed above each space, paid in the faction's payment token."""
+    draw_at: list[int] = []
+    """Card-draw bonuses: +1 card per threshold reached by buildings on the map."""
+
+
+class Piece(Strict):
+    kind: Literal["warrior", "building", "token"]
+    count: int = Field(ge=1, le=64)
+    """The whole supply (Law 1.5.1)."""
+    track: Track | None = None
+    permanent_removal: bool = False
+    """A removed piece of this type leaves the game instead of returning (the keep)."""
+
+
+class FactionCard(Strict):
+    """A card that belongs to a faction, not the shared deck (e.g. viziers)."""
+
+    id: Ident
+    name: str
+    suit: Suit
+    count: int = Field(default=1, ge=1)
+
+
+class Column(Strict):
+    """A column of cards resolved in order by 'resolve_columns' (the Decree)."""
+
+    id: Ident
+    action: Literal["recruit", "move", "battle", "build"]
+    building: Ident | None = None
+    """For recruit: the building to recruit at; for build: the building placed."""
+
+
+class Role(Strict):
+    """A choosable face card (a leader): tucks fixed cards, switches abilities."""
+
+    id: Ident
+    name: str
+    tuck: list[Ident] = []
+    """Columns that receive one fixed faction card each when the role is taken."""
+    abilities: list[Ident] = []
+    """Ids of faction abilities active only while this role is held."""
+    suppress: list[Ident] = []
+    """Ids of faction abilities switched off while this role is held."""
+
+
+# ---- abilities: static modifiers and triggered hooks
+
+
+class _Ability(Strict):
+    id: Ident
+    name: str = ""
+    law: str = ""
+
+
+class RuleTies(_Ability):
+    """You rule clearings where you tie for most warriors+buildings if you have a piece there."""
+
+    kind: Literal["rule_ties"]
+
+
+class ItemVp(_Ability):
+    """Crafted items score this many VP instead of the printed value."""
+
+    kind: Literal["item_vp"]
+    vp: int = Field(ge=0)
+
+
+class RecruitCount(_Ability):
+    """Each recruit places this many warriors."""
+
+    kind: Literal["recruit_count"]
+    count: int = Field(ge=1)
+
+
+class AttackExtraHits(_Ability):
+    """Deal extra hits in battles where you are the attacker."""
+
+    kind: Literal["attack_extra_hits"]
+    hits: int = Field(ge=1)
+
+
+class BattleRemovalVp(_Ability):
+    """Score extra VP once in a battle where you remove an enemy building or token."""
+
+    kind: Literal["battle_removal_vp"]
+    vp: int = Field(ge=1)
+
+
+class ExclusivePlacement(_Ability):
+    """No other faction may place pieces in the clearing holding this token."""
+
+    kind: Literal["exclusive_placement"]
+    token: Ident
+
+
+class RescueRemovedWarriors(_Ability):
+    """When your warriors are removed from a clearing, spend a card matching it to put
+    them in the clearing holding this token instead."""
+
+    kind: Literal["rescue_removed_warriors"]
+    token: Ident
+
+
+Ability = Annotated[
+    Union[RuleTies, ItemVp, RecruitCount, AttackExtraHits, BattleRemovalVp,
+          ExclusivePlacement, RescueRemovedWarriors],
+    Field(discriminator="kind"),
+]
+
+
+# ---- action menu entries (inside an 'actions' step)
+
+
+class BattleAction(Strict):
+    """Initiate a battle (Law 4.3)."""
+
+    action: Literal["battle"]
+
+
+class MarchAction(Strict):
+    """Take up to this many moves (Law 4.2)."""
+
+    action: Literal["march"]
+    moves: int = Field(default=2, ge=1)
+
+
+class RecruitAllAction(Strict):
+    """Place warriors at every one of your buildings of a type; once per turn."""
+
+    action: Literal["recruit_all"]
+    building: Ident
+
+
+class BuildAction(Strict):
+    """Place the next building from a track in a clearing you rule with an open slot,
+    paying the track cost with tokens from that clearing or clearings connected to it
+    through clearings you rule."""
+
+    action: Literal["build"]
+    buildings: list[Ident]
+    pay_token: Ident
+
+
+class SpendCardPlaceAction(Strict):
+    """Spend a card matching a clearing with your building to place a piece there."""
+
+    action: Literal["spend_card_place"]
+    building: Ident
+    piece: Ident
+
+
+MenuAction = Annotated[
+    Union[BattleAction, MarchAction, RecruitAllAction, BuildAction, SpendCardPlaceAction],
+    Field(discriminator="action"),
+]
+
+
+# ---- steps: turn, setup and hook programs
+
+
+class PlaceAtBuildings(Strict):
+    """Place one piece in the clearing of each of your buildings of a type."""
+
+    op: Literal["place_at_buildings"]
+    piece: Ident
+    building: Ident
+
+
+class Craft(Strict):
+    """Craft cards by activating crafting pieces (Law 4.1)."""
+
+    op: Literal["craft"]
+
+
+class Actions(Strict):
+    """Take actions from a menu; each card of extra_action_suit spent adds one."""
+
+    op: Literal["actions"]
+    count: int = Field(ge=0)
+    extra_action_suit: Suit | None = None
+    menu: list[MenuAction]
+
+
+class Draw(Strict):
+    """Draw cards, +1 per draw bonus uncovered on a building's track."""
+
+    op: Literal["draw"]
+    count: int = Field(default=1, ge=0)
+    bonus_building: Ident | None = None
+
+
+class DiscardDownTo(Strict):
+    """Discard cards of your choice down to the hand limit."""
+
+    op: Literal["discard_down_to"]
+    limit: int = Field(default=5, ge=0)
+
+
+class DrawIfHandEmpty(Strict):
+    """Draw if your hand is empty."""
+
+    op: Literal["draw_if_hand_empty"]
+    count: int = Field(default=1, ge=1)
+
+
+class AddToColumns(Strict):
+    """Add between min and max hand cards to your columns, at most max_bird birds."""
+
+    op: Literal["add_to_columns"]
+    min: int = Field(default=1, ge=0)
+    max: int = Field(default=2, ge=1)
+    max_bird: int = Field(default=1, ge=0)
+
+
+class PlaceIfNone(Strict):
+    """If none of a building is on the map, place it plus warriors in a clearing with the
+    fewest warriors where all of them can be placed."""
+
+    op: Literal["place_if_none"]
+    building: Ident
+    warriors: int = Field(ge=0)
+
+
+class ResolveColumns(Strict):
+    """Resolve every card in every column, left to right, each as its column's action in
+    a clearing matching the card; if one cannot be resolved, run a hook."""
+
+    op: Literal["resolve_columns"]
+    on_fail: Ident
+
+
+class ScoreTrack(Strict):
+    """Score the VP of a building track for the buildings on the map."""
+
+    op: Literal["score_track"]
+    building: Ident
+
+
+class LoseVpPerColumnCard(Strict):
+    """Lose 1 VP per card of a suit in your columns."""
+
+    op: Literal["lose_vp_per_column_card"]
+    suit: Suit
+
+
+class DiscardColumns(Strict):
+    """Discard every card in your columns except fixed faction cards."""
+
+    op: Literal["discard_columns"]
+
+
+class ChooseRole(Strict):
+    """Choose a role among the face-up ones; retire the current one; when none is face
+    up, turn all face up first; tuck the role's fixed cards."""
+
+    op: Literal["choose_role"]
+
+
+class EndPhase(Strict):
+    """End the current phase at once."""
+
+    op: Literal["end_phase"]
+
+
+class SetupHomeToken(Strict):
+    """Put a token in a corner clearing of your choice; it is your starting corner."""
+
+    op: Literal["setup_home_token"]
+    token: Ident
+
+
+class SetupWarriorsEverywhere(Strict):
+    """Place warriors in every clearing except the corner opposite your home."""
+
+    op: Literal["setup_warriors_everywhere"]
+    count: int = Field(default=1, ge=1)
+
+
+class SetupBuildingsNearHome(Strict):
+    """Place one of each listed building in your home clearing or adjacent ones."""
+
+    op: Literal["setup_buildings_near_home"]
+    buildings: list[Ident]
+
+
+class SetupHomeCorner(Strict):
+    """Place a building and warriors in a corner that is no one's home, diagonally
+    opposite another home if possible; it becomes your home."""
+
+    op: Literal["setup_home_corner"]
+    building: Ident
+    warriors: int = Field(ge=0)
+
+
+Step = Annotated[
+    Union[PlaceAtBuildings, Craft, Actions, Draw, DiscardDownTo, DrawIfHandEmpty,
+          AddToColumns, PlaceIfNone, ResolveColumns, ScoreTrack, LoseVpPerColumnCard,
+          DiscardColumns, ChooseRole, EndPhase, SetupHomeToken, SetupWarriorsEverywhere,
+          SetupBuildingsNearHome, SetupHomeCorner],
+    Field(discriminator="op"),
+]
+
+
+class Turn(Strict):
+    birdsong: list[Step] = []
+    daylight: list[Step] = []
+    evening: list[Step] = []
+
+
+class FactionSpec(Strict):
+    kind: Literal["faction"]
+    id: Ident
+    name: str
+    law: str = ""
+    """The Law section of the faction."""
+    setup_order: int = Field(ge=0)
+    """Setup letter order (Law 5.1.7): lower sets up first."""
+    pieces: dict[Ident, Piece]
+    crafting_piece: Ident | None = None
+    abilities: list[Ability] = []
+    cards: list[FactionCard] = []
+    columns: list[Column] = []
+    roles: list[Role] = []
+    setup: list[Step]
+    turn: Turn
+    hooks: dict[Ident, list[Step]] = {}
+
+    @model_validator(mode="after")
+    def _references(self) -> FactionSpec:
+        pieces = self.pieces
+        warriors = [k for k, p in pieces.items() if p.kind == "warrior"]
+        if len(warriors) != 1:
+            raise ValueError("a faction has exactly one warrior piece")
+
+        def need(name: str, kinds: tuple[str, ...], where: str) -> None:
+            if name not in pieces:
+                raise ValueError(f"{where}: unknown piece {name!r}")
+            if pieces[name].kind not in kinds:
+                raise ValueError(f"{where}: {name!r} is a {pieces[name].kind}, "
+                                 f"expected {' or '.join(kinds)}")
+
+        if self.crafting_piece:
+            need(self.crafting_piece, ("building", "token"), "crafting_piece")
+        ability_ids = [a.id for a in self.abilities]
+        for a in self.abilities:
+            if isinstance(a, (ExclusivePlacement, RescueRemovedWarriors)):
+                need(a.token, ("token",), f"ability {a.id}")
+        columns = {c.id for c in self.columns}
+        for c in self.columns:
+            if c.action in ("recruit", "build"):
+                if c.building is None:
+                    raise ValueError(f"column {c.id}: {c.action} needs a 'building'")
+                need(c.building, ("building",), f"column {c.id}")
+        for r in self.roles:
+            for col in r.tuck:
+                if col not in columns:
+                    raise ValueError(f"role {r.id}: unknown column {col!r}")
+            for ab in [*r.abilities, *r.suppress]:
+                if ab not in ability_ids:
+                    raise ValueError(f"role {r.id}: unknown ability {ab!r}")
+        steps = [*self.setup, *self.turn.birdsong, *self.turn.daylight,
+                 *self.turn.evening, *(s for h in self.hooks.values() for s in h)]
+        for s in steps:
+            where = f"step {s.op}"
+            for attr in ("piece", "building", "token", "bonus_building"):
+                v = getattr(s, attr, None)
+                if v is not None:
+                    need(v, ("warrior", "building", "token"), where)
+            for b in getattr(s, "buildings", []):
+                need(b, ("building",), where)
+            if isinstance(s, ResolveColumns) and s.on_fail not in self.hooks:
+                raise ValueError(f"{where}: unknown hook {s.on_fail!r}")
+            if isinstance(s, Craft) and not self.crafting_piece:
+                raise ValueError(f"{where}: the faction has no crafting_piece")
+            if isinstance(s, Actions):
+                for m in s.menu:
+                    for attr in ("building", "piece", "pay_token"):
+                        v = getattr(m, attr, None)
+                        if v is not None:
+                            need(v, ("building", "token", "warrior"), f"menu {m.action}")
+                    for b in getattr(m, "buildings", []):
+                        need(b, ("building",), f"menu {m.action}")
+        return self
+
+
+# --------------------------------------------------------------------------- packs
+
+
+class PackSpec(Strict):
+    kind: Literal["pack"]
+    id: Ident
+    name: str
+    version: str = "0"
+    requires: list[Ident] = []
+    """Packs this pack builds on; their content is loaded first."""
+    content: list[str]
+    """Content files of the pack, relative to the manifest."""
+    allow_code: bool = False
+    """Reserved: a data pack never runs code."""
+
+
+Document = Annotated[Union[PackSpec, MapSpec, DeckSpec, FactionSpec],
+                     Field(discriminator="kind")]

@@ -1,0 +1,30 @@
+"""The JSON Schema of content files, exported from the models.
+
+The committed copy at ``spec/schema/rootlaw.schema.json`` is what content files name
+in ``"$schema"``; ``rootlaw schema --check`` fails when it is stale.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from pydantic import TypeAdapter
+
+from .models import Document
+
+SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "rootlaw.schema.json"
+
+
+def schema() -> dict:
+    s = TypeAdapter(Document).json_schema()
+    s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    s["title"] = "rootlaw content file"
+    s["description"] = ("A rootlaw content document: a pack manifest, a map, a deck or a "
+                        "faction. Optional '$schema' names this file.")
+    s.setdefault("properties", {})
+    return s
+
+
+def schema_text() -> str:
+    return json.dumps(schema(), indent=2, sort_keys=True) + "\n"

@@ -1,0 +1,38 @@
+"""Shared fixtures: every rules test runs on the compiled and on the pure core."""
+
+from __future__ import annotations
+
+import pytest
+
+from rootlaw.runtime import Game
+from rootlaw.runtime import scenario as sc
+
+
+@pytest.fixture(params=["compiled", "pure"])
+def core_kind(request):
+    return request.param
+
+
+@pytest.fixture
+def new_game(core_kind):
+    """new_game(factions=..., seed=...) on the parametrised core."""
+
+    def make(factions=("marquise", "eyrie"), seed=1):
+        return Game(list(factions), seed, pure=(core_kind == "pure"))
+
+    return make
+
+
+@pytest.fixture
+def mid_game(new_game):
+    """A game past setup, board cleared, ready for a scenario: (game, scenario module)."""
+
+    def make(seed=1, clear=True):
+        g = new_game(seed=seed)
+        while g.phase == "setup":
+            g.apply(g.legal_actions()[0])
+        if clear:
+            sc.clear_board(g)
+        return g
+
+    return make

@@ -1,0 +1,74 @@
+"""Whole-game properties: termination, determinism, invariants, compiled/pure agreement."""
+
+from __future__ import annotations
+
+import pytest
+
+from rootlaw.runtime import Game, IllegalAction, RandomAgent
+
+
+def test_compiled_core_is_loaded():
+    # The installed package must run the compiled core (not silently fall back).
+    assert Game(seed=1, pure=False).compiled
+
+
+def test_pure_core_is_pure():
+    assert not Game(seed=1, pure=True).compiled
+
+
+@pytest.mark.parametrize("seed", range(1, 301))
+def test_random_games_end_with_a_winner(seed):
+    g = Game(seed=seed, pure=False)
+    g.playout(seed)
+    assert g.is_over and g.winner is not None  # Law 3.1: someone reaches 30 VP
+    assert g.scores[g.winner] >= 30  # no dominance in two-player games (Law 5.1.3)
+
+
+def test_seed_and_choices_reproduce_a_game():
+    a = Game(seed=11)
+    a.playout(5)
+    b = Game(seed=11)
+    for act in a.history:
+        b.apply(act)
+    assert list(a.state) == list(b.state)
+
+
+@pytest.mark.parametrize("seed", range(1, 101))
+def test_compiled_and_pure_agree_decision_by_decision(seed):
+    fast = Game(seed=seed, pure=False)
+    slow = Game(seed=seed, pure=True)
+    agent_f, agent_s = RandomAgent(seed), RandomAgent(seed)
+    n = 0
+    while not fast.is_over:
+        lf, ls = fast.legal_actions(), slow.legal_actions()
+        assert lf == ls, f"decision {n}: legal actions differ"
+        a, b = agent_f.choose(fast, lf), agent_s.choose(slow, ls)
+        fast.apply(a)
+        slow.apply(b)
+        assert list(fast.state) == list(slow.state), f"decision {n}: states differ"
+        n += 1
+    assert slow.is_over and fast.winner == slow.winner
+
+
+def test_illegal_action_changes_nothing(new_game):
+    g = new_game(seed=3)
+    before = list(g.state)
+    with pytest.raises(IllegalAction) as e:
+        g.apply(g.space.size - 1 if g.space.size - 1 not in g.legal_actions() else 0)
+    assert e.value.code == "ACTION-ILLEGAL"
+    assert list(g.state) == before
+    with pytest.raises(IllegalAction):
+        g.apply(-5)
+    with pytest.raises(IllegalAction):
+        g.apply("fly to the moon")
+    assert list(g.state) == before
+
+
+def test_clone_is_independent(new_game):
+    g = new_game(seed=5)
+    for _ in range(20):
+        g.apply(g.legal_actions()[-1])
+    h = g.clone()
+    h.apply(h.legal_actions()[0])
+    assert list(g.state) != list(h.state)
+    assert len(h.history) == len(g.history) + 1
