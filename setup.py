@@ -49,7 +49,8 @@ def generate_base_core() -> Path:
         target.write_text(source, encoding="utf-8")
     init = out / "__init__.py"
     init.write_text('"""The base bundle\'s rules core (generated at build time)."""\n'
-                    f'BUNDLE_HASH = "{bundle.hash}"\n', encoding="utf-8")
+                    f'BUNDLE_HASH = "{bundle.hash}"\n'
+                    f'CORE_KEY = "{gen.build.core_key(bundle)}"\n', encoding="utf-8")
     return target
 
 

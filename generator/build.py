@@ -2,8 +2,11 @@
 
 Layout of the cache (``$ROOTLAW_CACHE`` or ``~/.cache/rootlaw``)::
 
-    <hash>/rootlaw_core_<hash>.py      the rendered source (the pure-Python path)
-    <hash>/rootlaw_core_<hash>.*.so    the compiled core, when built
+    <key>/rootlaw_core_<key>.py      the rendered source (the pure-Python path)
+    <key>/rootlaw_core_<key>.*.so    the compiled core, when built
+
+where key = hash(bundle content + generator sources), so a new rootlaw never picks up
+a core built by an old one.
 
 The base bundle's core is also compiled into the installed package by setup.py
 (``rootlaw._core``), so a plain install needs no compiler at run time.
@@ -11,9 +14,11 @@ The base bundle's core is also compiled into the installed package by setup.py
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 import tempfile
+from functools import lru_cache
 from pathlib import Path
 
 from rootlaw.spec import Bundle
@@ -44,8 +49,23 @@ def cache_dir() -> Path:
     return Path(root)
 
 
-def module_name(bundle_hash: str) -> str:
-    return f"rootlaw_core_{bundle_hash}"
+def core_key(bundle: Bundle) -> str:
+    """Cache key of a bundle's core: its content and the generator that renders it."""
+    return hashlib.sha256((bundle.hash + generator_fingerprint()).encode()).hexdigest()[:16]
+
+
+@lru_cache(maxsize=1)
+def generator_fingerprint() -> str:
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for f in sorted([*here.glob("*.py"), *(here / "templates").glob("*.j2")]):
+        h.update(f.name.encode())
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def module_name(key: str) -> str:
+    return f"rootlaw_core_{key}"
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -68,7 +88,7 @@ def write_atomic(path: Path, text: str) -> None:
 
 def render_to_cache(bundle: Bundle) -> Path:
     """Render the bundle's core source into the cache (idempotent)."""
-    h = bundle.hash
+    h = core_key(bundle)
     path = cache_dir() / h / f"{module_name(h)}.py"
     source = render_core(bundle)
     if not path.exists() or path.read_text(encoding="utf-8") != source:
@@ -77,12 +97,13 @@ def render_to_cache(bundle: Bundle) -> Path:
 
 
 def compiled_path(bundle: Bundle) -> Path | None:
-    d = cache_dir() / bundle.hash
+    key = core_key(bundle)
+    d = cache_dir() / key
     if not d.is_dir():
         return None
     from importlib.machinery import EXTENSION_SUFFIXES
     for suffix in EXTENSION_SUFFIXES:
-        p = d / f"{module_name(bundle.hash)}{suffix}"
+        p = d / f"{module_name(key)}{suffix}"
         if p.exists():
             return p
     return None
@@ -96,7 +117,7 @@ def compile_core(bundle: Bundle, *, quiet: bool = True) -> Path:
 
     src = render_to_cache(bundle)
     out = src.parent
-    ext = Extension(module_name(bundle.hash), [str(src)])
+    ext = Extension(module_name(core_key(bundle)), [str(src)])
     exts = cythonize([ext], compiler_directives=directives(), quiet=quiet,
                      build_dir=str(out / "build"))
     dist = Distribution({"ext_modules": exts, "script_name": "rootlaw-build"})

@@ -52,13 +52,13 @@ def _load_path(path: Path, name: str) -> ModuleType:
     return mod
 
 
-def _installed(bundle_hash: str) -> ModuleType | None:
+def _installed(key: str) -> ModuleType | None:
     """The core compiled into the installed package, if it is this bundle's."""
     try:
         pkg = importlib.import_module("rootlaw._core")
     except ImportError:
         return None
-    if getattr(pkg, "BUNDLE_HASH", None) != bundle_hash:
+    if getattr(pkg, "CORE_KEY", None) != key:
         return None
     return pkg
 
@@ -67,7 +67,7 @@ _LOADED: dict[tuple[str, bool], CoreModule] = {}
 
 
 def _load(bundle: Bundle, pure: bool) -> CoreModule:
-    h = bundle.hash
+    h = gbuild.core_key(bundle)
     tables = build_tables(bundle)
     pkg = _installed(h)
     if pkg is not None:
@@ -98,7 +98,7 @@ def _load(bundle: Bundle, pure: bool) -> CoreModule:
 
 def load_core(bundle: Bundle, pure: bool | None = None) -> CoreModule:
     """The core for a bundle; pure=None follows ROOTLAW_PURE."""
-    key = (bundle.hash, want_pure() if pure is None else pure)
+    key = (gbuild.core_key(bundle), want_pure() if pure is None else pure)
     if key not in _LOADED:
         _LOADED[key] = _load(bundle, key[1])
     return _LOADED[key]
