@@ -32,7 +32,8 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
 
 # Action types of the fixed action space, in order.  Each has a parameter shape.
 ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_all",
-                "recruit", "craft", "spend", "discard", "add", "spend_place", "remove")
+                "recruit", "craft", "spend", "discard", "add", "spend_place", "remove",
+                "activate", "take")
 
 
 class Layout:
@@ -348,7 +349,10 @@ def build_tables(bundle: Bundle) -> Tables:
     A.add("add", K * L)
     A.add("spend_place", C * K)
     A.add("remove", NP)
+    A.add("activate", K)
+    A.add("take", K * K)
     consts["NACTIONS"] = A.size
+    assert tuple(A.offsets) == ACTION_TYPES
 
     # ---- state layout
     S = t.state_layout

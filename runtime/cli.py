@@ -32,7 +32,8 @@ def cmd_play(args) -> int:
     from .log import play_game
 
     bundle = _bundle(args)
-    factions = [f.strip() for f in args.factions.split(",") if f.strip()]
+    factions = [f.strip() for f in args.factions.split(",") if f.strip()] or \
+        [f.id for f in bundle.factions]
     games = max(1, args.games)
     if args.log and games > 1:
         raise RootlawError("--log takes one game; use --games 1", code="VALUE-INVALID")
@@ -140,6 +141,22 @@ def cmd_schema(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- catalogue
+
+
+def cmd_catalogue(args) -> int:
+    from rootlaw.spec.catalogue import CATALOGUE_PATH, catalogue_markdown
+
+    text = catalogue_markdown()
+    if args.out:
+        from rootlaw.generator.build import write_atomic
+        write_atomic(Path(args.out), text)
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 # ---------------------------------------------------------------------- build
 
 
@@ -165,7 +182,9 @@ def cmd_build(args) -> int:
 def cmd_bench(args) -> int:
     from .bench import run_bench
 
-    result = run_bench(_bundle(args), args.factions.split(","), games=args.games,
+    bundle = _bundle(args)
+    factions = [f for f in args.factions.split(",") if f] or [f.id for f in bundle.factions]
+    result = run_bench(bundle, factions, games=args.games,
                        seed=args.seed, min_seconds=args.min_seconds)
     if args.json:
         print(json.dumps(result, indent=2))
@@ -230,7 +249,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="add a content pack (repeatable)")
 
     p = sub.add_parser("play", help="play games with random agents")
-    p.add_argument("--factions", default="marquise,eyrie")
+    p.add_argument("--factions", default="", help="comma-separated faction ids "
+                   "(default: every faction of the bundle)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--games", type=int, default=1)
     p.add_argument("--quiet", action="store_true", help="one summary line per game")
@@ -255,6 +275,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--check", action="store_true", help="fail when the committed file is stale")
     p.set_defaults(func=cmd_schema)
 
+    p = sub.add_parser("catalogue", help="print the primitive catalogue (markdown)")
+    p.add_argument("--out", metavar="FILE")
+    p.set_defaults(func=cmd_catalogue)
+
     p = sub.add_parser("build", help="render and compile the core for a bundle")
     p.add_argument("--source-only", action="store_true", help="render without compiling")
     p.add_argument("--verbose", action="store_true")
@@ -262,7 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("bench", help="compiled vs pure speed on the same seeded games")
-    p.add_argument("--factions", default="marquise,eyrie")
+    p.add_argument("--factions", default="", help="default: every faction of the bundle")
     p.add_argument("--games", type=int, default=20)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--min-seconds", type=float, default=1.0,

@@ -36,11 +36,12 @@ def base_bundle() -> Bundle:
 class Game:
     """One game of Root on a bundle's rules core."""
 
-    def __init__(self, factions: Iterable[str] = ("marquise", "eyrie"), seed: int = 0, *,
+    def __init__(self, factions: Iterable[str] | None = None, seed: int = 0, *,
                  bundle: Bundle | None = None, pure: bool | None = None,
                  _restore: tuple[list[int], list[int]] | None = None):
         self.bundle = bundle or base_bundle()
-        self.factions = list(factions)
+        # Default seats: every faction of the bundle, in setup order.
+        self.factions = list(factions) if factions else [f.id for f in self.bundle.factions]
         self.seed = int(seed)
         self._core_module: CoreModule = load_core(self.bundle, pure)
         mod = self._core_module.module

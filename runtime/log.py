@@ -28,8 +28,9 @@ def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | N
         g.playout(seed)  # the fast path: the whole game inside the core
         return g
     agents = agents or [RandomAgent(seed)] * len(factions)
+    # The log is the same whichever core played it, so it names none.
     lines = [json.dumps({"type": "header", "bundle": bundle.hash, "factions": factions,
-                         "seed": seed, "core": "compiled" if g.compiled else "pure"})]
+                         "seed": seed})]
     if out:
         print(f"rootlaw game: {', '.join(factions)} seed {seed} "
               f"(core: {'compiled' if g.compiled else 'pure'}, bundle {bundle.hash})", file=out)

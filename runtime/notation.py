@@ -2,7 +2,8 @@
 
 The action space is fixed by the bundle (see ``rootlaw.generator.tables.ACTION_TYPES``);
 an index decodes to a type and parameters, and the notation spells them in the game's
-words: ``move 5->10 x3``, ``battle 12 eyrie``, ``build sawmill 5``, ``craft anvil``.
+words: ``move 5->10 x3``, ``battle 12 <faction>``, ``build <building> 5``,
+``craft <card>``.
 Names that depend on the acting faction (roles, columns) use the actor's faction.
 """
 
@@ -71,4 +72,9 @@ class ActionSpace:
             return f"spend {n['cards'][d]} place {n['clearings'][cl]}"
         if kind == "remove":
             return f"remove {n['pieces'][x]}"
+        if kind == "activate":
+            return f"activate {n['cards'][x]}"
+        if kind == "take":
+            d, a = divmod(x, c["K"])
+            return f"take {n['cards'][d]} spending {n['cards'][a]}"
         return f"{kind} {x}"

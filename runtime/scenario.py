@@ -1,16 +1,8 @@
 """Rules scenarios: put a game in a chosen position, act, and check the outcome.
 
 The editing functions keep the invariants (pieces on map + supply + out = total; every
-card in exactly one place).  A scenario file is JSON::
-
-    {"name": "...", "law": "4.3.3", "factions": ["marquise", "eyrie"], "seed": 1,
-     "position": {"clear": true, "pieces": {"5": {"cat-warrior": 3}},
-                  "hands": {"marquise": ["anvil"]}, "vp": {"eyrie": 3},
-                  "turn": {"faction": "marquise", "phase": "daylight", "step": "actions"},
-                  "dice": [3, 1]},
-     "do": ["battle 5 eyrie"],
-     "expect": {"pieces": {"5": {"bird-warrior": 0}}, "vp": {"marquise": 1},
-                "legal": ["done"], "not_legal": ["recruit"], "winner": null}}
+card in exactly one place).  The scenario file format (JSON: factions, seed, position,
+do, expect) is described in docs/scenarios.md.
 
 ``rootlaw scenario FILES...`` runs them (see ``run_scenario``).
 """
@@ -249,7 +241,7 @@ def check(g: Game, expect: dict) -> list[str]:
 
 
 def run_scenario(data: dict, *, bundle=None, pure=None, where: str = "") -> list[str]:
-    g = Game(data.get("factions", ["marquise", "eyrie"]), data.get("seed", 1),
+    g = Game(data.get("factions"), data.get("seed", 1),
              bundle=bundle, pure=pure)
     apply_position(g, data.get("position", {}))
     for i, a in enumerate(data.get("do", [])):

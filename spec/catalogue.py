@@ -1,0 +1,74 @@
+"""The primitive catalogue, generated from the schema: every step, menu action and
+ability the engine implements, with its parameters (like a linter's rule table).
+
+``rootlaw catalogue --out docs/catalogue.md`` regenerates the committed copy; a test
+fails when it is stale.
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from pathlib import Path
+
+from pydantic.fields import FieldInfo
+
+from . import models as M
+
+CATALOGUE_PATH = Path(__file__).resolve().parent.parent / "docs" / "catalogue.md"
+
+_GROUPS = (
+    ("Steps", "op", M.Step, "Turn, setup and hook programs are lists of steps."),
+    ("Menu actions", "action", M.MenuAction, "Entries of an `actions` step's menu."),
+    ("Abilities", "kind", M.Ability, "Static modifiers and triggered hooks of a faction."),
+)
+
+
+def _members(union) -> list[type]:
+    inner = typing.get_args(union)[0]
+    return list(typing.get_args(inner))
+
+
+def _type_name(ann) -> str:
+    origin, args = typing.get_origin(ann), typing.get_args(ann)
+    if origin is typing.Annotated:
+        inner = args[0]
+        if inner is str:
+            return "id"
+        if typing.get_origin(inner) is typing.Union:
+            return "menu action" if "Action" in str(inner) else "one of the union"
+        return _type_name(inner)
+    if origin is typing.Literal:
+        return " / ".join(str(a) for a in args)
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+        rest = [a for a in args if a is not type(None)]
+        return " or ".join(_type_name(a) for a in rest) + ("?" if len(rest) < len(args) else "")
+    if origin in (list, tuple):
+        return f"list of {_type_name(args[0])}" if args else "list"
+    if origin is dict:
+        return f"map of {_type_name(args[0])} to {_type_name(args[1])}"
+    return getattr(ann, "__name__", str(ann))
+
+
+def _param(name: str, f: FieldInfo) -> str:
+    default = "required" if f.is_required() else f"default `{f.default!r}`"
+    doc = (f.description or "").replace("\n", " ")
+    return f"`{name}` ({_type_name(f.annotation)}, {default}){': ' + doc if doc else ''}"
+
+
+def catalogue_markdown() -> str:
+    lines = ["# Primitive catalogue", "",
+             "Generated from `spec/models.py` by `rootlaw catalogue`; do not edit by hand.",
+             "Content names these primitives; the engine implements each once and never",
+             "names the content that uses it.", ""]
+    for title, tag, union, intro in _GROUPS:
+        lines += [f"## {title}", "", intro, "", "| name | what it does | parameters |",
+                  "|---|---|---|"]
+        for model in _members(union):
+            fields = model.model_fields
+            tag_value = typing.get_args(fields[tag].annotation)[0]
+            doc = " ".join(inspect.cleandoc(model.__doc__ or "").split())
+            params = [_param(n, f) for n, f in fields.items() if n != tag]
+            lines.append(f"| `{tag_value}` | {doc} | {'<br>'.join(params) or '-'} |")
+        lines.append("")
+    return "\n".join(lines)

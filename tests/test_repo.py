@@ -1,0 +1,48 @@
+"""Repository rules: the engine never names content; generated docs are current."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from rootlaw.runtime.game import base_bundle
+from rootlaw.spec.catalogue import catalogue_markdown
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def content_ids() -> set[str]:
+    b = base_bundle()
+    ids = {b.map.id, b.deck.id}
+    ids |= {c.id for c in b.deck.cards}
+    for f in b.factions:
+        ids.add(f.id)
+        ids |= set(f.pieces) | {c.id for c in f.cards} | {r.id for r in f.roles}
+        ids |= {a.id for a in f.abilities}
+    return {i for i in ids if len(i) >= 5}
+
+
+def test_engine_code_names_no_faction_card_or_map():
+    # The architecture's one rule: runtime/ and generator/ implement the general Law and
+    # generic primitives only.  Content ids live in spec/content.
+    words = re.compile(r"\b(" + "|".join(sorted(map(re.escape, content_ids()))) + r")\b", re.I)
+    hits = []
+    for folder in ("runtime", "generator"):
+        for f in (ROOT / folder).rglob("*"):
+            if f.suffix in (".py", ".pyx", ".pxd", ".j2"):
+                for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
+                    if words.search(line):
+                        hits.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not hits, "\n".join(hits)
+
+
+def test_primitive_catalogue_is_current():
+    committed = (ROOT / "docs" / "catalogue.md").read_text(encoding="utf-8")
+    assert committed == catalogue_markdown(), \
+        "docs/catalogue.md is stale: run `rootlaw catalogue --out docs/catalogue.md`"
+
+
+def test_content_files_are_data_only():
+    for f in (ROOT / "spec" / "content").rglob("*"):
+        if f.is_file():
+            assert f.suffix == ".json", f"non-data file in spec/content: {f}"
