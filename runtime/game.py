@@ -208,10 +208,17 @@ class Game:
             raise SaveError("'actions' must be a list of integers", where=where)
         if not (isinstance(st, list) and all(type(v) is int for v in st)):
             raise SaveError("'state' must be a list of integers", where=where)
-        if not isinstance(data["seed"], int) or not isinstance(data["factions"], list):
-            raise SaveError("'seed' must be an integer and 'factions' a list", where=where)
+        if type(data["seed"]) is not int:
+            raise SaveError("'seed' must be an integer", where=f"{where}#/seed")
+        fs = data["factions"]
+        if not (isinstance(fs, list) and fs and all(isinstance(f, str) for f in fs)):
+            raise SaveError("'factions' must be a non-empty list of faction ids",
+                            where=f"{where}#/factions")
         # Replay the actions: a save must be a game the rules can reach.
-        g = cls(data["factions"], data["seed"], bundle=bundle, pure=pure)
+        try:
+            g = cls(fs, data["seed"], bundle=bundle, pure=pure)
+        except RootlawError as e:
+            raise SaveError(e.message, where=f"{where}#/factions") from None
         for i, a in enumerate(acts):
             try:
                 g.apply(a)

@@ -43,13 +43,12 @@ def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | N
         seat = g.to_play
         a = agents[seat].choose(g, legal)
         text = g.notation(a)
-        turn, phase = g.turn, g.phase
+        turn, phase, current = g.turn, g.phase, g.current
+        if out and phase != "setup" and turn != last_turn:
+            print(f"-- turn {turn}: {g.factions[current]}", file=out)
+            last_turn = turn
         g.apply(a)
         if out:
-            if (turn, g.factions[g.current]) != last_turn and phase != "setup":
-                print(f"-- turn {turn}: {g.factions[g.current if not g.is_over else seat]}",
-                      file=out)
-                last_turn = (turn, g.factions[g.current])
             print(f"  [{phase}] {g.factions[seat]}: {text}   "
                   f"(vp {'-'.join(str(v) for v in g.scores)})", file=out)
         lines.append(json.dumps({"type": "decision", "i": len(g.history) - 1, "turn": turn,
@@ -70,6 +69,7 @@ def replay_log(path: Path, bundle: Bundle) -> Game:
         raise RootlawError(f"cannot read: {e}", code="LOG-INVALID", where=str(path)) from None
     g = None
     result = None
+    result_line = 0
     for n, raw in enumerate(text.splitlines(), 1):
         where = f"{path}:{n}"
         try:
@@ -81,7 +81,15 @@ def replay_log(path: Path, bundle: Bundle) -> Game:
             if rec.get("bundle") != bundle.hash:
                 raise RootlawError(f"log is for bundle {rec.get('bundle')}, this is "
                                    f"{bundle.hash}", code="LOG-BUNDLE", where=where)
-            g = Game(rec["factions"], rec["seed"], bundle=bundle)
+            factions, seed = rec.get("factions"), rec.get("seed")
+            if not (isinstance(factions, list) and factions
+                    and all(isinstance(f, str) for f in factions)) or type(seed) is not int:
+                raise RootlawError("the header needs 'factions' (a list of ids) and 'seed' "
+                                   "(an integer)", code="LOG-INVALID", where=where)
+            try:
+                g = Game(factions, seed, bundle=bundle)
+            except RootlawError as e:
+                raise RootlawError(e.message, code="LOG-INVALID", where=where) from None
         elif kind == "decision":
             if g is None:
                 raise RootlawError("decision before the header", code="LOG-INVALID", where=where)
@@ -94,12 +102,16 @@ def replay_log(path: Path, bundle: Bundle) -> Game:
                 raise RootlawError(f"scores {g.scores} differ from the log's {rec.get('vp')}",
                                    code="LOG-DIVERGED", where=where)
         elif kind == "result":
-            result = rec
+            result, result_line = rec, n
         else:
             raise RootlawError(f"unknown record type {kind!r}", code="LOG-INVALID", where=where)
     if g is None:
         raise RootlawError("no header line", code="LOG-INVALID", where=str(path))
-    if result is not None and result.get("winner") != g.winner_faction:
+    if result is None or not g.is_over:
+        raise RootlawError("the log ends before the game does (no result line)",
+                           code="LOG-INVALID", where=str(path))
+    if result.get("winner") != g.winner_faction:
         raise RootlawError(f"winner {g.winner_faction} differs from the log's "
-                           f"{result.get('winner')}", code="LOG-DIVERGED", where=str(path))
+                           f"{result.get('winner')}", code="LOG-DIVERGED",
+                           where=f"{path}:{result_line}")
     return g

@@ -240,10 +240,39 @@ def check(g: Game, expect: dict) -> list[str]:
     return bad
 
 
+POSITION_KEYS = {"clear", "pieces", "ruins", "hands", "columns", "vp", "roles", "dice", "turn"}
+EXPECT_KEYS = {"pieces", "vp", "legal", "not_legal", "winner", "to_play", "hand_size"}
+SCENARIO_KEYS = {"name", "law", "factions", "seed", "position", "do", "expect", "$schema"}
+
+
+def _unknown_keys(data: dict, where: str) -> list[str]:
+    bad = []
+    for key, known, at in ((None, SCENARIO_KEYS, ""), ("position", POSITION_KEYS, "/position"),
+                           ("expect", EXPECT_KEYS, "/expect")):
+        part = data if key is None else data.get(key, {})
+        if not isinstance(part, dict):
+            bad.append(f"{where}#{at}: SCENARIO-INVALID: must be an object")
+            continue
+        for k in part:
+            if k not in known:
+                bad.append(f"{where}#{at}/{k}: SCENARIO-INVALID: unknown key {k!r} "
+                           f"(known: {', '.join(sorted(known))})")
+    return bad
+
+
 def run_scenario(data: dict, *, bundle=None, pure=None, where: str = "") -> list[str]:
-    g = Game(data.get("factions"), data.get("seed", 1),
-             bundle=bundle, pure=pure)
-    apply_position(g, data.get("position", {}))
+    if not isinstance(data, dict):
+        return [f"{where}: SCENARIO-INVALID: a scenario is a JSON object"]
+    bad = _unknown_keys(data, where)
+    if bad:
+        return bad
+    try:
+        g = Game(data.get("factions"), data.get("seed", 1), bundle=bundle, pure=pure)
+        apply_position(g, data.get("position", {}))
+    except RootlawError as e:
+        return [f"{where}#/position: {e}"]
+    except (KeyError, ValueError, TypeError) as e:
+        return [f"{where}#/position: SCENARIO-INVALID: {e!r}"]
     for i, a in enumerate(data.get("do", [])):
         try:
             g.apply(a)

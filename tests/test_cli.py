@@ -1,0 +1,405 @@
+"""The `rootlaw` command line, called in process (`main([...])`) and, for what only a
+separate process shows (environment variables, tracebacks), as a subprocess."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rootlaw.runtime import Game
+from rootlaw.runtime.cli import main
+from rootlaw.spec import resolve
+
+DATA = Path(__file__).resolve().parent / "data"
+SCENARIOS = DATA / "scenarios"
+
+WINNER = re.compile(r"^winner: (\S+) seed=(\d+) turns=(\d+) decisions=(\d+) vp: (.*)$")
+DECISION = re.compile(r"^  \[(setup|birdsong|daylight|evening)\] (\S+): (.+?)   \(vp ([\d-]+)\)$")
+HEADER = re.compile(r"^-- turn (\d+): (\S+)$")
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    """main(argv) in process; a traceback (an escaping exception) fails the test."""
+    try:
+        rc = main([str(a) for a in argv])
+    except SystemExit:
+        raise
+    except BaseException as e:  # noqa: BLE001 - the point is that nothing escapes
+        pytest.fail(f"`rootlaw {' '.join(map(str, argv))}` raised {e!r} instead of "
+                    f"reporting an error")
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def cli_subprocess(*argv, env_extra=None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, **(env_extra or {}))
+    return subprocess.run([sys.executable, "-m", "rootlaw.runtime.cli", *map(str, argv)],
+                          env=env, capture_output=True, text=True, timeout=120)
+
+
+# ---------------------------------------------------------------------- play
+
+
+def test_play_prints_a_turn_by_turn_log_ending_with_the_winner(capsys):
+    rc, out, err = run(capsys, "play", "--factions", "marquise,eyrie", "--seed", "7")
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("rootlaw game: marquise, eyrie seed 7 ")
+    assert lines[-1].startswith("winner: ")
+    m = WINNER.match(lines[-1])
+    assert m, lines[-1]
+    winner, seed, turns, decisions, vp = m.groups()
+    assert seed == "7"
+    scores = dict(kv.split("=") for kv in vp.split())
+    assert set(scores) == {"marquise", "eyrie"}
+    assert winner in scores and int(scores[winner]) == max(map(int, scores.values()))
+    assert int(scores[winner]) >= 30  # Law 3.1
+    moves = [DECISION.match(x) for x in lines if x.startswith("  [")]
+    assert all(moves), [x for x in lines if x.startswith("  [") and not DECISION.match(x)][:3]
+    assert len(moves) == int(decisions)
+    assert moves[-1].group(4) == "-".join(scores[f] for f in ("marquise", "eyrie"))
+    headers = [HEADER.match(x) for x in lines if x.startswith("-- turn")]
+    assert headers and all(headers)
+    assert max(int(h.group(1)) for h in headers) == int(turns)
+    # Every line is a header, a decision, or one of the first two / the last line.
+    assert all(HEADER.match(x) or DECISION.match(x) for x in lines[2:-1])
+
+
+def test_play_is_deterministic(capsys):
+    a = run(capsys, "play", "--seed", "7", "--factions", "marquise,eyrie")
+    b = run(capsys, "play", "--seed", "7", "--factions", "marquise,eyrie")
+    assert a == b
+
+
+def test_play_turn_headers_match_the_turns_of_the_decisions(capsys, tmp_path):
+    # Each "-- turn N: F" header comes once, in order, right before the first decision of
+    # turn N, and F is the faction taking that turn (it makes the turn's first decision).
+    log = tmp_path / "g.jsonl"
+    rc, out, err = run(capsys, "play", "--factions", "marquise,eyrie", "--seed", "7",
+                       "--log", log)
+    assert rc == 0, err
+    records = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+    expected = []
+    for r in records:
+        if r["type"] == "decision" and r["phase"] != "setup":
+            if not expected or expected[-1][0] != r["turn"]:
+                expected.append((r["turn"], r["faction"]))
+    printed = [(int(m.group(1)), m.group(2)) for m in map(HEADER.match, out.splitlines()) if m]
+    assert printed == expected, f"first differing header: " + next(
+        (f"printed {p}, expected {e}" for p, e in zip(printed, expected) if p != e),
+        f"{len(printed)} headers printed, {len(expected)} expected")
+    lines = out.splitlines()
+    for i, x in enumerate(lines):
+        h = HEADER.match(x)
+        if h:
+            d = DECISION.match(lines[i + 1])
+            assert d and d.group(2) == h.group(2), f"line {i + 2}: {lines[i + 1]!r} after {x!r}"
+
+
+def test_play_quiet_prints_one_line_per_game(capsys):
+    rc, out, err = run(capsys, "play", "--games", "3", "--quiet", "--seed", "4")
+    assert rc == 0, err
+    lines = out.splitlines()
+    games = [x for x in lines if x.startswith("game ")]
+    assert len(games) == 3
+    for i, x in enumerate(games):
+        assert x.startswith(f"game {i + 1}: winner: ")
+        assert "winner" in x and f"seed={4 + i}" in x
+        assert WINNER.match(x.split(": ", 1)[1])
+    assert lines[-1].startswith("wins: ")
+    assert sum(int(kv.split("=")[1]) for kv in lines[-1][6:].split(", ")) == 3
+    assert len(lines) == 4
+
+
+def test_play_quiet_agrees_with_the_verbose_game(capsys):
+    # The fast path (whole game in the core) and the decision-by-decision path agree.
+    _, quiet, _ = run(capsys, "play", "--quiet", "--seed", "7", "--factions", "marquise,eyrie")
+    _, verbose, _ = run(capsys, "play", "--seed", "7", "--factions", "marquise,eyrie")
+    assert quiet.splitlines()[0] == "game 1: " + verbose.splitlines()[-1]
+
+
+@pytest.mark.parametrize("factions, code", [
+    ("marquise,cats", "REF-UNDEF"),
+    ("marquise", "VALUE-INVALID"),
+    ("marquise,marquise", "VALUE-INVALID"),
+])
+def test_bad_factions_are_a_clear_error(capsys, factions, code):
+    rc, out, err = run(capsys, "play", "--factions", factions)
+    assert rc == 1
+    assert out == ""
+    assert err.startswith(f"rootlaw: {code}: ")
+    if "cats" in factions:
+        assert "unknown faction 'cats'" in err and "marquise" in err and "eyrie" in err
+    assert "Traceback" not in err
+
+
+def test_unknown_faction_in_a_subprocess_has_no_traceback():
+    p = cli_subprocess("play", "--factions", "marquise,cats")
+    assert p.returncode == 1
+    assert "Traceback" not in p.stderr
+    assert p.stderr.strip() == ("rootlaw: REF-UNDEF: unknown faction 'cats' (known: "
+                                + ", ".join(f.id for f in resolve().factions) + ")")
+
+
+def test_log_takes_one_game(capsys, tmp_path):
+    rc, _, err = run(capsys, "play", "--games", "2", "--log", tmp_path / "g.jsonl")
+    assert rc == 1 and "VALUE-INVALID" in err
+    assert not (tmp_path / "g.jsonl").exists()
+
+
+# ---------------------------------------------------------------------- info, schema, bench
+
+
+def test_info_says_which_core_runs(capsys):
+    rc, out, err = run(capsys, "info")
+    assert rc == 0, err
+    lines = out.splitlines()
+    cores = [x for x in lines if x.startswith("core: ")]
+    assert cores in (["core: compiled"], ["core: pure"])
+    assert cores == [f"core: {'compiled' if Game().compiled else 'pure'}"]
+    assert f"bundle: {resolve().hash}" in lines
+    assert "packs: base" in lines
+
+
+def test_info_with_rootlaw_pure_says_pure():
+    p = cli_subprocess("info", env_extra={"ROOTLAW_PURE": "1"})
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert "core: pure" in lines
+    assert any(x.startswith("core origin: ") and "ROOTLAW_PURE" in x for x in lines)
+
+
+def test_schema_check_is_ok(capsys):
+    rc, out, _ = run(capsys, "schema", "--check")
+    assert rc == 0
+    assert out.startswith("ok: ") and out.rstrip().endswith("is up to date")
+
+
+def test_bench_json_structure(capsys):
+    rc, out, err = run(capsys, "bench", "--json", "--games", "2", "--min-seconds", "0.1")
+    assert rc == 0, err
+    r = json.loads(out)
+    assert r["games"] == 2 and r["bundle"] == resolve().hash
+    assert r["compiled"] is not None, "bench ran without the compiled core"
+    for path in ("compiled", "pure"):
+        assert r[path]["decisions_per_s"] > 0
+        assert r[path]["games_per_s"] > 0
+        assert r[path]["decisions"] > 0 and r[path]["games"] >= 2
+    assert r["speedup"] > 0
+    assert r["speedup"] == pytest.approx(
+        r["compiled"]["decisions_per_s"] / r["pure"]["decisions_per_s"])
+    # Same seeded games on both cores: the compiled core repeats them `rounds` times.
+    assert r["pure"]["games"] == 2
+    assert r["compiled"]["games"] == 2 * r["compiled"]["rounds"]
+    assert r["compiled"]["decisions"] == r["pure"]["decisions"] * r["compiled"]["rounds"]
+
+
+def test_bench_text_output(capsys):
+    rc, out, err = run(capsys, "bench", "--games", "1", "--min-seconds", "0")
+    assert rc == 0, err
+    assert re.search(r"^pure: \d+ decisions/s, [\d.]+ games/s \(\d+ decisions\)$", out, re.M)
+
+
+# ---------------------------------------------------------------------- logs and replays
+
+
+@pytest.fixture(scope="module")
+def game_log(tmp_path_factory) -> Path:
+    log = tmp_path_factory.mktemp("log") / "g.jsonl"
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        assert main(["play", "--seed", "7", "--factions", "marquise,eyrie",
+                     "--log", str(log)]) == 0
+    assert out.getvalue().splitlines()[-1].startswith("winner: ")
+    return log
+
+
+def records(log: Path) -> list[dict]:
+    return [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
+
+
+def test_the_log_is_json_lines_header_decisions_result(game_log):
+    recs = records(game_log)
+    assert recs[0]["type"] == "header" and recs[0]["seed"] == 7
+    assert recs[0]["factions"] == ["marquise", "eyrie"]
+    assert recs[0]["bundle"] == resolve().hash
+    assert recs[-1]["type"] == "result"
+    decisions = recs[1:-1]
+    assert all(r["type"] == "decision" for r in decisions)
+    assert [r["i"] for r in decisions] == list(range(len(decisions)))
+    assert recs[-1]["decisions"] == len(decisions)
+    assert recs[-1]["vp"] == decisions[-1]["vp"]
+    assert not [p for p in game_log.parent.iterdir() if p != game_log], "temp files left"
+
+
+def test_play_log_then_replay_succeeds(capsys, game_log):
+    rc, out, err = run(capsys, "replay", game_log)
+    assert rc == 0, err
+    winner = records(game_log)[-1]["winner"]
+    n = records(game_log)[-1]["decisions"]
+    assert out.strip() == (f"ok: {game_log} replays to the same end: winner: {winner} "
+                           f"({n} decisions)")
+
+
+def _tamper(src: Path, dst: Path, n: int, change) -> Path:
+    """Copy a log, changing its n-th line (1-based) with change(record) -> str."""
+    lines = src.read_text(encoding="utf-8").splitlines()
+    lines[n - 1] = change(json.loads(lines[n - 1]))
+    dst.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return dst
+
+
+def _other_legal_notation(log: Path, n: int) -> str:
+    """A notation legal at the log's n-th line, other than the one the log took."""
+    recs = records(log)
+    g = Game(recs[0]["factions"], recs[0]["seed"])
+    for r in recs[1:n - 1]:
+        g.apply(r["action"])
+    taken = recs[n - 1]["notation"]
+    others = [t for t in g.legal() if t != taken]
+    assert others, "pick a line with a choice"
+    return others[0]
+
+
+def _first_choice_line(log: Path) -> int:
+    recs = records(log)
+    g = Game(recs[0]["factions"], recs[0]["seed"])
+    for n, r in enumerate(recs[1:-1], 2):
+        if n > 20 and len(g.legal_actions()) > 1:
+            return n
+        g.apply(r["action"])
+    raise AssertionError("no choice in the log")
+
+
+TAMPERS = {
+    "vp": lambda r: json.dumps({**r, "vp": [v + 5 for v in r["vp"]]}),
+    "action": lambda r: json.dumps({**r, "action": r["action"] + 1}),
+    "not-json": lambda r: json.dumps(r)[:-7],
+    "unknown-type": lambda r: json.dumps({**r, "type": "decisoin"}),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(TAMPERS))
+def test_a_tampered_log_is_a_located_error(capsys, game_log, tmp_path, kind):
+    n = _first_choice_line(game_log)
+    bad = _tamper(game_log, tmp_path / "bad.jsonl", n, TAMPERS[kind])
+    rc, out, err = run(capsys, "replay", bad)
+    assert rc == 1
+    assert out == ""
+    code = "LOG-INVALID" if kind in ("not-json", "unknown-type") else "LOG-DIVERGED"
+    assert err.startswith(f"rootlaw: {bad}:{n}: {code}: "), err
+
+
+def test_a_log_taking_another_legal_decision_diverges(capsys, game_log, tmp_path):
+    n = _first_choice_line(game_log)
+    other = _other_legal_notation(game_log, n)
+    bad = _tamper(game_log, tmp_path / "bad.jsonl", n,
+                  lambda r: json.dumps({**r, "notation": other}))
+    rc, _, err = run(capsys, "replay", bad)
+    assert rc == 1
+    assert err.startswith(f"rootlaw: {bad}:{n}: LOG-DIVERGED: ")
+
+
+def test_a_log_with_a_changed_winner_diverges_at_the_result_line(capsys, game_log, tmp_path):
+    recs = records(game_log)
+    loser = next(f for f in recs[0]["factions"] if f != recs[-1]["winner"])
+    bad = _tamper(game_log, tmp_path / "bad.jsonl", len(recs),
+                  lambda r: json.dumps({**r, "winner": loser}))
+    rc, _, err = run(capsys, "replay", bad)
+    assert rc == 1
+    assert "LOG-DIVERGED" in err
+    assert err.startswith(f"rootlaw: {bad}:{len(recs)}: LOG-DIVERGED: "), err
+
+
+def test_a_truncated_log_does_not_replay_ok(capsys, game_log, tmp_path):
+    lines = game_log.read_text(encoding="utf-8").splitlines()
+    bad = tmp_path / "cut.jsonl"
+    bad.write_text("\n".join(lines[:50]) + "\n", encoding="utf-8")  # no result line
+    rc, out, err = run(capsys, "replay", bad)
+    assert rc == 1, f"a log cut after 49 decisions replays as ok: {out.strip()}"
+    assert "LOG-INVALID" in err and str(bad) in err
+
+
+@pytest.mark.parametrize("drop", ["seed", "factions"])
+def test_a_log_header_missing_a_key_is_log_invalid(capsys, game_log, tmp_path, drop):
+    bad = _tamper(game_log, tmp_path / "bad.jsonl", 1,
+                  lambda r: json.dumps({k: v for k, v in r.items() if k != drop}))
+    rc, _, err = run(capsys, "replay", bad)
+    assert rc == 1
+    assert err.startswith(f"rootlaw: {bad}:1: LOG-INVALID: "), err
+
+
+def test_a_log_of_another_bundle_is_log_bundle(capsys, game_log, tmp_path):
+    bad = _tamper(game_log, tmp_path / "bad.jsonl", 1,
+                  lambda r: json.dumps({**r, "bundle": "0" * 16}))
+    rc, _, err = run(capsys, "replay", bad)
+    assert rc == 1
+    assert err.startswith(f"rootlaw: {bad}:1: LOG-BUNDLE: ")
+
+
+def test_a_missing_log_is_log_invalid(capsys, tmp_path):
+    rc, _, err = run(capsys, "replay", tmp_path / "nope.jsonl")
+    assert rc == 1 and "LOG-INVALID" in err and "nope.jsonl" in err
+
+
+def test_a_tampered_log_in_a_subprocess_exits_1_without_traceback(game_log, tmp_path):
+    n = _first_choice_line(game_log)
+    bad = _tamper(game_log, tmp_path / "bad.jsonl", n, TAMPERS["vp"])
+    p = cli_subprocess("replay", bad)
+    assert p.returncode == 1
+    assert "Traceback" not in p.stderr
+    assert p.stderr.startswith(f"rootlaw: {bad}:{n}: LOG-DIVERGED: ")
+
+
+# ---------------------------------------------------------------------- scenarios
+
+
+def test_scenario_passes(capsys):
+    rc, out, err = run(capsys, "scenario", SCENARIOS / "ok")
+    assert rc == 0, out + err
+    lines = out.splitlines()
+    assert lines[0] == f"ok   {SCENARIOS / 'ok' / 'march.json'}"
+    assert lines[-1] == "1 passed, 0 failed"
+
+
+def test_failing_scenario_reports_fail(capsys):
+    f = SCENARIOS / "bad" / "march-wrong-count.json"
+    rc, out, _ = run(capsys, "scenario", f)
+    assert rc == 1
+    lines = out.splitlines()
+    assert lines[0] == f"FAIL {f}"
+    assert lines[1] == f"  {f}: cat-warrior in 1: 2 != 3"
+    assert lines[-1] == "0 passed, 1 failed"
+
+
+def test_scenario_with_an_illegal_decision_fails_at_it(capsys):
+    f = SCENARIOS / "invalid" / "illegal-do.json"
+    rc, out, _ = run(capsys, "scenario", f)
+    assert rc == 1
+    assert out.splitlines()[0] == f"FAIL {f}"
+    assert f"{f}#/do/0: ACTION-ILLEGAL" in out
+
+
+def test_scenario_with_a_typo_in_expect_does_not_pass_silently(capsys):
+    # An unknown 'expect' key checks nothing; the file must fail, not pass.
+    f = SCENARIOS / "invalid" / "expect-typo.json"
+    rc, out, _ = run(capsys, "scenario", f)
+    assert rc == 1, f"a scenario whose only expectation is misspelt passes:\n{out}"
+    assert out.splitlines()[0] == f"FAIL {f}"
+    assert "peices" in out
+
+
+def test_scenario_with_a_bad_position_fails_that_file_and_goes_on(capsys):
+    bad, good = SCENARIOS / "invalid" / "unknown-piece.json", SCENARIOS / "ok" / "march.json"
+    rc, out, err = run(capsys, "scenario", bad, good)
+    assert rc == 1
+    assert f"FAIL {bad}" in out.splitlines(), out + err
+    assert "timber" in out
+    assert out.splitlines()[-1] == "1 passed, 1 failed"
