@@ -22,7 +22,8 @@ def _version() -> str:
 
 
 def _bundle(args):
-    return resolve(getattr(args, "pack", None) or [])
+    return resolve(getattr(args, "pack", None) or [], map_id=getattr(args, "map", None),
+                   deck_id=getattr(args, "deck", None))
 
 
 # ---------------------------------------------------------------------- play
@@ -247,6 +248,8 @@ def build_parser() -> argparse.ArgumentParser:
     def packs(p):
         p.add_argument("--pack", action="append", metavar="DIR",
                        help="add a content pack (repeatable)")
+        p.add_argument("--map", metavar="ID", help="map id (default: the first loaded)")
+        p.add_argument("--deck", metavar="ID", help="deck id (default: the first loaded)")
 
     p = sub.add_parser("play", help="play games with random agents")
     p.add_argument("--factions", default="", help="comma-separated faction ids "
