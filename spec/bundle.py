@@ -1,7 +1,7 @@
 """Resolve packs into one Bundle: base content plus mods, merged, references checked.
 
-A later pack overrides a document of the same kind and id from an earlier one; a pack's
-``requires`` are loaded before it.  The bundle's hash covers exactly the content the
+A later pack overrides a document of the same kind and id from an earlier one (within
+one pack, that is an ID-DUP); a pack's ``requires`` are loaded before it.  The bundle's hash covers exactly the content the
 engine is generated from, so it keys the build cache.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from .diagnostics import Diagnostic, SpecError
+from .diagnostics import Diagnostic, SpecError, located
 from .loader import load_pack
 from .models import DeckSpec, FactionSpec, MapSpec, PackSpec
 
@@ -57,28 +57,35 @@ def _collect(paths: list[Path]) -> list[tuple[PackSpec, list]]:
     order: list[str] = []
     errors: list[Diagnostic] = []
 
-    available: dict[str, Path] = {"base": BASE_PACK}
+    available: dict[str, Path] = {"base": BASE_PACK / "pack.json"}  # pack id -> manifest
     pending = []
     for p in paths:
-        pack, docs = load_pack(p)
-        available[pack.id] = Path(p)
+        manifest = p / "pack.json" if p.is_dir() else p
+        pack, docs = load_pack(manifest)
+        available[pack.id] = where[pack.id] = manifest
         loaded[pack.id] = (pack, docs)
-        where[pack.id] = Path(p)
         pending.append(pack.id)
 
     visiting: set[str] = set()
+
+    def required(chain: list[str], pid: str, code: str, message: str) -> Diagnostic:
+        # Located at the 'requires' entry naming pid, in the manifest of the last pack of chain.
+        if not chain:
+            return Diagnostic(code, message)
+        owner = chain[-1]
+        return located(code, message, where[owner],
+                       ["requires", loaded[owner][0].requires.index(pid)])
 
     def visit(pid: str, chain: list[str]) -> None:
         if pid in order:
             return
         if pid in visiting:
-            errors.append(Diagnostic("PACK-CYCLE", " -> ".join([*chain, pid]),
-                                     str(where.get(pid, ""))))
+            errors.append(required(chain, pid, "PACK-CYCLE", " -> ".join([*chain, pid])))
             return
         if pid not in loaded:
             if pid not in available:
-                errors.append(Diagnostic("REF-UNDEF", f"required pack {pid!r} is not available",
-                                         str(where.get(chain[-1], "")) if chain else ""))
+                errors.append(required(chain, pid, "REF-UNDEF",
+                                       f"required pack {pid!r} is not available"))
                 return
             loaded[pid] = load_pack(available[pid])
             where[pid] = available[pid]

@@ -8,7 +8,7 @@ Codes (stable, for CI logs and editor integrations):
 - ``KEY-MISSING``  a required key is absent
 - ``VALUE-INVALID`` a value of the wrong type or out of range
 - ``REF-UNDEF``    a reference to an id that is not defined
-- ``ID-DUP``       two documents of one kind share an id
+- ``ID-DUP``       two documents of one kind in a pack, or two entries of a list, share an id
 - ``PACK-CYCLE``   packs that require each other
 """
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,19 @@ class SpecError(Exception):
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = list(diagnostics)
         super().__init__("\n".join(str(d) for d in self.diagnostics))
+
+
+class LocatedValueError(ValueError):
+    """A model validator's error with a code and the location of the offending value.
+
+    ``loc`` is a path of keys and indexes relative to the model that raised it; the
+    loader joins it to the model's own location to point into the file.
+    """
+
+    def __init__(self, code: str, loc: tuple, message: str):
+        super().__init__(message)
+        self.code = code
+        self.loc = tuple(loc)
 
 
 def pointer(parts: tuple | list) -> str:
@@ -118,3 +132,13 @@ def nearest_line(lines: dict[str, int], ptr: str) -> int:
         if not ptr:
             return 0
         ptr = ptr.rsplit("/", 1)[0]
+
+
+def located(code: str, message: str, file: str | Path, parts: tuple | list) -> Diagnostic:
+    """A diagnostic at a path of keys and indexes in a JSON file, with the line it is on."""
+    ptr = pointer(parts)
+    try:
+        lines = line_index(Path(file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        lines = {}
+    return Diagnostic(code, message, str(file), nearest_line(lines, ptr), ptr)

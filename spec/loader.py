@@ -7,7 +7,8 @@ from pathlib import Path
 
 from pydantic import TypeAdapter, ValidationError
 
-from .diagnostics import Diagnostic, SpecError, line_index, nearest_line, pointer
+from .diagnostics import (Diagnostic, LocatedValueError, SpecError, line_index, located,
+                          nearest_line, pointer)
 from .models import Document, PackSpec
 
 _DOCUMENT = TypeAdapter(Document)
@@ -41,13 +42,15 @@ def parse_document(text: str, file: str = "<input>"):
         diags = []
         for err in e.errors():
             loc = _content_loc(err["loc"], data)
-            ptr = pointer(loc)
             code = _CODES.get(err["type"], "VALUE-INVALID")
             msg = err["msg"]
             if err["type"] == "value_error":
                 msg = msg.removeprefix("Value error, ")
-                if "unknown" in msg:
-                    code = "REF-UNDEF"
+                cause = err.get("ctx", {}).get("error")
+                if isinstance(cause, LocatedValueError):
+                    # A model validator's error: its location is relative to the model.
+                    code, loc = cause.code, [*loc, *cause.loc]
+            ptr = pointer(loc)
             diags.append(Diagnostic(code, msg, file, nearest_line(lines, ptr), ptr))
         raise SpecError(diags) from None
 
@@ -88,7 +91,10 @@ def load_file(path: str | Path):
 
 
 def load_pack(manifest: str | Path) -> tuple[PackSpec, list[tuple[str, object]]]:
-    """Load a pack manifest and its content files: (pack, [(file, document), ...])."""
+    """Load a pack manifest and its content files: (pack, [(file, document), ...]).
+
+    Two documents of one kind and id in one pack are an ID-DUP (overriding is for a
+    later pack)."""
     manifest = Path(manifest)
     if manifest.is_dir():
         manifest = manifest / "pack.json"
@@ -98,16 +104,15 @@ def load_pack(manifest: str | Path) -> tuple[PackSpec, list[tuple[str, object]]]
                                     str(manifest), 1, "/kind")])
     docs: list[tuple[str, object]] = []
     errors: list[Diagnostic] = []
+    seen: dict[tuple[str, str], str] = {}
     for i, rel in enumerate(pack.content):
         f = manifest.parent / rel
         try:
             doc = load_file(f)
         except SpecError as e:
             if e.diagnostics[0].code == "FILE-MISSING":
-                lines = line_index(manifest.read_text(encoding="utf-8"))
-                ptr = pointer(["content", i])
-                errors.append(Diagnostic("FILE-MISSING", f"content file {rel!r} not found",
-                                         str(manifest), nearest_line(lines, ptr), ptr))
+                errors.append(located("FILE-MISSING", f"content file {rel!r} not found",
+                                      manifest, ["content", i]))
             else:
                 errors.extend(e.diagnostics)
             continue
@@ -115,6 +120,12 @@ def load_pack(manifest: str | Path) -> tuple[PackSpec, list[tuple[str, object]]]
             errors.append(Diagnostic("VALUE-INVALID", "a pack cannot list another pack as content",
                                      str(f), 1, "/kind"))
             continue
+        key = (doc.kind, doc.id)
+        if key in seen:
+            errors.append(located("ID-DUP", f"{doc.kind} {doc.id!r} is also defined by "
+                                            f"{seen[key]!r} in this pack", f, ["id"]))
+            continue
+        seen[key] = rel
         docs.append((str(f), doc))
     if errors:
         raise SpecError(errors)

@@ -13,6 +13,8 @@ from typing import Annotated, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .diagnostics import LocatedValueError as Err
+
 Suit = Literal["fox", "rabbit", "mouse", "bird"]
 ClearingSuit = Literal["fox", "rabbit", "mouse"]
 CostSuit = Literal["fox", "rabbit", "mouse", "any"]
@@ -65,27 +67,31 @@ class MapSpec(Strict):
 
     @model_validator(mode="after")
     def _references(self) -> MapSpec:
-        ids = [c.id for c in self.clearings]
-        if len(set(ids)) != len(ids):
-            raise ValueError("clearing ids must be unique")
-        known = set(ids)
+        known: set[int] = set()
+        for i, c in enumerate(self.clearings):
+            if c.id in known:
+                raise Err("ID-DUP", ("clearings", i, "id"), f"duplicate clearing id {c.id}")
+            known.add(c.id)
         for group, pairs in (("paths", self.paths), ("rivers", self.rivers),
                              ("opposite_corners", self.opposite_corners)):
-            for a, b in pairs:
-                for x in (a, b):
+            for i, (a, b) in enumerate(pairs):
+                for j, x in enumerate((a, b)):
                     if x not in known:
-                        raise ValueError(f"{group}: unknown clearing {x}")
+                        raise Err("REF-UNDEF", (group, i, j), f"{group}: unknown clearing {x}")
                 if a == b:
-                    raise ValueError(f"{group}: a link from clearing {a} to itself")
-        for f in self.forests:
-            for x in f.clearings:
+                    raise Err("VALUE-INVALID", (group, i),
+                              f"{group}: a link from clearing {a} to itself")
+        for i, f in enumerate(self.forests):
+            for j, x in enumerate(f.clearings):
                 if x not in known:
-                    raise ValueError(f"forest {f.id}: unknown clearing {x}")
+                    raise Err("REF-UNDEF", ("forests", i, "clearings", j),
+                              f"forest {f.id}: unknown clearing {x}")
         forests = {f.id for f in self.forests}
-        for a, b in self.forest_adjacency:
-            for x in (a, b):
+        for i, pair in enumerate(self.forest_adjacency):
+            for j, x in enumerate(pair):
                 if x not in forests:
-                    raise ValueError(f"forest_adjacency: unknown forest {x!r}")
+                    raise Err("REF-UNDEF", ("forest_adjacency", i, j),
+                              f"forest_adjacency: unknown forest {x!r}")
         return self
 
 
@@ -115,11 +121,13 @@ class Card(Strict):
     @model_validator(mode="after")
     def _shape(self) -> Card:
         if self.kind == "item" and (self.item is None or not self.cost):
-            raise ValueError("an item card needs an 'item' and a 'cost'")
+            raise Err("KEY-MISSING", ("item",) if self.item is None else ("cost",),
+                      "an item card needs an 'item' and a 'cost'")
         if self.kind != "item" and self.item is not None:
-            raise ValueError("only item cards carry an 'item'")
+            raise Err("VALUE-INVALID", ("item",), "only item cards carry an 'item'")
         if self.kind in ("ambush", "dominance") and self.cost:
-            raise ValueError(f"{self.kind} cards cannot be crafted (no 'cost')")
+            raise Err("VALUE-INVALID", ("cost",),
+                      f"{self.kind} cards cannot be crafted (no 'cost')")
         return self
 
 
@@ -133,13 +141,15 @@ class DeckSpec(Strict):
 
     @model_validator(mode="after")
     def _references(self) -> DeckSpec:
-        ids = [c.id for c in self.cards]
-        dup = {i for i in ids if ids.count(i) > 1}
-        if dup:
-            raise ValueError(f"duplicate card ids: {sorted(dup)}")
-        for c in self.cards:
+        first: dict[str, int] = {}
+        for i, c in enumerate(self.cards):
+            if c.id in first:
+                raise Err("ID-DUP", ("cards", i, "id"),
+                          f"duplicate card id {c.id!r} (first at /cards/{first[c.id]})")
+            first[c.id] = i
             if c.item is not None and c.item not in self.items:
-                raise ValueError(f"card {c.id!r}: unknown item {c.item!r}")
+                raise Err("REF-UNDEF", ("cards", i, "item"),
+                          f"card {c.id!r}: unknown item {c.item!r}")
         return self
 
 
@@ -486,56 +496,65 @@ class FactionSpec(Strict):
         pieces = self.pieces
         warriors = [k for k, p in pieces.items() if p.kind == "warrior"]
         if len(warriors) != 1:
-            raise ValueError("a faction has exactly one warrior piece")
+            raise Err("VALUE-INVALID", ("pieces",), "a faction has exactly one warrior piece")
 
-        def need(name: str, kinds: tuple[str, ...], where: str) -> None:
+        def need(name: str, kinds: tuple[str, ...], loc: tuple, where: str) -> None:
             if name not in pieces:
-                raise ValueError(f"{where}: unknown piece {name!r}")
+                raise Err("REF-UNDEF", loc, f"{where}: unknown piece {name!r}")
             if pieces[name].kind not in kinds:
-                raise ValueError(f"{where}: {name!r} is a {pieces[name].kind}, "
-                                 f"expected {' or '.join(kinds)}")
+                raise Err("VALUE-INVALID", loc, f"{where}: {name!r} is a {pieces[name].kind}, "
+                                                f"expected {' or '.join(kinds)}")
 
         if self.crafting_piece:
-            need(self.crafting_piece, ("building", "token"), "crafting_piece")
+            need(self.crafting_piece, ("building", "token"), ("crafting_piece",), "crafting_piece")
         ability_ids = [a.id for a in self.abilities]
-        for a in self.abilities:
+        for i, a in enumerate(self.abilities):
             if isinstance(a, (ExclusivePlacement, RescueRemovedWarriors)):
-                need(a.token, ("token",), f"ability {a.id}")
+                need(a.token, ("token",), ("abilities", i, "token"), f"ability {a.id}")
         columns = {c.id for c in self.columns}
-        for c in self.columns:
+        for i, c in enumerate(self.columns):
             if c.action in ("recruit", "build"):
                 if c.building is None:
-                    raise ValueError(f"column {c.id}: {c.action} needs a 'building'")
-                need(c.building, ("building",), f"column {c.id}")
-        for r in self.roles:
-            for col in r.tuck:
+                    raise Err("KEY-MISSING", ("columns", i, "building"),
+                              f"column {c.id}: {c.action} needs a 'building'")
+                need(c.building, ("building",), ("columns", i, "building"), f"column {c.id}")
+        for i, r in enumerate(self.roles):
+            for j, col in enumerate(r.tuck):
                 if col not in columns:
-                    raise ValueError(f"role {r.id}: unknown column {col!r}")
-            for ab in [*r.abilities, *r.suppress]:
-                if ab not in ability_ids:
-                    raise ValueError(f"role {r.id}: unknown ability {ab!r}")
-        steps = [*self.setup, *self.turn.birdsong, *self.turn.daylight,
-                 *self.turn.evening, *(s for h in self.hooks.values() for s in h)]
-        for s in steps:
-            where = f"step {s.op}"
-            for attr in ("piece", "building", "token", "bonus_building"):
-                v = getattr(s, attr, None)
-                if v is not None:
-                    need(v, ("warrior", "building", "token"), where)
-            for b in getattr(s, "buildings", []):
-                need(b, ("building",), where)
-            if isinstance(s, ResolveColumns) and s.on_fail not in self.hooks:
-                raise ValueError(f"{where}: unknown hook {s.on_fail!r}")
-            if isinstance(s, Craft) and not self.crafting_piece:
-                raise ValueError(f"{where}: the faction has no crafting_piece")
-            if isinstance(s, Actions):
-                for m in s.menu:
-                    for attr in ("building", "piece", "pay_token"):
-                        v = getattr(m, attr, None)
-                        if v is not None:
-                            need(v, ("building", "token", "warrior"), f"menu {m.action}")
-                    for b in getattr(m, "buildings", []):
-                        need(b, ("building",), f"menu {m.action}")
+                    raise Err("REF-UNDEF", ("roles", i, "tuck", j),
+                              f"role {r.id}: unknown column {col!r}")
+            for key in ("abilities", "suppress"):
+                for j, ab in enumerate(getattr(r, key)):
+                    if ab not in ability_ids:
+                        raise Err("REF-UNDEF", ("roles", i, key, j),
+                                  f"role {r.id}: unknown ability {ab!r}")
+        programs = [(("setup",), self.setup),
+                    *((("turn", ph), getattr(self.turn, ph))
+                      for ph in ("birdsong", "daylight", "evening")),
+                    *((("hooks", h), steps) for h, steps in self.hooks.items())]
+        for base, steps in programs:
+            for i, s in enumerate(steps):
+                at, where = (*base, i), f"step {s.op}"
+                for attr in ("piece", "building", "token", "bonus_building"):
+                    v = getattr(s, attr, None)
+                    if v is not None:
+                        need(v, ("warrior", "building", "token"), (*at, attr), where)
+                for j, b in enumerate(getattr(s, "buildings", [])):
+                    need(b, ("building",), (*at, "buildings", j), where)
+                if isinstance(s, ResolveColumns) and s.on_fail not in self.hooks:
+                    raise Err("REF-UNDEF", (*at, "on_fail"),
+                              f"{where}: unknown hook {s.on_fail!r}")
+                if isinstance(s, Craft) and not self.crafting_piece:
+                    raise Err("VALUE-INVALID", at, f"{where}: the faction has no crafting_piece")
+                if isinstance(s, Actions):
+                    for k, m in enumerate(s.menu):
+                        mat, mwhere = (*at, "menu", k), f"menu {m.action}"
+                        for attr in ("building", "piece", "pay_token"):
+                            v = getattr(m, attr, None)
+                            if v is not None:
+                                need(v, ("building", "token", "warrior"), (*mat, attr), mwhere)
+                        for j, b in enumerate(getattr(m, "buildings", [])):
+                            need(b, ("building",), (*mat, "buildings", j), mwhere)
         return self
 
 

@@ -22,7 +22,10 @@ def schema() -> dict:
     s["title"] = "rootlaw content file"
     s["description"] = ("A rootlaw content document: a pack manifest, a map, a deck or a "
                         "faction. Optional '$schema' names this file.")
-    s.setdefault("properties", {})
+    # Content files carry "$schema" (the loader drops it); the models do not define it.
+    for name in ("PackSpec", "MapSpec", "DeckSpec", "FactionSpec"):
+        s["$defs"][name]["properties"]["$schema"] = {
+            "type": "string", "description": "The JSON Schema this file follows (for editors)."}
     return s
 
 
