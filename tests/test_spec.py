@@ -49,7 +49,8 @@ def one(diags: list, code: str, pointer: str | None = None):
 
 
 def content_files() -> list[Path]:
-    files = sorted(BASE_PACK.rglob("*.json"))
+    # The repository's own content files (the installed copy may live elsewhere).
+    files = sorted((ROOT / "spec" / "content").rglob("*.json"))
     files += sorted(EXAMPLE.rglob("*.json"))
     return files
 
