@@ -265,12 +265,17 @@ class Game:
             out[self.names["clearings"][c]] = row
         return out
 
+    @property
+    def card_defs(self) -> list[int]:
+        """The card def of each physical card (static for the bundle)."""
+        t = self._core_module.tables
+        off = t.table_layout.offsets["CARD_DEF"]
+        return t.table[off:off + self.consts["N"]]
+
     def cards_at(self, loc: int) -> list[str]:
-        N = self.consts["N"]
-        defs = self._core_module.tables.table
-        off = self._core_module.tables.table_layout.offsets["CARD_DEF"]
-        return [self.names["cards"][defs[off + i]] for i in range(N)
-                if self.state[self.S["CARD_LOC"] + i] == loc]
+        at = self.S["CARD_LOC"]
+        return [self.names["cards"][d] for i, d in enumerate(self.card_defs)
+                if self.state[at + i] == loc]
 
     def hand(self, seat: int) -> list[str]:
         return self.cards_at(8 + seat)

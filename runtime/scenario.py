@@ -78,8 +78,7 @@ def set_ruins(g: Game, clearing: str | int, n: int) -> None:
 
 
 def card_defs(g: Game) -> list[int]:
-    table, off = _tables(g)
-    return [table[off["CARD_DEF"] + i] for i in range(g.consts["N"])]
+    return g.card_defs
 
 
 def _remove_from_deck(g: Game, card: int) -> None:
