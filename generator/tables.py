@@ -33,7 +33,7 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
 # Action types of the fixed action space, in order.  Each has a parameter shape.
 ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_all",
                 "recruit", "craft", "spend", "discard", "add", "spend_place", "remove",
-                "activate", "take")
+                "activate", "take", "suit")
 
 
 class Layout:
@@ -351,6 +351,7 @@ def build_tables(bundle: Bundle) -> Tables:
     A.add("remove", NP)
     A.add("activate", K)
     A.add("take", K * K)
+    A.add("suit", 3)  # the suit a '?' cost icon is paid with (fox, rabbit, mouse)
     consts["NACTIONS"] = A.size
     assert tuple(A.offsets) == ACTION_TYPES
 
@@ -367,6 +368,8 @@ def build_tables(bundle: Bundle) -> Tables:
         ("ACTIONS_LEFT", 1), ("RECRUITED", 1), ("CRAFT_USED", 4), ("MARCH_LEFT", 1),
         ("ADDED", 1), ("ADDED_BIRDS", 1), ("COL", 1), ("CARD_DONE", N),
         ("BUILD_PENDING", 1), ("PAY_LEFT", 1), ("PAY_TOKEN", 1), ("PAY_AT", 1),
+        # a placement the supply cannot fully cover: pieces still owed per clearing
+        ("PLACE_LEFT", C), ("CRAFT_ANY_LEFT", 1),
         # board
         ("BOARD", C * NP), ("RUINS", C), ("SUPPLY", NP), ("OUT", NP),
         # cards

@@ -3,7 +3,7 @@
 The action space is fixed by the bundle (see ``rootlaw.generator.tables.ACTION_TYPES``);
 an index decodes to a type and parameters, and the notation spells them in the game's
 words: ``move 5->10 x3``, ``battle 12 <faction>``, ``build <building> 5``,
-``craft <card>``.
+``craft <card>``, ``pay <suit>`` (for a '?' cost icon).
 Names that depend on the acting faction (roles, columns) use the actor's faction.
 """
 
@@ -77,4 +77,6 @@ class ActionSpace:
         if kind == "take":
             d, a = divmod(x, c["K"])
             return f"take {n['cards'][d]} spending {n['cards'][a]}"
+        if kind == "suit":
+            return f"pay {n['suits'][x]}"
         return f"{kind} {x}"

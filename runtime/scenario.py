@@ -180,6 +180,9 @@ def goto(g: Game, faction: str, phase: str, step: str | None = None) -> None:
     g.state[s["RET_STEP"]] = -1
     for i in range(4):
         g.state[s["CRAFT_USED"] + i] = 0
+    for c in range(g.consts["C"]):
+        g.state[s["PLACE_LEFT"] + c] = 0
+    g.state[s["CRAFT_ANY_LEFT"]] = 0
     g.state[s["RECRUITED"]] = 0
     g._core.advance()
 

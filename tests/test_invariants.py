@@ -41,6 +41,12 @@ def check_invariants(g: Game) -> None:
             if tab[off["PIECE_KIND"] + pc] == 1)
         assert buildings <= tab[off["CLEARING_SLOTS"] + cl]
     assert all(v >= 0 for v in g.scores)
+    # Short-supply placement and '?' payment owe nothing once their frame is closed.
+    frames = [st[S["FRAMES"] + d * 4] for d in range(st[S["DEPTH"]])]
+    if 7 not in frames:  # FR_PLACE
+        assert all(st[S["PLACE_LEFT"] + cl] == 0 for cl in range(c["C"]))
+    if 8 not in frames:  # FR_CRAFT_ANY
+        assert st[S["CRAFT_ANY_LEFT"]] == 0
 
 
 @pytest.mark.parametrize("seed", range(1, 13))

@@ -535,6 +535,77 @@ def test_each_crafting_piece_once_per_turn(mid_game):
     assert g.hand(CAT) == [] and g.scores[CAT] == 3
 
 
+def any_cost_game(cost, seed=1):
+    """A cleared game on the base bundle with anvil's cost replaced by ``cost``: no
+    craftable base card has a '?' icon, so these tests make one.  A bundle the tests
+    have not compiled runs on the pure core (same template as the compiled one)."""
+    from rootlaw.runtime import Game
+    from rootlaw.runtime.game import base_bundle
+    from rootlaw.spec import Bundle
+
+    b = base_bundle()
+    cards = [c.model_copy(update={"cost": cost}) if c.id == "anvil" else c
+             for c in b.deck.cards]
+    bundle = Bundle(b.map, b.deck.model_copy(update={"cards": cards}), b.factions)
+    g = Game(["marquise", "eyrie"], seed, bundle=bundle, pure=True)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    return g
+
+
+@pytest.mark.parametrize("paid, steel", [("fox", False), ("rabbit", True)])
+def test_craft_any_icon_crafter_chooses_the_suit(paid, steel):
+    """Law 4.1.1: a '?' icon is paid by a crafting piece of any suit, and the crafter
+    chooses which; the choice decides what else can be crafted this turn."""
+    g = any_cost_game(["any"])
+    sc.put(g, "1", "workshop", 1)
+    sc.put(g, "8", "workshop", 1)
+    sc.put(g, "5", "workshop", 1)
+    sc.set_hand(g, CAT, ["anvil", "foxfolk-steel"])
+    sc.goto(g, "marquise", "daylight", "craft")
+    g.apply("craft anvil")
+    assert sorted(g.legal()) == ["pay fox", "pay rabbit"]
+    assert g.to_play == CAT
+    g.apply(f"pay {paid}")
+    assert g.scores[CAT] == 2 and "anvil" not in g.hand(CAT)
+    assert ("craft foxfolk-steel" in g.legal()) is steel
+
+
+def test_craft_any_icon_one_suit_needs_no_choice():
+    """Law 4.1.1: with spare pieces in one suit only, a '?' icon takes one of them."""
+    g = any_cost_game(["any"])
+    sc.put(g, "1", "workshop", 1)
+    sc.put(g, "8", "workshop", 1)
+    sc.set_hand(g, CAT, ["anvil", "foxfolk-steel"])
+    sc.goto(g, "marquise", "daylight", "craft")
+    g.apply("craft anvil")
+    assert not any(a.startswith("pay ") for a in g.legal())
+    assert "craft foxfolk-steel" not in g.legal()  # one fox workshop left, two needed
+    assert g.state[g.S["CRAFT_USED"] + 0] == 1
+
+
+def test_craft_any_icon_after_fixed_icons():
+    """Law 4.1.1: printed suits are paid by matching pieces; '?' icons by what is left,
+    and when every spare piece is needed there is nothing to choose."""
+    g = any_cost_game(["fox", "any", "any"])
+    sc.put(g, "1", "workshop", 1)
+    sc.put(g, "5", "workshop", 1)
+    sc.put(g, "2", "workshop", 1)
+    sc.set_hand(g, CAT, ["anvil"])
+    sc.goto(g, "marquise", "daylight", "craft")
+    assert "craft anvil" in g.legal()
+    g.apply("craft anvil")
+    assert not any(a.startswith("pay ") for a in g.legal())
+    assert [g.state[g.S["CRAFT_USED"] + i] for i in range(3)] == [1, 1, 1]
+    g = any_cost_game(["fox", "any", "any"])
+    sc.put(g, "1", "workshop", 1)
+    sc.put(g, "5", "workshop", 1)
+    sc.set_hand(g, CAT, ["anvil"])
+    sc.goto(g, "marquise", "daylight", "craft")
+    assert "craft anvil" not in g.legal()  # two '?' icons, one spare piece
+
+
 def test_craft_item_must_be_in_supply(mid_game):
     """Law 4.1.2: a card whose item is not in the item supply cannot be crafted."""
     g = mid_game()

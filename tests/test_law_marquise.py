@@ -321,16 +321,51 @@ def test_birdsong_wood_per_sawmill(mid_game):
     assert g.phase == "daylight" and g.current == M
 
 
-def test_birdsong_wood_limited_by_supply(mid_game):
-    """Law 6.4 with Law 1.5.4: wood is placed as far as the supply allows."""
+@pytest.mark.parametrize("choice, other", [("5", "1"), ("1", "5")])
+def test_birdsong_short_wood_placed_where_the_marquise_chooses(mid_game, choice, other):
+    """Law 6.4 with Law 1.5.4 / 1.1.3: with too little wood for every sawmill, the wood
+    that is left is placed as far as it goes, and the Marquise chooses where."""
     g = scenario(mid_game)
     sc.put(g, "12", "wood", 7)
     sc.put(g, "5", "sawmill", 2)
     sc.put(g, "1", "sawmill", 1)
     sc.goto(g, "marquise", "birdsong")
+    assert g.phase == "birdsong" and g.to_play == M
+    assert sorted(g.legal()) == ["clearing 1", "clearing 5"]
+    g.apply(f"clearing {choice}")
     assert sc.supply(g, "wood") == 0
     assert on_board(g, "wood") == 8
-    assert sc.count(g, "5", "wood") + sc.count(g, "1", "wood") == 1
+    assert sc.count(g, choice, "wood") == 1 and sc.count(g, other, "wood") == 0
+    assert g.phase == "daylight"  # the supply is empty: nothing more to place
+
+
+def test_birdsong_short_wood_choice_per_piece(mid_game):
+    """Law 6.4 / 1.5.4: two wood for three sawmills: each piece is placed by choice, and
+    a clearing is never owed more than its sawmills."""
+    g = scenario(mid_game)
+    sc.put(g, "12", "wood", 6)
+    sc.put(g, "5", "sawmill", 2)
+    sc.put(g, "1", "sawmill", 1)
+    sc.goto(g, "marquise", "birdsong")
+    assert sorted(g.legal()) == ["clearing 1", "clearing 5"]
+    g.apply("clearing 1")
+    # Clearing 1 has had its one wood; only clearing 5 is still owed, so the last
+    # wood goes there without a question.
+    assert g.phase == "daylight"
+    assert sc.count(g, "1", "wood") == 1 and sc.count(g, "5", "wood") == 1
+    assert sc.supply(g, "wood") == 0
+
+
+def test_birdsong_short_wood_in_one_clearing_needs_no_choice(mid_game):
+    """Law 6.4 / 1.5.4: when only one clearing has sawmills, the short supply goes there
+    as far as it reaches; there is nothing to choose."""
+    g = scenario(mid_game)
+    sc.put(g, "12", "wood", 7)
+    sc.put(g, "5", "sawmill", 2)
+    sc.goto(g, "marquise", "birdsong")
+    assert g.phase == "daylight"
+    assert sc.count(g, "5", "wood") == 1
+    assert sc.supply(g, "wood") == 0
 
 
 # ---------------------------------------------------------------- 6.5 daylight
@@ -446,6 +481,39 @@ def test_recruit_one_per_recruiter(mid_game):
     assert sc.count(g, "5", "cat-warrior") == 2
     assert sc.count(g, "8", "cat-warrior") == 1
     assert on_board(g, "cat-warrior") == 3
+
+
+def test_recruit_short_of_warriors_marquise_chooses(mid_game):
+    """Law 6.5.3 with Law 1.5.4 / 1.1.3: with fewer warriors in supply than recruiters,
+    the Marquise places what is left at recruiters of her choice, one at a time."""
+    g = scenario(mid_game, m_hand=[RABBIT])
+    sc.put(g, "12", "cat-warrior", 25 - 2)
+    sc.put(g, "5", "recruiter", 2)
+    sc.put(g, "8", "recruiter", 1)
+    sc.put(g, "9", "recruiter", 1)
+    sc.goto(g, "marquise", "daylight")
+    g.apply("recruit")
+    assert g.to_play == M
+    assert sorted(g.legal()) == ["clearing 5", "clearing 8", "clearing 9"]
+    g.apply("clearing 9")
+    assert sorted(g.legal()) == ["clearing 5", "clearing 8"]
+    g.apply("clearing 5")
+    assert sc.supply(g, "cat-warrior") == 0
+    assert [sc.count(g, c, "cat-warrior") for c in ("5", "8", "9")] == [1, 0, 1]
+    assert "recruit" not in g.legal()  # back at the action menu; recruit is spent
+
+
+def test_recruit_with_enough_warriors_asks_nothing(mid_game):
+    """Law 6.5.3: with warriors for every recruiter, they are all placed at once."""
+    g = scenario(mid_game, m_hand=[RABBIT])
+    sc.put(g, "12", "cat-warrior", 25 - 3)
+    sc.put(g, "5", "recruiter", 2)
+    sc.put(g, "8", "recruiter", 1)
+    sc.goto(g, "marquise", "daylight")
+    g.apply("recruit")
+    assert not any(a.startswith("clearing ") for a in g.legal())
+    assert sc.count(g, "5", "cat-warrior") == 2 and sc.count(g, "8", "cat-warrior") == 1
+    assert sc.supply(g, "cat-warrior") == 0
 
 
 def test_recruit_once_per_turn(mid_game):
