@@ -572,6 +572,34 @@ def test_charismatic_recruit_as_far_as_possible(mid_game):
     assert sc.supply(g, "bird-warrior") == 0
 
 
+def test_charismatic_short_recruit_falls_into_turmoil(mid_game):
+    """Law 7.5.2 / 7.7 with the Law FAQ on 7.7: Charismatic with one warrior in supply
+    places that one, then the card is not fully taken, so the Eyrie fall into turmoil
+    (the next recruit card is never resolved, Daylight ends)."""
+    g = scenario(mid_game, role="charismatic", decree={"recruit": [FOX, BIRD]})
+    sc.put(g, "1", "roost", 1)
+    sc.put(g, "12", "bird-warrior", 19)
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    sc.set_vp(g, E, 5)
+    g.apply("recruit 1")
+    assert sc.count(g, "1", "bird-warrior") == 1
+    # Turmoil: humiliate (one bird card), then depose asks for a new leader.
+    assert g.scores[E] == 4
+    assert set(g.legal()) == {"role builder", "role commander", "role despot"}
+    assert FOX in g.cards_at(LOC_DISCARD) and BIRD in g.cards_at(LOC_DISCARD)  # purge
+
+
+def test_full_charismatic_recruit_is_no_turmoil(mid_game):
+    """Law 7.8.2: with two warriors in supply the card is fully taken; no turmoil."""
+    g = scenario(mid_game, role="charismatic", decree={"recruit": [FOX, FOX]})
+    sc.put(g, "1", "roost", 1)
+    sc.put(g, "12", "bird-warrior", 18)
+    sc.goto(g, "eyrie", "daylight")
+    g.apply("recruit 1")
+    assert g.phase == "daylight"
+    assert sc.supply(g, "bird-warrior") == 0
+
+
 @pytest.mark.parametrize("role", ROLES)
 def test_commander_extra_hit_when_attacking(mid_game, role):
     """Law 7.8.3: the Commander deals an extra hit in battles the Eyrie attack; extra
