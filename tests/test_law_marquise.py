@@ -292,6 +292,44 @@ def test_field_hospitals_after_ambush(mid_game):
     assert sc.count(g, "1", "cat-warrior") == 2
 
 
+def test_field_hospitals_after_ambush_at_the_keep_battle_goes_on(mid_game):
+    """Law 6.2.3 with 4.3.1.II and the Law FAQ on 6.2.3: warriors an ambush removes in
+    the keep's clearing return at once, before the "no attacking warriors" check, so
+    the battle goes on to the roll."""
+    g = scenario(mid_game, m_hand=[RABBIT], e_hand=["rabbit-ambush"])
+    sc.put(g, "5", "keep", 1)
+    sc.put(g, "5", "cat-warrior", 2)
+    sc.put(g, "5", "bird-warrior", 1)
+    sc.goto(g, "marquise", "daylight")
+    sc.set_dice(g, 3, 0)
+    g.apply("battle 5 eyrie")
+    g.apply("spend rabbit-ambush")
+    assert sc.count(g, "5", "cat-warrior") == 0
+    assert g.to_play == M and set(g.legal()) == {f"spend {RABBIT}", "done"}
+    g.apply(f"spend {RABBIT}")
+    # Both warriors are back in clearing 5: the roll happens (3 hits, capped at the
+    # two attacking warriors, take the one bird warrior; the Eyrie deal 0).
+    assert sc.count(g, "5", "cat-warrior") == 2
+    assert sc.count(g, "5", "bird-warrior") == 0
+
+
+def test_field_hospitals_after_ambush_elsewhere_battle_ends(mid_game):
+    """Law 4.3.1.II: saved warriors go to the keep's clearing, not the battle, so with
+    no attacker left in the battle clearing the battle ends without a roll."""
+    g = scenario(mid_game, m_hand=[RABBIT], e_hand=["rabbit-ambush"])
+    sc.put(g, "1", "keep", 1)
+    sc.put(g, "5", "cat-warrior", 2)
+    sc.put(g, "5", "bird-warrior", 1)
+    sc.goto(g, "marquise", "daylight")
+    sc.set_dice(g, 3, 0)
+    g.apply("battle 5 eyrie")
+    g.apply("spend rabbit-ambush")
+    g.apply(f"spend {RABBIT}")
+    assert sc.count(g, "1", "cat-warrior") == 2
+    assert sc.count(g, "5", "bird-warrior") == 1  # no roll took place
+    assert g.to_play == M and g.phase == "daylight"
+
+
 def test_field_hospitals_when_defending(mid_game):
     """Law 6.2.3: it also works when the Marquise is the defender."""
     g = scenario(mid_game, m_hand=[FOX], decree={"battle": [BIRD]})
