@@ -60,14 +60,14 @@ class optional_build_ext(build_ext):
     def run(self):
         try:
             super().run()
-        except Exception as e:  # no compiler: the pure path still works
+        except Exception as e:  # noqa: BLE001 -- no compiler: the pure path still works
             print(f"rootlaw: compiling the core failed ({e}); installing the pure-Python path",
                   file=sys.stderr)
 
     def build_extension(self, ext):
         try:
             super().build_extension(ext)
-        except Exception as e:
+        except Exception as e:  # noqa: BLE001 -- as above, per extension
             print(f"rootlaw: compiling {ext.name} failed ({e}); pure-Python path only",
                   file=sys.stderr)
 
@@ -99,7 +99,8 @@ setup(
     },
     package_data={
         "rootlaw.spec": ["content/*/*.json", "schema/*.json", "py.typed"],
-        "rootlaw.generator": ["templates/*.j2"],
+        "rootlaw.generator": ["templates/*.j2", "py.typed"],
+        "rootlaw.runtime": ["py.typed"],
         "rootlaw._core": ["base.py"],
     },
     ext_modules=extensions(),

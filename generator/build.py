@@ -14,6 +14,7 @@ The base bundle's core is also compiled into the installed package by setup.py
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
@@ -83,10 +84,8 @@ def write_atomic(path: Path, text: str) -> None:
         os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 
@@ -133,7 +132,7 @@ def compile_core(bundle: Bundle, *, quiet: bool = True) -> Path:
     stdout = sys.stdout
     try:
         if quiet:
-            sys.stdout = open(os.devnull, "w")
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 -- closed in finally
         cmd.run()
     finally:
         if quiet and sys.stdout is not stdout:

@@ -8,6 +8,7 @@ template only loops and substitutes (see ``render.py``); all decisions live here
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from rootlaw.spec import Bundle
 from rootlaw.spec import models as M
@@ -53,6 +54,23 @@ class Layout:
         return self.offsets[name]
 
 
+class Names(TypedDict, total=False):
+    """Display names of the dense indices, for the runtime (roles and columns per faction).
+
+    Not total: a fresh ``Tables`` holds ``{}`` until ``build_tables`` fills in every key."""
+
+    clearings: list[str]
+    factions: list[str]
+    pieces: list[str]
+    cards: list[str]
+    items: list[str]
+    roles: list[list[str]]
+    columns: list[list[str]]
+    suits: list[str]
+    edges: list[str]
+    ops: list[str]
+
+
 @dataclass
 class Tables:
     """What the template needs: constants, the static table, names for the runtime."""
@@ -62,7 +80,7 @@ class Tables:
     table_layout: Layout = field(default_factory=lambda: Layout("T_"))
     state_layout: Layout = field(default_factory=lambda: Layout("S_"))
     actions: Layout = field(default_factory=lambda: Layout("A_"))
-    names: dict[str, list[str]] = field(default_factory=dict)
+    names: Names = field(default_factory=Names)
     bundle_hash: str = ""
 
     def put(self, name: str, values: list[int]) -> None:
@@ -97,9 +115,9 @@ def build_tables(bundle: Bundle) -> Tables:
     # ---- card definitions: deck cards, then faction cards
     defs: list[dict] = []
     for c in bundle.deck.cards:
-        defs.append(dict(id=c.id, suit=SUIT[c.suit], kind=CARD_KINDS.index(c.kind),
-                         item=-1, vp=c.vp, count=c.count, cost=c.cost, owner=-1,
-                         card=c))
+        defs.append({"id": c.id, "suit": SUIT[c.suit], "kind": CARD_KINDS.index(c.kind),
+                     "item": -1, "vp": c.vp, "count": c.count, "cost": c.cost, "owner": -1,
+                     "card": c})
     items = list(bundle.deck.items)
     iidx = {it: i for i, it in enumerate(items)}
     for d in defs:
@@ -107,8 +125,9 @@ def build_tables(bundle: Bundle) -> Tables:
             d["item"] = iidx[d["card"].item]
     for fi, f in enumerate(factions):
         for fc in f.cards:
-            defs.append(dict(id=fc.id, suit=SUIT[fc.suit], kind=CARD_KINDS.index("faction"),
-                             item=-1, vp=0, count=fc.count, cost=[], owner=fi, card=None))
+            defs.append({"id": fc.id, "suit": SUIT[fc.suit],
+                         "kind": CARD_KINDS.index("faction"), "item": -1, "vp": 0,
+                         "count": fc.count, "cost": [], "owner": fi, "card": None})
     K = len(defs)
     phys: list[int] = []
     for di, d in enumerate(defs):
@@ -133,16 +152,10 @@ def build_tables(bundle: Bundle) -> Tables:
                   MAX_TRACK=max_track, MAX_DRAW_AT=max_draw_at, MAX_COST=MAX_COST,
                   FOX=0, RABBIT=1, MOUSE=2, BIRD=3, ANY=ANY,
                   PK_WARRIOR=0, PK_BUILDING=1, PK_TOKEN=2)
-    for i, k in enumerate(CARD_KINDS):
-        consts[f"CK_{k.upper()}"] = i
-    for i, op in enumerate(STEP_OPS):
-        consts[f"OP_{op.upper()}"] = i
-    for i, a in enumerate(MENU_ACTIONS):
-        consts[f"MA_{a.upper()}"] = i
-    for i, a in enumerate(COLUMN_ACTIONS):
-        consts[f"CA_{a.upper()}"] = i
-    for i, a in enumerate(ABILITY_KINDS):
-        consts[f"AB_{a.upper()}"] = i
+    for prefix, codes in (("CK", CARD_KINDS), ("OP", STEP_OPS), ("MA", MENU_ACTIONS),
+                          ("CA", COLUMN_ACTIONS), ("AB", ABILITY_KINDS)):
+        for i, code in enumerate(codes):
+            consts[f"{prefix}_{code.upper()}"] = i
     consts["NAB"] = len(ABILITY_KINDS)
 
     # ---- map tables
@@ -207,24 +220,24 @@ def build_tables(bundle: Bundle) -> Tables:
     ab_value = [0] * (F * len(ABILITY_KINDS))
     ab_roles = [0] * (F * len(ABILITY_KINDS))  # bitmask over roles; bit R = no role held
     for fi, f in enumerate(factions):
-        for a in f.abilities:
-            k = ABILITY_KINDS.index(a.kind)
-            val = {"rule_ties": 1, "item_vp": getattr(a, "vp", 0),
-                   "recruit_count": getattr(a, "count", 0),
-                   "attack_extra_hits": getattr(a, "hits", 0),
-                   "battle_removal_vp": getattr(a, "vp", 0),
-                   "exclusive_placement": pidx.get(getattr(a, "token", ""), -1),
-                   "rescue_removed_warriors": pidx.get(getattr(a, "token", ""), -1)}[a.kind]
-            granted_by = [ri for ri, r in enumerate(f.roles) if a.id in r.abilities]
+        for ab in f.abilities:
+            ak = ABILITY_KINDS.index(ab.kind)
+            val = {"rule_ties": 1, "item_vp": getattr(ab, "vp", 0),
+                   "recruit_count": getattr(ab, "count", 0),
+                   "attack_extra_hits": getattr(ab, "hits", 0),
+                   "battle_removal_vp": getattr(ab, "vp", 0),
+                   "exclusive_placement": pidx.get(getattr(ab, "token", ""), -1),
+                   "rescue_removed_warriors": pidx.get(getattr(ab, "token", ""), -1)}[ab.kind]
+            granted_by = [ri for ri, r in enumerate(f.roles) if ab.id in r.abilities]
             if granted_by:
                 mask = sum(1 << ri for ri in granted_by)
             else:
                 mask = (1 << (R + 1)) - 1
                 for ri, r in enumerate(f.roles):
-                    if a.id in r.suppress:
+                    if ab.id in r.suppress:
                         mask &= ~(1 << ri)
-            ab_value[fi * len(ABILITY_KINDS) + k] = val
-            ab_roles[fi * len(ABILITY_KINDS) + k] = mask
+            ab_value[fi * len(ABILITY_KINDS) + ak] = val
+            ab_roles[fi * len(ABILITY_KINDS) + ak] = mask
     t.put("AB_VALUE", ab_value)
     t.put("AB_ROLES", ab_roles)
 
@@ -232,9 +245,9 @@ def build_tables(bundle: Bundle) -> Tables:
     col_action = [-1] * (F * L)
     col_building = [-1] * (F * L)
     for fi, f in enumerate(factions):
-        for li, c in enumerate(f.columns):
-            col_action[fi * L + li] = COLUMN_ACTIONS.index(c.action)
-            col_building[fi * L + li] = pidx[c.building] if c.building else -1
+        for li, column in enumerate(f.columns):
+            col_action[fi * L + li] = COLUMN_ACTIONS.index(column.action)
+            col_building[fi * L + li] = pidx[column.building] if column.building else -1
     t.put("COL_ACTION", col_action)
     t.put("COL_BUILDING", col_building)
     t.put("FACTION_NCOLS", [len(f.columns) for f in factions])
@@ -247,14 +260,19 @@ def build_tables(bundle: Bundle) -> Tables:
     t.put("ROLE_TUCK", role_tuck)
 
     # ---- programs: every step of every faction in one flat table
-    ops, pa, pb, pc, pd = [], [], [], [], []
-    menu_kind, menu_a, menu_b, menu_mask = [], [], [], []
+    ops: list[int] = []
+    pa: list[int] = []
+    pb: list[int] = []
+    pc: list[int] = []
+    pd: list[int] = []
+    menu_kind: list[int] = []
+    menu_a: list[int] = []
+    menu_b: list[int] = []
+    menu_mask: list[int] = []
     hook_names: list[tuple[int, str]] = []
     for fi, f in enumerate(factions):
         for h in f.hooks:
             hook_names.append((fi, h))
-    ranges = {}
-
     def emit(fi: int, steps: list) -> tuple[int, int]:
         start = len(ops)
         for s in steps:
@@ -267,19 +285,20 @@ def build_tables(bundle: Bundle) -> Tables:
                 c = len(menu_kind)
                 d = len(s.menu)
                 for mn in s.menu:
-                    menu_kind.append(MENU_ACTIONS.index(mn.action))
+                    ma = mb = mmask = 0
                     if isinstance(mn, M.MarchAction):
-                        menu_a.append(mn.moves); menu_b.append(0); menu_mask.append(0)
+                        ma = mn.moves
                     elif isinstance(mn, M.RecruitAllAction):
-                        menu_a.append(pidx[mn.building]); menu_b.append(0); menu_mask.append(0)
+                        ma = pidx[mn.building]
                     elif isinstance(mn, M.BuildAction):
-                        menu_a.append(pidx[mn.pay_token]); menu_b.append(0)
-                        menu_mask.append(sum(1 << pidx[x] for x in mn.buildings))
+                        ma = pidx[mn.pay_token]
+                        mmask = sum(1 << pidx[x] for x in mn.buildings)
                     elif isinstance(mn, M.SpendCardPlaceAction):
-                        menu_a.append(pidx[mn.building]); menu_b.append(pidx[mn.piece])
-                        menu_mask.append(0)
-                    else:
-                        menu_a.append(0); menu_b.append(0); menu_mask.append(0)
+                        ma, mb = pidx[mn.building], pidx[mn.piece]
+                    menu_kind.append(MENU_ACTIONS.index(mn.action))
+                    menu_a.append(ma)
+                    menu_b.append(mb)
+                    menu_mask.append(mmask)
             elif isinstance(s, M.Draw):
                 a = s.count
                 b = pidx[s.bonus_building] if s.bonus_building else -1
@@ -306,7 +325,8 @@ def build_tables(bundle: Bundle) -> Tables:
             elif isinstance(s, M.SetupHomeCorner):
                 a, b = pidx[s.building], s.warriors
             ops.append(STEP_OPS.index(s.op))
-            pa.append(a); pb.append(b); pc.append(c); pd.append(d)
+            for col, v in ((pa, a), (pb, b), (pc, c), (pd, d)):
+                col.append(v)
         return start, len(ops)
 
     setup_r, phase_r = [], []

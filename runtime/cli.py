@@ -42,14 +42,14 @@ def cmd_play(args) -> int:
     if args.quiet and games > 1 and args.progress:
         from tqdm import tqdm
         progress = tqdm(total=games, unit="game", file=sys.stderr)
-    wins: dict[str, int] = {}
+    wins: dict[str | None, int] = {}  # None: a playout that stopped without a winner
     for i in range(games):
         seed = args.seed + i
         out = None if args.quiet else sys.stdout
         g = play_game(bundle, factions, seed, out=out, log_path=args.log, pure=args.pure)
         w = g.winner_faction
         wins[w] = wins.get(w, 0) + 1
-        scores = " ".join(f"{f}={v}" for f, v in zip(g.factions, g.scores))
+        scores = " ".join(f"{f}={v}" for f, v in zip(g.factions, g.scores, strict=True))
         line = (f"winner: {w} seed={seed} turns={g.turn} decisions={len(g.history)} "
                 f"vp: {scores}")
         if args.quiet:
@@ -73,8 +73,9 @@ def cmd_play(args) -> int:
 
 
 def cmd_info(args) -> int:
-    from .core import load_core, want_pure
     from rootlaw.generator.build import cache_dir
+
+    from .core import load_core, want_pure
 
     bundle = _bundle(args)
     core = load_core(bundle)
@@ -146,7 +147,7 @@ def cmd_schema(args) -> int:
 
 
 def cmd_catalogue(args) -> int:
-    from rootlaw.spec.catalogue import CATALOGUE_PATH, catalogue_markdown
+    from rootlaw.spec.catalogue import catalogue_markdown
 
     text = catalogue_markdown()
     if args.out:
@@ -171,7 +172,7 @@ def cmd_build(args) -> int:
         return 0
     try:
         so = compile_core(bundle, quiet=not args.verbose)
-    except Exception as e:  # compiler problems are reported, not raised
+    except Exception as e:  # noqa: BLE001 -- any compiler failure is reported, not raised
         raise RootlawError(f"compiling failed: {e}", code="BUILD-FAILED") from None
     print(f"compiled: {so}")
     return 0

@@ -71,6 +71,7 @@ def _load(bundle: Bundle, pure: bool) -> CoreModule:
     tables = build_tables(bundle)
     pkg = _installed(h)
     if pkg is not None:
+        assert pkg.__file__ is not None  # a regular package: its __init__ sets CORE_KEY
         src = Path(pkg.__file__).with_name("base.py")
         if not pure:
             try:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import os
 from array import array
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from rootlaw.generator.build import write_atomic
 from rootlaw.spec import Bundle, SpecError, resolve
@@ -27,7 +27,7 @@ _BASE: Bundle | None = None
 
 
 def base_bundle() -> Bundle:
-    global _BASE
+    global _BASE  # noqa: PLW0603 -- one resolved base bundle per process
     if _BASE is None:
         _BASE = resolve()
     return _BASE

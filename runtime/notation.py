@@ -10,16 +10,20 @@ Names that depend on the acting faction (roles, columns) use the actor's faction
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rootlaw.generator.tables import Names
 
 
 @dataclass(frozen=True)
 class ActionSpace:
     offsets: dict[str, int]
     consts: dict[str, int]
-    names: dict
+    names: Names
 
     @classmethod
-    def of(cls, layout: dict, names: dict) -> ActionSpace:
+    def of(cls, layout: dict, names: Names) -> ActionSpace:
         return cls(dict(layout["actions"]), dict(layout["consts"]), names)
 
     @property
@@ -34,6 +38,7 @@ class ActionSpace:
         for name, off in self.offsets.items():
             if off <= a and (best is None or off >= self.offsets[best]):
                 best = name
+        assert best is not None  # offsets start at 0 ("done") and 0 <= a was checked
         return best, a - self.offsets[best]
 
     def notation(self, a: int, actor_faction: int) -> str:

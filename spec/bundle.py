@@ -1,8 +1,8 @@
 """Resolve packs into one Bundle: base content plus mods, merged, references checked.
 
 A later pack overrides a document of the same kind and id from an earlier one (within
-one pack, that is an ID-DUP); a pack's ``requires`` are loaded before it.  The bundle's hash covers exactly the content the
-engine is generated from, so it keys the build cache.
+one pack, that is an ID-DUP); a pack's ``requires`` are loaded before it.  The bundle's
+hash covers exactly the content the engine is generated from, so it keys the build cache.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 from .diagnostics import Diagnostic, SpecError, located
 from .loader import load_pack
@@ -111,9 +112,10 @@ def resolve(packs: list[str | Path] | None = None, *, map_id: str | None = None,
     decks: dict[str, DeckSpec] = {}
     factions: dict[str, FactionSpec] = {}
     sources: dict[str, str] = {}
+    tables: dict[type, dict[str, Any]] = {MapSpec: maps, DeckSpec: decks, FactionSpec: factions}
     for _pack, docs in chain:
         for file, doc in docs:
-            table = {MapSpec: maps, DeckSpec: decks, FactionSpec: factions}[type(doc)]
+            table = tables[type(doc)]
             table[doc.id] = doc  # later packs override earlier ones
             sources[f"{doc.kind}:{doc.id}"] = file
     m = _pick(maps, map_id, "map")
@@ -143,8 +145,9 @@ def _check_cross_references(m: MapSpec, d: DeckSpec, fs: tuple[FactionSpec, ...]
     for f in fs:
         for c in f.cards:
             if c.id in card_ids:
-                errors.append(Diagnostic("ID-DUP", f"faction card {c.id!r} clashes with a deck card",
-                                         sources.get(f"faction:{f.id}", "")))
+                errors.append(Diagnostic(
+                    "ID-DUP", f"faction card {c.id!r} clashes with a deck card",
+                    sources.get(f"faction:{f.id}", "")))
         for p in f.pieces:
             if p in piece_owner:
                 errors.append(Diagnostic(

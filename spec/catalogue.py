@@ -8,9 +8,11 @@ fails when it is stale.
 from __future__ import annotations
 
 import inspect
+import types
 import typing
 from pathlib import Path
 
+from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from . import models as M
@@ -24,7 +26,7 @@ _GROUPS = (
 )
 
 
-def _members(union) -> list[type]:
+def _members(union) -> list[type[BaseModel]]:
     inner = typing.get_args(union)[0]
     return list(typing.get_args(inner))
 
@@ -35,12 +37,12 @@ def _type_name(ann) -> str:
         inner = args[0]
         if inner is str:
             return "id"
-        if typing.get_origin(inner) is typing.Union:
+        if typing.get_origin(inner) in (typing.Union, types.UnionType):
             return "menu action" if "Action" in str(inner) else "one of the union"
         return _type_name(inner)
     if origin is typing.Literal:
         return " / ".join(str(a) for a in args)
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)):
+    if origin in (typing.Union, types.UnionType):
         rest = [a for a in args if a is not type(None)]
         return " or ".join(_type_name(a) for a in rest) + ("?" if len(rest) < len(args) else "")
     if origin in (list, tuple):

@@ -14,6 +14,7 @@ Codes (stable, for CI logs and editor integrations):
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,10 +118,8 @@ def line_index(text: str) -> dict[str, int]:
         _, end = dec.raw_decode(text, i)
         return end
 
-    try:
-        value(pos, [])
-    except (ValueError, AssertionError, IndexError):  # positions are a nicety only
-        pass
+    with contextlib.suppress(ValueError, AssertionError, IndexError):
+        value(pos, [])  # positions are a nicety only
     return lines
 
 

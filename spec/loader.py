@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from .diagnostics import (Diagnostic, LocatedValueError, SpecError, line_index, located,
-                          nearest_line, pointer)
+from .diagnostics import (
+    Diagnostic,
+    LocatedValueError,
+    SpecError,
+    line_index,
+    located,
+    nearest_line,
+    pointer,
+)
 from .models import Document, PackSpec
 
-_DOCUMENT = TypeAdapter(Document)
+_DOCUMENT: TypeAdapter[Document] = TypeAdapter(Document)
 
 _CODES = {
     "extra_forbidden": "KEY-UNKNOWN",
@@ -58,12 +66,11 @@ def parse_document(text: str, file: str = "<input>"):
 def _content_loc(loc: tuple, data: object) -> list:
     """Drop pydantic's union-tag segments (e.g. 'faction', 'rule_ties') from a location."""
     out: list = []
-    cur = data
+    cur: Any = data  # walks dicts and lists of parsed JSON
     for part in loc:
-        if isinstance(cur, dict) and part in cur:
-            out.append(part)
-            cur = cur[part]
-        elif isinstance(cur, list) and isinstance(part, int) and part < len(cur):
+        in_dict = isinstance(cur, dict) and part in cur
+        in_list = isinstance(cur, list) and isinstance(part, int) and part < len(cur)
+        if in_dict or in_list:
             out.append(part)
             cur = cur[part]
         elif isinstance(cur, dict) and isinstance(part, str) and part not in cur and \

@@ -9,7 +9,7 @@ catalogue is documented by ``rootlaw.spec.catalogue`` and exported in the JSON S
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -88,10 +88,10 @@ class MapSpec(Strict):
                               f"forest {f.id}: unknown clearing {x}")
         forests = {f.id for f in self.forests}
         for i, pair in enumerate(self.forest_adjacency):
-            for j, x in enumerate(pair):
-                if x not in forests:
+            for j, fid in enumerate(pair):
+                if fid not in forests:
                     raise Err("REF-UNDEF", ("forest_adjacency", i, j),
-                              f"forest_adjacency: unknown forest {x!r}")
+                              f"forest_adjacency: unknown forest {fid!r}")
         return self
 
 
@@ -268,8 +268,10 @@ class RescueRemovedWarriors(_Ability):
 
 
 Ability = Annotated[
-    Union[RuleTies, ItemVp, RecruitCount, AttackExtraHits, BattleRemovalVp,
-          ExclusivePlacement, RescueRemovedWarriors],
+    (
+        RuleTies | ItemVp | RecruitCount | AttackExtraHits | BattleRemovalVp |
+        ExclusivePlacement | RescueRemovedWarriors
+    ),
     Field(discriminator="kind"),
 ]
 
@@ -316,7 +318,7 @@ class SpendCardPlaceAction(Strict):
 
 
 MenuAction = Annotated[
-    Union[BattleAction, MarchAction, RecruitAllAction, BuildAction, SpendCardPlaceAction],
+    BattleAction | MarchAction | RecruitAllAction | BuildAction | SpendCardPlaceAction,
     Field(discriminator="action"),
 ]
 
@@ -459,10 +461,12 @@ class SetupHomeCorner(Strict):
 
 
 Step = Annotated[
-    Union[PlaceAtBuildings, Craft, Actions, Draw, DiscardDownTo, DrawIfHandEmpty,
-          AddToColumns, PlaceIfNone, ResolveColumns, ScoreTrack, LoseVpPerColumnCard,
-          DiscardColumns, ChooseRole, EndPhase, SetupHomeToken, SetupWarriorsEverywhere,
-          SetupBuildingsNearHome, SetupHomeCorner],
+    (
+        PlaceAtBuildings | Craft | Actions | Draw | DiscardDownTo | DrawIfHandEmpty |
+        AddToColumns | PlaceIfNone | ResolveColumns | ScoreTrack | LoseVpPerColumnCard |
+        DiscardColumns | ChooseRole | EndPhase | SetupHomeToken | SetupWarriorsEverywhere |
+        SetupBuildingsNearHome | SetupHomeCorner
+    ),
     Field(discriminator="op"),
 ]
 
@@ -574,5 +578,5 @@ class PackSpec(Strict):
     """Reserved: a data pack never runs code."""
 
 
-Document = Annotated[Union[PackSpec, MapSpec, DeckSpec, FactionSpec],
+Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec,
                      Field(discriminator="kind")]

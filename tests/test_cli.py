@@ -42,7 +42,7 @@ def run(capsys, *argv) -> tuple[int, str, str]:
 def cli_subprocess(*argv, env_extra=None) -> subprocess.CompletedProcess:
     env = dict(os.environ, **(env_extra or {}))
     return subprocess.run([sys.executable, "-m", "rootlaw.runtime.cli", *map(str, argv)],
-                          env=env, capture_output=True, text=True, timeout=120)
+                          env=env, capture_output=True, text=True, timeout=120, check=False)
 
 
 # ---------------------------------------------------------------------- play
@@ -89,12 +89,12 @@ def test_play_turn_headers_match_the_turns_of_the_decisions(capsys, tmp_path):
     records = [json.loads(x) for x in log.read_text(encoding="utf-8").splitlines()]
     expected = []
     for r in records:
-        if r["type"] == "decision" and r["phase"] != "setup":
-            if not expected or expected[-1][0] != r["turn"]:
-                expected.append((r["turn"], r["faction"]))
+        if r["type"] == "decision" and r["phase"] != "setup" and (
+                not expected or expected[-1][0] != r["turn"]):
+            expected.append((r["turn"], r["faction"]))
     printed = [(int(m.group(1)), m.group(2)) for m in map(HEADER.match, out.splitlines()) if m]
-    assert printed == expected, f"first differing header: " + next(
-        (f"printed {p}, expected {e}" for p, e in zip(printed, expected) if p != e),
+    assert printed == expected, "first differing header: " + next(
+        (f"printed {p}, expected {e}" for p, e in zip(printed, expected, strict=False) if p != e),
         f"{len(printed)} headers printed, {len(expected)} expected")
     lines = out.splitlines()
     for i, x in enumerate(lines):

@@ -22,7 +22,7 @@ def test_playthrough_matches_golden(seed, tmp_path, core_kind):
     got = golden.render(seed, tmp_path, pure=(core_kind == "pure"))
     if got != expected:
         exp_lines, got_lines = expected.splitlines(), got.splitlines()
-        for i, (a, b) in enumerate(zip(exp_lines, got_lines)):
+        for i, (a, b) in enumerate(zip(exp_lines, got_lines, strict=False)):
             if a != b:
                 pytest.fail(f"seed {seed}: first difference at line {i + 1}:\n"
                             f"  golden: {a}\n  now:    {b}\n"

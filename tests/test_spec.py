@@ -294,7 +294,8 @@ def test_two_packs_requiring_each_other_are_a_pack_cycle():
     d = one(e.value.diagnostics, "PACK-CYCLE")
     assert "cycle-a" in d.message and "cycle-b" in d.message
     # Located: the manifest whose 'requires' closes the cycle.
-    assert Path(d.file).name == "pack.json" and Path(d.file).parent.name in ("cycle-a", "cycle-b"), \
+    manifest = Path(d.file)
+    assert manifest.name == "pack.json" and manifest.parent.name in ("cycle-a", "cycle-b"), \
         f"PACK-CYCLE should name a manifest: {d}"
     assert d.pointer.startswith("/requires/") and d.line >= 1, f"PACK-CYCLE is not located: {d}"
 
