@@ -660,6 +660,34 @@ def test_despot_bonus_when_defender_chooses_removals(mid_game):
     assert g.scores[E] == 2 + 1
 
 
+def test_despot_bonus_once_per_removal_event(mid_game):
+    """Law 7.8.4 and its FAQ: one bonus per removal, not per piece; an ambush's hits
+    and the roll's hits are separate removals.  Here the Marquise attacks at her keep,
+    an ambush removes her warrior and wood, field hospitals bring the warrior back so
+    the battle goes on (Law 6.2.3 FAQ), and the roll removes her sawmill: the Despot
+    scores 1 + 1 twice."""
+    g = scenario(mid_game, role="despot", m_hand=[RABBIT], e_hand=["rabbit-ambush"])
+    sc.put(g, "5", "keep", 1)
+    sc.put(g, "5", "cat-warrior", 1)
+    sc.put(g, "5", "wood", 1)
+    sc.put(g, "5", "sawmill", 1)
+    sc.put(g, "5", "bird-warrior", 3)
+    sc.goto(g, "marquise", "daylight")
+    sc.set_dice(g, 2, 2)
+    g.apply("battle 5 eyrie")
+    g.apply("spend rabbit-ambush")
+    assert g.to_play == M and set(g.legal()) == {"remove wood", "remove sawmill", "remove keep"}
+    g.apply("remove wood")
+    assert g.scores[E] == 2  # the wood, and the Despot's bonus for this removal
+    g.apply(f"spend {RABBIT}")
+    # The roll: the Marquise deals 1 (one warrior), the Eyrie deal 2: the warrior, and
+    # the piece the Marquise picks.
+    assert g.to_play == M and set(g.legal()) == {"remove sawmill", "remove keep"}
+    g.apply("remove sawmill")
+    assert sc.count(g, "5", "sawmill") == 0 and sc.count(g, "5", "bird-warrior") == 2
+    assert g.scores[E] == 4
+
+
 def test_despot_no_bonus_for_warriors_only(mid_game):
     """Law 7.8.4: removing only warriors scores nothing extra."""
     g = scenario(mid_game, role="despot", decree={"battle": [RABBIT]})
