@@ -65,7 +65,8 @@ def cmd_play(args) -> int:
     if progress is not None:
         progress.close()
     if games > 1:
-        print("wins: " + ", ".join(f"{f}={n}" for f, n in sorted(wins.items())))
+        print("wins: " + ", ".join(f"{f or 'none'}={n}"
+                                   for f, n in sorted(wins.items(), key=lambda x: str(x[0]))))
     return 0
 
 
