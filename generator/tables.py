@@ -34,7 +34,7 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
 # Action types of the fixed action space, in order.  Each has a parameter shape.
 ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_all",
                 "recruit", "craft", "spend", "discard", "add", "spend_place", "remove",
-                "activate", "take", "suit")
+                "activate", "take", "suit", "fail")
 
 
 class Layout:
@@ -372,6 +372,7 @@ def build_tables(bundle: Bundle) -> Tables:
     A.add("activate", K)
     A.add("take", K * K)
     A.add("suit", 3)  # the suit a '?' cost icon is paid with (fox, rabbit, mouse)
+    A.add("fail", 1)  # take up a column card that cannot be resolved: its on_fail hook
     consts["NACTIONS"] = A.size
     assert tuple(A.offsets) == ACTION_TYPES
 

@@ -82,6 +82,8 @@ class ActionSpace:
         if kind == "take":
             d, a = divmod(x, c["K"])
             return f"take {n['cards'][d]} spending {n['cards'][a]}"
+        if kind == "fail":
+            return "fail"
         if kind == "suit":
             return f"pay {n['suits'][x]}"
         return f"{kind} {x}"

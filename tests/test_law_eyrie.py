@@ -434,6 +434,33 @@ def test_decree_build_without_roosts_in_supply_is_turmoil(mid_game):
     assert set(g.legal()) == {"role charismatic", "role commander", "role despot"}
 
 
+def test_decree_may_take_up_the_impossible_card_first(mid_game):
+    """Law 7.5.2 ("in any order") with the FAQ on 7.7: a column's cards are resolved in
+    any order, so with a fox battle possible and a rabbit battle impossible, the Eyrie
+    may fail the rabbit card first and fall into turmoil without battling."""
+    g = scenario(mid_game, role="builder", decree={"battle": [FOX, RABBIT]})
+    sc.put(g, "1", "bird-warrior", 1)
+    sc.put(g, "1", "cat-warrior", 1)
+    sc.put(g, "3", "roost", 1)
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    assert set(g.legal()) == {"battle 1 marquise", "fail"}
+    g.apply("fail")
+    assert set(g.legal()) == {"role charismatic", "role commander", "role despot"}
+    assert sc.count(g, "1", "cat-warrior") == 1  # no battle was fought
+
+
+def test_decree_fail_not_offered_while_every_card_can_be_resolved(mid_game):
+    """Law 7.5.2: 'fail' is only there for a card that cannot be resolved."""
+    g = scenario(mid_game, role="builder", decree={"battle": [FOX, BIRD]})
+    sc.put(g, "1", "bird-warrior", 2)
+    sc.put(g, "1", "cat-warrior", 2)
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    assert set(g.legal()) == {"battle 1 marquise"}
+    sc.set_dice(g, 0, 0)
+    g.apply("battle 1 marquise")
+    assert set(g.legal()) == {"battle 1 marquise"}  # the bird card, also in clearing 1
+
+
 # ---------------------------------------------------------------- 7.7 turmoil
 
 def test_turmoil_humiliate_purge_depose_rest(mid_game):
