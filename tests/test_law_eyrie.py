@@ -40,6 +40,13 @@ def on_board(g, piece):
     return sum(sc.count(g, c, piece) for c in g.names["clearings"])
 
 
+def skip_craft(g):
+    """Decline the Daylight craft question, asked (on public facts) even when nothing
+    in hand can be crafted."""
+    assert set(g.legal()) == {"done"} and g.to_play == g.current
+    g.apply("done")
+
+
 def role_of(g, seat=E):
     return g.observation(seat)["players"][seat]["role"]
 
@@ -232,8 +239,10 @@ def test_add_to_decree_one_or_two_cards_one_bird(mid_game):
     assert not any(a.startswith(f"add {BIRD2} ") for a in legal)  # a second bird
     assert f"add {FOX} to build" in legal
     g.apply(f"add {FOX} to build")
-    # Two cards added: Birdsong is over; Daylight waits on the battle card.
+    # Two cards added: Birdsong is over; Daylight asks about crafting (the roost is a
+    # crafting piece, the hand is not empty), then waits on the battle card.
     assert g.phase == "daylight" and g.current == E
+    skip_craft(g)
     assert set(g.legal()) == {"battle 3 marquise"}
     assert decree_of(g) == {"recruit": [], "move": [], "battle": [BIRD], "build": [FOX]}
     assert sorted(g.hand(E)) == sorted([BIRD2, RABBIT])
@@ -247,6 +256,7 @@ def test_add_to_decree_may_stop_after_one(mid_game):
     g.apply(f"add {RABBIT} to recruit")
     g.apply("done")
     assert g.phase == "daylight" and g.current == E
+    skip_craft(g)
     assert set(g.legal()) == {"recruit 3"}
     assert g.columns(E)["recruit"] == [RABBIT]
     assert g.hand(E) == [FOX]
@@ -703,6 +713,8 @@ def test_despot_bonus_once_per_removal_event(mid_game):
     sc.set_dice(g, 2, 2)
     g.apply("battle 5 eyrie")
     g.apply("spend rabbit-ambush")
+    assert g.to_play == M and set(g.legal()) == {"done"}  # may foil, holds no ambush
+    g.apply("done")
     assert g.to_play == M and set(g.legal()) == {"remove wood", "remove sawmill", "remove keep"}
     g.apply("remove wood")
     assert g.scores[E] == 2  # the wood, and the Despot's bonus for this removal

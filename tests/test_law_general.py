@@ -268,10 +268,29 @@ def test_non_matching_ambush_is_not_offered(mid_game):
     marquise_actions(g)
     sc.set_dice(g, 0, 0)
     g.apply("battle 8 eyrie")
+    # The defender is asked (its hand is not empty), but only 'done' is open to it.
+    assert g.factions[g.to_play] == "eyrie"
+    assert set(g.legal()) == {"done"}
+    g.apply("done")
     assert g.factions[g.to_play] == "marquise"
     assert sorted(g.hand(BIRD)) == ["mouse-ambush", "rabbit-ambush"]
     assert sc.count(g, "8", "cat-warrior") == 3
-    assert not any(a.startswith("spend ") and "ambush" in a for a in g.legal())
+
+
+def test_the_defender_is_asked_whatever_its_hand_holds(mid_game):
+    """Law 4.3.1 with Law 1.2 (hands are private): the defender is asked about an ambush
+    whenever its hand is not empty, so being asked reveals nothing; with no cards at
+    all it is not asked."""
+    g = battle_position(mid_game, cats=3, birds=2, where="8", bird_hand=["anvil"])
+    marquise_actions(g)
+    sc.set_dice(g, 0, 0)
+    g.apply("battle 8 eyrie")
+    assert g.factions[g.to_play] == "eyrie" and set(g.legal()) == {"done"}
+    g = battle_position(mid_game, cats=3, birds=2, where="8", bird_hand=[])
+    marquise_actions(g)
+    sc.set_dice(g, 0, 0)
+    g.apply("battle 8 eyrie")
+    assert g.factions[g.to_play] == "marquise"  # straight back to her actions
 
 
 def test_ambush_declined(mid_game):
@@ -315,7 +334,8 @@ def test_foil_needs_a_matching_ambush(mid_game):
     sc.set_dice(g, 0, 0)
     g.apply("battle 5 eyrie")
     g.apply("spend rabbit-ambush")
-    assert "spend fox-ambush" not in g.legal()
+    assert g.factions[g.to_play] == "marquise" and set(g.legal()) == {"done"}
+    g.apply("done")
     assert sc.count(g, "5", "cat-warrior") == 1
     assert g.hand(CAT) == ["fox-ambush"]
 

@@ -67,6 +67,13 @@ def scenario(mid_game, m_hand=(), e_hand=(), decree=None):
     return g
 
 
+def no_foil(g):
+    """Decline the foil question the Marquise is asked after an ambush (her hand is
+    not empty, but holds no matching ambush)."""
+    assert g.to_play == M and set(g.legal()) == {"done"}
+    g.apply("done")
+
+
 def march(g, *moves):
     """One March action: one or two moves; a single move closes with 'done'."""
     g.apply(moves[0])
@@ -256,10 +263,26 @@ def test_field_hospitals_needs_matching_card(mid_game):
     g = scenario(mid_game, m_hand=[FOX, MOUSE])
     sc.put(g, "1", "keep", 1)
     _marquise_battle_in_5(g, 3, 2)
-    legal = set(g.legal())
-    assert not any(a.startswith("spend ") and " place " not in a for a in legal)
+    # She is asked (cards in hand, a keep, warriors removed: all public), but no card
+    # matches clearing 5, so only 'done' is open.
+    assert g.to_play == M and set(g.legal()) == {"done"}
+    g.apply("done")
     assert sc.count(g, "1", "cat-warrior") == 0
     assert sorted(g.hand(M)) == sorted([FOX, MOUSE])
+
+
+def test_daylight_craft_question_is_asked_whatever_the_hand(mid_game):
+    """Law 6.5.1 / 4.1 with Law 1.2: with an unused workshop and cards in hand she is
+    asked about crafting even when nothing can be crafted (only 'done'); with no
+    workshop she is not."""
+    g = scenario(mid_game, m_hand=[RABBIT])
+    sc.put(g, "5", "workshop", 1)
+    sc.goto(g, "marquise", "daylight")
+    assert g.to_play == M and set(g.legal()) == {"done"}
+    g = scenario(mid_game, m_hand=[RABBIT])
+    sc.put(g, "5", "cat-warrior", 1)
+    sc.goto(g, "marquise", "daylight")
+    assert "move 5->1 x1" in g.legal()  # straight to the actions
 
 
 def test_field_hospitals_not_offered_without_keep(mid_game):
@@ -284,6 +307,7 @@ def test_field_hospitals_after_ambush(mid_game):
     g.apply("battle 5 eyrie")
     assert g.to_play == E and "spend rabbit-ambush" in g.legal()
     g.apply("spend rabbit-ambush")
+    no_foil(g)
     # Two hits remove both attacking warriors; the battle ends (Law 4.3.1.II).
     assert sc.count(g, "5", "cat-warrior") == 0
     assert sc.count(g, "5", "bird-warrior") == 1
@@ -304,6 +328,7 @@ def test_field_hospitals_after_ambush_at_the_keep_battle_goes_on(mid_game):
     sc.set_dice(g, 3, 0)
     g.apply("battle 5 eyrie")
     g.apply("spend rabbit-ambush")
+    no_foil(g)
     assert sc.count(g, "5", "cat-warrior") == 0
     assert g.to_play == M and set(g.legal()) == {f"spend {RABBIT}", "done"}
     g.apply(f"spend {RABBIT}")
@@ -324,6 +349,7 @@ def test_field_hospitals_after_ambush_elsewhere_battle_ends(mid_game):
     sc.set_dice(g, 3, 0)
     g.apply("battle 5 eyrie")
     g.apply("spend rabbit-ambush")
+    no_foil(g)
     g.apply(f"spend {RABBIT}")
     assert sc.count(g, "1", "cat-warrior") == 2
     assert sc.count(g, "5", "bird-warrior") == 1  # no roll took place
@@ -339,6 +365,8 @@ def test_field_hospitals_when_defending(mid_game):
     sc.goto(g, "eyrie", "daylight", "resolve_columns")
     sc.set_dice(g, 2, 0)
     g.apply("battle 8 marquise")
+    assert g.to_play == M and set(g.legal()) == {"done"}  # asked about an ambush
+    g.apply("done")
     assert sc.count(g, "8", "cat-warrior") == 0
     assert g.to_play == M and f"spend {FOX}" in g.legal()
     g.apply(f"spend {FOX}")
@@ -436,7 +464,10 @@ def test_daylight_three_actions(mid_game):
     assert g.phase == "daylight" and g.current == M
     assert "move 1->9 x1" in g.legal()
     march(g, "move 1->9 x1")
-    # Three actions are spent: the turn moved on to the Eyrie.
+    # Three actions are spent.  With cards in hand she is asked about extra actions
+    # (Law 6.5; asked on public facts), but no bird card: only 'done'.
+    assert g.current == M and set(g.legal()) == {"done"}
+    g.apply("done")
     assert g.current == E and g.to_play == E
 
 
@@ -455,6 +486,8 @@ def test_daylight_extra_action_per_bird_card(mid_game):
     assert BIRD in g.cards_at(LOC_DISCARD)
     assert "move 5->2 x1" in g.legal()
     march(g, "move 5->2 x1")
+    assert set(g.legal()) == {"done"}  # the rabbit card buys no action
+    g.apply("done")
     assert g.current == E
 
 
@@ -493,6 +526,8 @@ def test_march_is_up_to_two_moves(mid_game):
     assert g.current == M
     g.apply("move 5->2 x1")
     g.apply("move 2->6 x1")
+    assert set(g.legal()) == {"done"}  # actions spent; the rabbit card buys none
+    g.apply("done")
     assert g.current == E
     assert sc.count(g, "10", "cat-warrior") == 2 and sc.count(g, "6", "cat-warrior") == 1
 
@@ -590,10 +625,10 @@ def test_build_cost_and_vp_follow_the_track(mid_game, building):
         if WOOD_COST[k] > 0:
             short = g.clone()
             sc.put(short, "5", "wood", WOOD_COST[k] - 1)
-            sc.goto(short, "marquise", "daylight")
+            sc.goto(short, "marquise", "daylight", "actions")
             assert f"build {building} 5" not in short.legal(), k
         sc.put(g, "5", "wood", WOOD_COST[k])
-        sc.goto(g, "marquise", "daylight")
+        sc.goto(g, "marquise", "daylight", "actions")
         g.apply(f"build {building} 5")
         assert sc.count(g, "5", building) == 1, k
         assert sc.count(g, "5", "wood") == 0, k
