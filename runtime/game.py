@@ -305,6 +305,10 @@ class Game:
                 "role": self.names["roles"][f][role] if role >= 0 else None,
                 "crafted": {it: self.state[self.S["CRAFTED"] + q * self.consts["I"] + i]
                             for i, it in enumerate(self.names["items"])},
+                # An activated dominance card lies face up (Law 3.3.1); cards in play.
+                "dominance": (self.names["cards"][self._s("DOMINANCE", q)]
+                              if self._s("DOMINANCE", q) >= 0 else None),
+                "play_area": self.cards_at(8 + self.consts["P"] + q),
             })
         return {
             "seat": seat,
@@ -315,6 +319,8 @@ class Game:
             "players": players,
             "board": self.piece_counts(),
             "discard": self.cards_at(1),
+            "available_dominance": self.cards_at(4),   # Law 3.3.3: face up, public
+            "removed": self.cards_at(2),               # out of the game, e.g. Law 5.1.3
             "deck_size": self._s("DECK_LEN"),
             "items": {it: self._s("ITEMS", i) for i, it in enumerate(self.names["items"])},
             "over": self.is_over,

@@ -9,6 +9,7 @@ import stat
 import pytest
 
 from rootlaw.runtime import Game, RootlawError, SaveError
+from rootlaw.runtime import scenario as sc
 from rootlaw.runtime.cli import main
 from rootlaw.spec import resolve
 
@@ -326,3 +327,22 @@ def test_observation_does_not_depend_on_the_other_hand(new_game):
     assert h.hand(1) != g.hand(1) and len(h.hand(1)) == len(g.hand(1))
     assert h.observation(0) == g.observation(0)
     assert h.observation(1) != g.observation(1)
+
+
+def test_observation_shows_public_dominance_information(new_game):
+    """Law 3.3.1 / 3.3.3 / 5.1.3: activated dominance, the available dominance cards and
+    cards removed from the game are public; every seat sees them alike."""
+    g = past_setup(new_game(seed=8))
+    obs = g.observation(0)
+    assert sorted(obs["removed"]) == sorted(
+        ["bird-dominance", "fox-dominance", "mouse-dominance", "rabbit-dominance"])
+    assert obs["available_dominance"] == []
+    assert all(p["dominance"] is None and p["play_area"] == [] for p in obs["players"])
+    sc.move_card(g, "mouse-dominance", 4, prefer=(2,))
+    sc.move_card(g, "fox-dominance", 8 + 0 + g.consts["P"], prefer=(2,))
+    g.state[g.S["DOMINANCE"] + 0] = g.names["cards"].index("fox-dominance")
+    for seat in (0, 1):
+        obs = g.observation(seat)
+        assert obs["available_dominance"] == ["mouse-dominance"]
+        assert obs["players"][0]["dominance"] == "fox-dominance"
+        assert obs["players"][0]["play_area"] == ["fox-dominance"]
