@@ -165,6 +165,32 @@ def test_lords_of_the_forest_limits_marquise_moves(mid_game):
     assert "move 5->1 x2" in g.legal()
 
 
+@pytest.mark.parametrize("pieces", [
+    {"cat-warrior": 1, "bird-warrior": 1},
+    {"cat-warrior": 1, "sawmill": 1, "bird-warrior": 2},
+])
+def test_lords_of_the_forest_lets_the_decree_build_in_a_tied_clearing(mid_game, pieces):
+    """Law 7.2.2 with 7.5.2.IV: a Decree build needs a clearing the Eyrie rule; tied
+    with the Marquise (warriors plus buildings), with an Eyrie piece there, they rule it,
+    so a roost can be built there; one Marquise piece more and they do not."""
+    g = scenario(mid_game, decree={"build": [RABBIT]})
+    for piece, n in pieces.items():
+        sc.put(g, "5", piece, n)  # 5: rabbit, two open slots minus the sawmill
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    assert g.ruler("5") == "eyrie"
+    assert set(g.legal()) == {"build roost 5"}
+    g.apply("build roost 5")
+    assert sc.count(g, "5", "roost") == 1
+    assert role_of(g) == "builder"  # the card was resolved: no turmoil
+    g = scenario(mid_game, decree={"build": [RABBIT]})
+    for piece, n in pieces.items():
+        sc.put(g, "5", piece, n)
+    sc.put(g, "5", "cat-warrior", pieces["cat-warrior"] + 1)
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    assert g.ruler("5") == "marquise"
+    assert "build roost 5" not in g.legal()
+
+
 # ---------------------------------------------------------------- 7.2.3 disdain for trade
 
 @pytest.mark.parametrize("role", ROLES)
@@ -319,6 +345,28 @@ def test_no_new_roost_when_one_is_on_the_map(mid_game):
     assert on_board(g, "roost") == 1
 
 
+@pytest.mark.parametrize("left", [2, 1, 0])
+def test_new_roost_with_few_warriors_in_supply_places_what_is_left(mid_game, left):
+    """Law 7.4.3 with Law 1.5.4: with fewer than three warriors in the supply, the new
+    roost is placed with the warriors that are left (as many as possible)."""
+    g = scenario(mid_game, e_hand=[FOX])
+    for c in g.names["clearings"]:
+        if c not in ("7", "11"):
+            sc.put(g, c, "cat-warrior", 1)
+    sc.put(g, "12", "bird-warrior", 20 - left)
+    sc.goto(g, "eyrie", "birdsong")
+    g.apply(f"add {FOX} to recruit")
+    g.apply("done")
+    assert g.phase == "birdsong" and g.to_play == E
+    assert set(g.legal()) == {"clearing 7", "clearing 11"}
+    g.apply("clearing 11")
+    assert sc.count(g, "11", "roost") == 1
+    assert sc.count(g, "11", "bird-warrior") == left
+    assert sc.supply(g, "bird-warrior") == 0
+    assert on_board(g, "bird-warrior") == 20
+    assert g.phase == "daylight"
+
+
 # ---------------------------------------------------------------- 7.5.2 the Decree
 
 def test_decree_resolves_column_by_column(mid_game):
@@ -471,6 +519,29 @@ def test_decree_fail_not_offered_while_every_card_can_be_resolved(mid_game):
     assert set(g.legal()) == {"battle 1 marquise"}  # the bird card, also in clearing 1
 
 
+def test_decree_impossible_card_after_the_possible_one_is_turmoil(mid_game):
+    """Law 7.5.2 ("in any order"; "if you cannot fully take an action, you immediately
+    fall into turmoil") with the FAQ on 7.7: after the Eyrie resolve the possible fox
+    battle first, the rabbit battle that cannot be resolved throws them into turmoil at
+    once, with no 'fail' or other choice left to make."""
+    g = scenario(mid_game, role="builder", vp=3, decree={"battle": [FOX, RABBIT]})
+    sc.put(g, "1", "bird-warrior", 1)
+    sc.put(g, "1", "cat-warrior", 1)
+    sc.put(g, "3", "roost", 1)  # rabbit, but no enemy piece in any rabbit clearing
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    assert set(g.legal()) == {"battle 1 marquise", "fail"}
+    sc.set_dice(g, 1, 0)
+    g.apply("battle 1 marquise")
+    assert sc.count(g, "1", "cat-warrior") == 0  # the battle was fought
+    assert g.to_play == E and g.phase == "daylight"
+    assert set(g.legal()) == {"role charismatic", "role commander", "role despot"}
+    assert g.scores[E] == 3  # humiliate: no bird card in the Decree
+    discard = g.cards_at(LOC_DISCARD)
+    assert FOX in discard and RABBIT in discard  # purge
+    g.apply("role despot")
+    assert g.current == M
+
+
 # ---------------------------------------------------------------- 7.7 turmoil
 
 def test_turmoil_humiliate_purge_depose_rest(mid_game):
@@ -557,6 +628,89 @@ def test_depose_with_no_face_up_leader_turns_all_face_up(mid_game):
     set_decree(g, {"recruit": [FOX]})
     sc.goto(g, "eyrie", "daylight")
     assert set(g.legal()) == {f"role {r}" for r in ROLES}
+
+
+def test_purge_sends_a_dominance_card_to_the_available_pile(mid_game):
+    """Law 7.7.2 with Law 3.3.3: a dominance card (it has a suit, so it may be added to
+    the Decree, Law 7.4.2) purged from the Decree is not discarded: it goes near the
+    map, available to be taken; other cards go to the discard pile."""
+    g = scenario(mid_game, role="builder", e_hand=["fox-dominance", RABBIT])
+    sc.put(g, "3", "roost", 1)  # rabbit only: a fox recruit cannot be resolved
+    sc.goto(g, "eyrie", "birdsong")
+    assert "add fox-dominance to recruit" in g.legal()
+    g.apply("add fox-dominance to recruit")
+    assert decree_of(g)["recruit"] == ["fox-dominance"]
+    assert g.observation(M)["available_dominance"] == []
+    g.apply(f"add {RABBIT} to build")
+    # Daylight: the hand is empty (no craft question); the fox recruit fails: turmoil.
+    assert g.phase == "daylight" and g.to_play == E
+    assert set(g.legal()) == {"role charismatic", "role commander", "role despot"}
+    assert decree_of(g) == {"recruit": [], "move": [], "battle": [], "build": []}
+    obs = g.observation(M)
+    assert obs["available_dominance"] == ["fox-dominance"]
+    assert "fox-dominance" not in obs["discard"]
+    assert RABBIT in obs["discard"]
+
+
+def test_humiliate_after_activating_dominance_loses_no_vp(mid_game):
+    """Law 7.7.1 with Law 3.3.1: once the Eyrie have activated a dominance card their
+    score marker is off the track and they no longer score, so Humiliate takes nothing;
+    without the activation the same turmoil costs 1 VP per bird card."""
+    for activate, vp in ((True, 12), (False, 12 - 2)):
+        g = scenario(mid_game, role="builder", vp=12, e_hand=["fox-dominance", RABBIT],
+                     decree={"recruit": [FOX], "move": [VIZIER, BIRD]})
+        sc.put(g, "3", "roost", 1)  # rabbit only: the fox recruit cannot be resolved
+        sc.goto(g, "eyrie", "daylight")
+        assert set(g.legal()) == {"activate fox-dominance", "done"}
+        if activate:
+            g.apply("activate fox-dominance")
+            assert g.observation(M)["players"][E]["dominance"] == "fox-dominance"
+            skip_craft(g)
+        else:
+            g.apply("done")
+        assert set(g.legal()) == {"role charismatic", "role commander", "role despot"}
+        assert g.scores[E] == vp, activate
+        g.apply("role despot")
+        assert g.scores[E] == vp, activate  # one roost scores 0 in Evening
+
+
+def test_turmoil_new_leader_ends_builder_exemption_from_disdain(mid_game):
+    """Law 7.7.3 with 7.8.1 and 7.2.3: the leader's ability goes with the leader.  The
+    Builder crafts a hammer for its printed 2 VP; deposed in turmoil for the
+    Charismatic leader, the Eyrie's next item (tea, printed 2) scores only 1 VP."""
+    g = scenario(mid_game, role="builder", e_hand=["anvil"], decree={"recruit": [RABBIT]})
+    sc.put(g, "1", "roost", 1)  # fox
+    sc.put(g, "7", "roost", 1)  # mouse; no rabbit roost: the recruit card fails
+    sc.goto(g, "eyrie", "daylight")
+    g.apply("craft anvil")
+    assert g.scores[E] == 2
+    assert set(g.legal()) == {"role charismatic", "role commander", "role despot"}
+    g.apply("role charismatic")
+    assert role_of(g) == "charismatic"
+    assert g.scores[E] == 2 + 1  # Evening: two roosts
+    sc.set_hand(g, E, ["fox-root-tea"])
+    sc.goto(g, "eyrie", "daylight")
+    assert "craft fox-root-tea" in g.legal()
+    g.apply("craft fox-root-tea")
+    assert g.scores[E] == 3 + 1
+    assert g.observation(E)["players"][E]["crafted"]["tea"] == 1
+
+
+def test_turmoil_new_leader_ends_charismatic_recruit(mid_game):
+    """Law 7.7.3 with 7.8.2: the Charismatic leader recruits two warriors; deposed for
+    the Builder, the next recruit places one."""
+    g = scenario(mid_game, role="charismatic", decree={"recruit": [FOX, RABBIT]})
+    sc.put(g, "1", "roost", 1)  # fox only: the rabbit recruit fails
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    g.apply("recruit 1")
+    assert sc.count(g, "1", "bird-warrior") == 2
+    assert set(g.legal()) == {"role builder", "role commander", "role despot"}
+    g.apply("role builder")
+    assert decree_of(g)["recruit"] == [VIZIER]
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    assert set(g.legal()) == {"recruit 1"}
+    g.apply("recruit 1")
+    assert sc.count(g, "1", "bird-warrior") == 3
 
 
 # ---------------------------------------------------------------- 7.6 evening
@@ -737,3 +891,23 @@ def test_despot_no_bonus_for_warriors_only(mid_game):
     g.apply("battle 5 marquise")
     assert sc.count(g, "5", "cat-warrior") == 0
     assert g.scores[E] == 0
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_despot_bonus_as_defender(mid_game, role):
+    """Law 7.8.4 ("whenever you remove ... in battle", attacker or defender) with
+    3.2.1: the Marquise attacks, the Eyrie defend and their hits remove her warrior,
+    then her wood and sawmill: 1 VP per building or token, plus 1 for the Despot."""
+    g = scenario(mid_game, role=role)
+    sc.put(g, "5", "cat-warrior", 1)
+    sc.put(g, "5", "sawmill", 1)
+    sc.put(g, "5", "wood", 1)
+    sc.put(g, "5", "bird-warrior", 3)
+    sc.goto(g, "marquise", "daylight")
+    sc.set_dice(g, 3, 3)  # the Marquise deal 1 (one warrior), the Eyrie 3
+    g.apply("battle 5 eyrie")
+    assert sc.count(g, "5", "cat-warrior") == 0
+    assert sc.count(g, "5", "sawmill") == 0 and sc.count(g, "5", "wood") == 0
+    assert sc.count(g, "5", "bird-warrior") == 2
+    assert g.scores[E] == 2 + (1 if role == "despot" else 0)
+    assert g.scores[M] == 0

@@ -208,6 +208,26 @@ def test_keep_gone_lifts_placement_ban(mid_game):
     assert "build roost 1" in g.legal()
 
 
+def test_keep_does_not_limit_the_marquise(mid_game):
+    """Law 6.2.2: the keep stops only other players placing pieces in its clearing; the
+    Marquise herself builds (Law 6.5.4), recruits (6.5.3) and overworks (6.5.5) there."""
+    g = scenario(mid_game, m_hand=[RABBIT, MOUSE])
+    sc.put(g, "2", "keep", 1)  # 2: mouse, two open slots
+    sc.put(g, "2", "cat-warrior", 1)
+    sc.put(g, "2", "recruiter", 1)
+    sc.goto(g, "marquise", "daylight")
+    legal = set(g.legal())
+    assert {"build sawmill 2", "build workshop 2", "recruit"} <= legal
+    g.apply("build sawmill 2")  # the first sawmill costs no wood
+    assert sc.count(g, "2", "sawmill") == 1
+    g.apply("recruit")
+    assert sc.count(g, "2", "cat-warrior") == 2
+    assert f"spend {MOUSE} place 2" in g.legal()
+    g.apply(f"spend {MOUSE} place 2")
+    assert sc.count(g, "2", "wood") == 1
+    assert sc.count(g, "2", "keep") == 1
+
+
 # ---------------------------------------------------------------- 6.2.3 field hospitals
 
 def _marquise_battle_in_5(g, high, low):
@@ -371,6 +391,36 @@ def test_field_hospitals_when_defending(mid_game):
     assert g.to_play == M and f"spend {FOX}" in g.legal()
     g.apply(f"spend {FOX}")
     assert sc.count(g, "4", "cat-warrior") == 2
+
+
+@pytest.mark.parametrize("high, keep_left", [(3, 0), (2, 1)])
+def test_field_hospitals_not_offered_when_the_keep_falls_with_the_warriors(
+        mid_game, high, keep_left):
+    """Law 6.2.3 with 1.5.4 (remove all pieces removed at once before triggering
+    effects) and 6.2.2: when the same hits remove the Marquise warriors and the keep in
+    its clearing, the keep is gone when field hospitals would trigger: there is no keep
+    clearing to return to, so nothing is offered.  With the keep left standing, it is."""
+    g = scenario(mid_game, m_hand=[FOX], decree={"battle": [FOX], "build": [FOX]})
+    sc.put(g, "1", "keep", 1)  # 1: fox
+    sc.put(g, "1", "cat-warrior", 2)
+    sc.put(g, "1", "bird-warrior", 3)
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    sc.set_dice(g, high, 0)  # the Eyrie deal 3: two warriors and the keep; or 2
+    g.apply("battle 1 marquise")
+    assert g.to_play == M and set(g.legal()) == {"done"}  # asked about an ambush
+    g.apply("done")
+    assert sc.count(g, "1", "cat-warrior") == 0
+    assert sc.count(g, "1", "keep") == keep_left
+    if keep_left:
+        assert g.to_play == M and set(g.legal()) == {f"spend {FOX}", "done"}
+        return
+    # No field hospitals question: the Eyrie go on with their Decree (the keep gone,
+    # they may build in its clearing).
+    assert g.to_play == E and set(g.legal()) == {"build roost 1"}
+    assert g.hand(M) == [FOX]
+    assert on_board(g, "cat-warrior") == 0
+    assert sc.supply(g, "cat-warrior") == 25
+    assert g.scores[E] == 1  # the keep
 
 
 # ---------------------------------------------------------------- 6.4 birdsong
@@ -646,6 +696,37 @@ def test_build_all_six_then_none_left(mid_game):
     legal = set(g.legal())
     assert "build sawmill 5" not in legal
     assert "build workshop 5" in legal
+
+
+def test_rebuild_after_removal_follows_the_track(mid_game):
+    """Law 6.5.4.I-III with the Glossary's Remove (Law 21.24: a removed building returns
+    to the rightmost empty space of its track): with three sawmills placed and one
+    removed in battle, the leftmost sawmill on the track is the third again: it costs
+    2 wood (not 3) and scores 2 VP (not 3)."""
+    g = scenario(mid_game, m_hand=[RABBIT], decree={"battle": [MOUSE]})
+    for c in ("7", "8", "9"):
+        sc.put(g, c, "sawmill", 1)
+    sc.put(g, "9", "bird-warrior", 1)  # 9: mouse
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    sc.set_dice(g, 1, 0)  # 1 hit + 1 defenseless (Law 4.3.5.II)
+    g.apply("battle 9 marquise")
+    g.apply("done")  # no ambush
+    assert sc.count(g, "9", "sawmill") == 0
+    assert on_board(g, "sawmill") == 2 and sc.supply(g, "sawmill") == 4
+    for c in ("7", "8"):
+        sc.put(g, c, "wood", 0)  # Birdsong wood from the two sawmills left
+    sc.set_vp(g, M, 0)
+    sc.put(g, "5", "cat-warrior", 1)
+    short = g.clone()
+    sc.put(short, "5", "wood", 1)
+    sc.goto(short, "marquise", "daylight", "actions")
+    assert "build sawmill 5" not in short.legal()
+    sc.put(g, "5", "wood", 3)
+    sc.goto(g, "marquise", "daylight", "actions")
+    g.apply("build sawmill 5")
+    assert sc.count(g, "5", "sawmill") == 1
+    assert sc.count(g, "5", "wood") == 1  # paid 2 of 3
+    assert g.scores[M] == VP_TRACK["sawmill"][2] == 2
 
 
 def test_build_requires_rule(mid_game):
