@@ -956,3 +956,135 @@ def test_setup_item_supply(new_game):
     g = new_game()
     assert g.observation(0)["items"] == {"boot": 2, "bag": 2, "crossbow": 1, "hammer": 1,
                                          "sword": 2, "tea": 2, "coins": 2}
+
+
+# ---------------------------------------------------------------------------- 3.1.1 ties
+
+def test_simultaneous_thirty_vp_current_player_wins_even_off_turn_decision(mid_game):
+    """Law 3.1.1: if several players reach 30 VP simultaneously, the tied player
+    closest clockwise to the current player wins, the current player included.  Both
+    stand at 30 when the game is next checked, at a moment the Eyrie are the ones to
+    decide (an ambush question in the Marquise's turn): the Marquise, the current
+    player, wins -- not the player deciding.  (No base-game event gives both players VP
+    at once, so the tie is set up by hand.)"""
+    g = battle_position(mid_game, cats=3, birds=2, bird_hand=["anvil"])
+    marquise_actions(g)
+    sc.set_dice(g, 0, 0)
+    sc.set_vp(g, CAT, 30)
+    sc.set_vp(g, BIRD, 30)
+    assert not g.is_over
+    g.apply("battle 5 eyrie")  # the Eyrie would now be asked about an ambush
+    assert g.is_over and g.winner_faction == "marquise"
+    assert g.legal() == {}
+
+
+@pytest.mark.parametrize("faction,seat", [("marquise", CAT), ("eyrie", BIRD)])
+def test_simultaneous_thirty_vp_is_not_decided_by_score_or_seat(mid_game, faction, seat):
+    """Law 3.1.1: the tie goes to the current player (closest clockwise, 'this includes
+    the current player'), whatever the seat and even with fewer VP than the other."""
+    g = mid_game()
+    sc.set_hand(g, CAT, [])
+    sc.set_hand(g, BIRD, [])
+    sc.set_vp(g, seat, 30)
+    sc.set_vp(g, 1 - seat, 33)
+    sc.goto(g, faction, "daylight")
+    assert g.is_over
+    assert g.winner_faction == faction
+
+
+# ---------------------------------------------------------------------------- 2.1 discards
+
+def set_aside_deck_and_pile(g) -> None:
+    """Leave the deck and the discard pile empty (their cards put out of the game)."""
+    for i, loc in enumerate(card_locs(g)):
+        if loc in (LOC_DECK, LOC_DISCARD):
+            g.state[g.S["CARD_LOC"] + i] = LOC_OUT
+    g.state[g.S["DECK_LEN"]] = 0
+
+
+def test_discard_onto_empty_deck_reshuffles_at_once(mid_game):
+    """Law 2.1: 'If the deck is ever empty, shuffle the discard pile immediately to form
+    a new deck' -- also when the pile is filled by a discard, not only when drawing: a
+    card spent (Marquise extra action) with the deck empty forms the new deck at once."""
+    g = mid_game()
+    sc.put(g, "5", "cat-warrior", 1)
+    sc.set_hand(g, CAT, ["birdy-bindle", "anvil"])
+    sc.set_hand(g, BIRD, [])
+    set_aside_deck_and_pile(g)
+    assert deck_size(g) == 0 and discard_pile(g) == []
+    marquise_actions(g)
+    g.apply("spend birdy-bindle")
+    assert discard_pile(g) == []
+    assert deck_size(g) == 1
+    assert g.cards_at(LOC_DECK) == ["birdy-bindle"]
+
+
+def test_hand_limit_discard_onto_empty_deck_reshuffles_at_once(mid_game):
+    """Law 2.1 with the hand limit (Law 6.6): with deck and pile empty, the Evening draw
+    finds nothing; the cards then discarded down to five form a new deck at once."""
+    g = mid_game()
+    hand = ["anvil", "arms-trader", "bake-sale", "investments", "sword", "cobbler",
+            "codebreakers"]
+    sc.set_hand(g, CAT, hand)
+    sc.set_hand(g, BIRD, ["fox-root-tea"])
+    set_aside_deck_and_pile(g)
+    sc.goto(g, "marquise", "evening")
+    assert sorted(g.hand(CAT)) == sorted(hand)   # nothing to draw
+    assert g.to_play == CAT
+    g.apply("discard anvil")
+    assert discard_pile(g) == [] and g.cards_at(LOC_DECK) == ["anvil"]
+    g.apply("discard sword")
+    assert discard_pile(g) == ["sword"]          # the deck is not empty: no reshuffle
+    assert g.cards_at(LOC_DECK) == ["anvil"]
+    assert len(g.hand(CAT)) == 5
+
+
+# ---------------------------------------------------------------------------- 4.3.1 FAQ
+
+def test_only_one_ambush_per_battle(mid_game):
+    """Law 4.3.1 ('may play one ambush card') and the Law FAQ on 4.3.1 ('Can I play
+    multiple ambush cards in a battle? Nope! Just one.'): with two matching ambushes,
+    after one is played no second one is offered in that battle; a new battle may be
+    ambushed again."""
+    g = battle_position(mid_game, cats=6, birds=2,
+                        bird_hand=["rabbit-ambush", "bird-ambush"], cat_hand=["anvil"])
+    marquise_actions(g)
+    sc.set_dice(g, 0, 0)
+    g.apply("battle 5 eyrie")
+    assert g.to_play == BIRD
+    assert set(g.legal()) == {"spend rabbit-ambush", "spend bird-ambush", "done"}
+    g.apply("spend rabbit-ambush")
+    assert g.to_play == CAT and set(g.legal()) == {"done"}  # foil: no matching card
+    g.apply("done")
+    # Two ambush hits, then the roll (0, 0); the battle is over with no second ambush.
+    assert sc.count(g, "5", "cat-warrior") == 4
+    assert sc.count(g, "5", "bird-warrior") == 2
+    assert g.to_play == CAT and g.phase == "daylight"
+    assert not any(a.startswith("spend ") and "ambush" in a for a in g.legal())
+    assert g.hand(BIRD) == ["bird-ambush"]
+    # Control: the next battle is a new one, and the defender may ambush again.
+    sc.set_dice(g, 0, 0)
+    g.apply("battle 5 eyrie")
+    assert g.to_play == BIRD and set(g.legal()) == {"spend bird-ambush", "done"}
+
+
+# ---------------------------------------------------------------------------- 5.1.1 setup
+
+def test_starting_player_is_chosen_at_random(new_game):
+    """Law 5.1.1: 'Determine the starting player ... randomly.'  Over a range of seeds
+    each faction takes the first turn sometimes; setup itself still goes in setup order
+    (Law 5.1.7: the Marquise, A, before the Eyrie, B) whoever starts."""
+    first = []
+    for seed in range(1, 41):
+        g = new_game(seed=seed)
+        assert g.phase == "setup" and g.factions[g.to_play] == "marquise"
+        seen = []
+        while g.phase == "setup":
+            seen.append(g.factions[g.to_play])
+            g.apply(g.legal_actions()[0])
+        assert seen[0] == "marquise" and seen[-1] == "eyrie"
+        assert seen == sorted(seen, key=["marquise", "eyrie"].index)
+        assert g.turn == 1
+        first.append(g.current)
+    assert 0 in first and 1 in first
+    assert 10 <= first.count(0) <= 30   # roughly even, not a fixed or skewed choice
