@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-MASK32 = 0xFFFFFFFF
+from . import rng
 
 
 class Agent(Protocol):
@@ -20,15 +20,11 @@ class RandomAgent:
     """
 
     def __init__(self, seed: int):
-        self.x = (seed & MASK32) or 2463534242
+        self.x = rng.seed_state(seed)
 
     def _next(self, n: int) -> int:
-        x = self.x
-        x ^= (x << 13) & MASK32
-        x ^= x >> 17
-        x ^= (x << 5) & MASK32
-        self.x = x
-        return x % n
+        self.x = rng.step(self.x)
+        return rng.below(self.x, n)
 
     def choose(self, game, legal: list[int]) -> int:
         return legal[self._next(len(legal))]

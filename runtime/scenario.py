@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from . import rng
 from .errors import RootlawError
 from .game import Game
 
@@ -138,16 +139,14 @@ def set_role(g: Game, seat: int, role: str | None) -> None:
 
 def set_dice(g: Game, high: int, low: int) -> None:
     """Seed the game RNG so the next battle roll is (high, low) (Law 4.3.3)."""
-    for seed in range(1, 1 << 20):
-        x = seed
+    for state in range(1, 1 << 20):
+        x = state
         rolls = []
         for _ in range(2):
-            x ^= (x << 13) & 0xFFFFFFFF
-            x ^= x >> 17
-            x ^= (x << 5) & 0xFFFFFFFF
-            rolls.append(x % 4)
+            x = rng.step(x)
+            rolls.append(rng.below(x, 4))
         if max(rolls) == high and min(rolls) == low:
-            g.state[g.S["RNG"]] = seed
+            g.state[g.S["RNG"]] = state
             return
     raise RootlawError(f"no RNG state rolls {high},{low}")
 

@@ -13,9 +13,10 @@ LOC_AVAILABLE = 4
 
 
 def _fox_rule(g):
-    # Marquise rules three fox clearings (1, 6, 8); the Eyrie has only a roost far away.
+    # Marquise rules three fox clearings (1, 6, 8) firmly enough that the Eyrie's one
+    # roost and warrior far away cannot take them within a few turns.
     for c in ("1", "6", "8"):
-        sc.put(g, c, "cat-warrior", 1)
+        sc.put(g, c, "cat-warrior", 3)
     sc.put(g, "3", "roost", 1)
     sc.put(g, "3", "bird-warrior", 1)
 

@@ -293,7 +293,7 @@ def test_save_errors_are_rootlaw_errors_the_cli_reports():
 
 
 def test_observation_hides_the_other_hand(new_game):
-    g = played(past_setup(new_game(seed=8)), 15)
+    g = played(past_setup(new_game(seed=8)), 10)
     hands = [g.hand(s) for s in range(g.num_players)]
     assert all(hands), "both players should hold cards for this test"
     for seat in range(g.num_players):
