@@ -440,3 +440,27 @@ def test_no_dominance_in_evening(mid_game, faction, seat):
     legal = g.legal()
     assert "discard fox-dominance" in legal
     assert _dominance_actions(legal) == set()
+
+
+def test_eyrie_may_activate_between_two_decree_cards(mid_game):
+    """Law 3.3.1 with 1.4.2: between two Decree cards no action is under way, so the
+    Eyrie at 10+ VP may activate there."""
+    from test_law_general import clear_columns, set_column
+
+    g = mid_game()
+    sc.put(g, "3", "roost", 1)
+    sc.put(g, "3", "bird-warrior", 1)
+    sc.set_hand(g, BIRD, [])
+    sc.move_card(g, "fox-dominance", HAND + BIRD, prefer=(2,))
+    sc.set_vp(g, BIRD, 10)
+    sc.set_role(g, BIRD, "builder")
+    clear_columns(g, BIRD)
+    set_column(g, BIRD, "recruit", ["a-visit-to-friends", "bake-sale"])  # two rabbit cards
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    assert set(g.legal()) == {"recruit 3", "activate fox-dominance"}
+    g.apply("recruit 3")
+    assert set(g.legal()) == {"recruit 3", "activate fox-dominance"}
+    g.apply("activate fox-dominance")
+    assert set(g.legal()) == {"recruit 3"}
+    g.apply("recruit 3")
+    assert sc.count(g, "3", "bird-warrior") == 3
