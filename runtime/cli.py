@@ -29,6 +29,47 @@ def _bundle(args):
 # ---------------------------------------------------------------------- play
 
 
+class _Stats:
+    """What a balance check wants from many games: wins, VP, length, seat effects."""
+
+    def __init__(self, factions: list[str]):
+        self.factions = factions
+        self.games = 0
+        self.wins = dict.fromkeys(factions, 0)
+        self.no_winner = 0
+        self.vp = dict.fromkeys(factions, 0)
+        self.turns = 0
+        self.decisions = 0
+        self.first_player_wins = 0
+
+    def add(self, g) -> None:
+        self.games += 1
+        w = g.winner_faction
+        if w is None:
+            self.no_winner += 1
+        else:
+            self.wins[w] += 1
+            if g.winner == g.state[g.S["FIRST"]]:
+                self.first_player_wins += 1
+        for f, v in zip(g.factions, g.scores, strict=True):
+            self.vp[f] += v
+        self.turns += g.turn
+        self.decisions += len(g.history)
+
+    def summary(self) -> dict:
+        n = max(self.games, 1)
+        return {
+            "games": self.games,
+            "wins": self.wins,
+            "win_rate": {f: round(w / n, 4) for f, w in self.wins.items()},
+            "no_winner": self.no_winner,
+            "first_player_win_rate": round(self.first_player_wins / n, 4),
+            "mean_vp": {f: round(v / n, 2) for f, v in self.vp.items()},
+            "mean_turns": round(self.turns / n, 2),
+            "mean_decisions": round(self.decisions / n, 2),
+        }
+
+
 def cmd_play(args) -> int:
     from .log import play_game
 
@@ -39,20 +80,25 @@ def cmd_play(args) -> int:
     if args.log and games > 1:
         raise RootlawError("--log takes one game; use --games 1", code="VALUE-INVALID")
     progress = None
-    if args.quiet and games > 1 and args.progress:
+    if (args.quiet or args.json) and games > 1 and args.progress:
         from tqdm import tqdm
         progress = tqdm(total=games, unit="game", file=sys.stderr)
     wins: dict[str | None, int] = {}  # None: a playout that stopped without a winner
+    stats = _Stats(factions)
     for i in range(games):
         seed = args.seed + i
-        out = None if args.quiet else sys.stdout
+        out = None if args.quiet or args.json else sys.stdout
         g = play_game(bundle, factions, seed, out=out, log_path=args.log, pure=args.pure)
         w = g.winner_faction
         wins[w] = wins.get(w, 0) + 1
+        stats.add(g)
         scores = " ".join(f"{f}={v}" for f, v in zip(g.factions, g.scores, strict=True))
         line = (f"winner: {w} seed={seed} turns={g.turn} decisions={len(g.history)} "
                 f"vp: {scores}")
-        if args.quiet:
+        if args.json:
+            if progress is not None:
+                progress.update(1)
+        elif args.quiet:
             if progress is not None:
                 progress.write(f"game {i + 1}: {line}")
                 progress.update(1)
@@ -64,7 +110,11 @@ def cmd_play(args) -> int:
             g.save(args.save)
     if progress is not None:
         progress.close()
-    if games > 1:
+    if args.json:
+        summary = {"bundle": bundle.hash, "factions": factions,
+                   "seeds": [args.seed, args.seed + games - 1], **stats.summary()}
+        print(json.dumps(summary, indent=2))
+    elif games > 1:
         print("wins: " + ", ".join(f"{f or 'none'}={n}"
                                    for f, n in sorted(wins.items(), key=lambda x: str(x[0]))))
     return 0
@@ -259,7 +309,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--games", type=int, default=1)
     p.add_argument("--quiet", action="store_true", help="one summary line per game")
-    p.add_argument("--progress", action="store_true", help="progress bar with --quiet")
+    p.add_argument("--progress", action="store_true",
+                   help="progress bar with --quiet or --json")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON summary of all games (wins, win rates, mean VP and "
+                        "turns, first-player win rate) instead of per-game lines")
     p.add_argument("--log", metavar="FILE", help="write a JSON-lines game log")
     p.add_argument("--save", metavar="FILE", help="save the final game as JSON")
     p.add_argument("--pure", action="store_true", default=None,

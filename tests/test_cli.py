@@ -119,6 +119,27 @@ def test_play_quiet_prints_one_line_per_game(capsys):
     assert len(lines) == 4
 
 
+def test_play_json_summarises_the_same_games_as_quiet(capsys):
+    """A balance check: --json sums up exactly the games --quiet lists, one per seed."""
+    rc, quiet, err = run(capsys, "play", "--games", "12", "--quiet", "--seed", "3")
+    assert rc == 0, err
+    rc, out, err = run(capsys, "play", "--games", "12", "--json", "--seed", "3")
+    assert rc == 0, err
+    summary = json.loads(out)
+    rows = [WINNER.match(x.split(": ", 1)[1]) for x in quiet.splitlines()
+            if x.startswith("game ")]
+    assert summary["games"] == 12 and summary["seeds"] == [3, 14]
+    assert summary["factions"] == ["marquise", "eyrie"]
+    winners = [r.group(1) for r in rows]
+    assert summary["wins"] == {f: winners.count(f) for f in ("marquise", "eyrie")}
+    assert summary["no_winner"] == 0
+    assert sum(summary["win_rate"].values()) == pytest.approx(1.0)
+    assert 0.0 <= summary["first_player_win_rate"] <= 1.0
+    turns = [int(re.search(r"turns=(\d+)", x).group(1)) for x in quiet.splitlines()
+             if x.startswith("game ")]
+    assert summary["mean_turns"] == pytest.approx(sum(turns) / 12, abs=0.01)
+
+
 def test_play_quiet_agrees_with_the_verbose_game(capsys):
     # The fast path (whole game in the core) and the decision-by-decision path agree.
     _, quiet, _ = run(capsys, "play", "--quiet", "--seed", "7", "--factions", "marquise,eyrie")
