@@ -89,6 +89,10 @@ def cmd_play(args) -> int:
         seed = args.seed + i
         out = None if args.quiet or args.json else sys.stdout
         g = play_game(bundle, factions, seed, out=out, log_path=args.log, pure=args.pure)
+        if i == 0 and games >= 50 and not g.compiled and not args.pure:
+            print("rootlaw: this bundle runs on the pure-Python core; `rootlaw build` with "
+                  "the same --pack/--map options compiles it (tens of times faster)",
+                  file=sys.stderr)
         w = g.winner_faction
         wins[w] = wins.get(w, 0) + 1
         stats.add(g)

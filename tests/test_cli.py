@@ -424,3 +424,16 @@ def test_scenario_with_a_bad_position_fails_that_file_and_goes_on(capsys):
     assert f"FAIL {bad}" in out.splitlines(), out + err
     assert "timber" in out
     assert out.splitlines()[-1] == "1 passed, 1 failed"
+
+
+def test_example_pack_scenarios_pass_on_its_map(capsys):
+    """The homebrew example's scenarios hold on its own map (and are map-specific: the
+    march one fails on Autumn, where clearing 1 touches 9)."""
+    example = Path(__file__).resolve().parent.parent / "examples" / "homebrew-map"
+    rc, out, err = run(capsys, "scenario", "--pack", str(example), "--map", "thicket",
+                       str(example / "scenarios"))
+    assert rc == 0, out + err
+    assert out.splitlines()[-1] == "2 passed, 0 failed"
+    rc, out, _ = run(capsys, "scenario", "--pack", str(example), "--map", "autumn",
+                     str(example / "scenarios" / "march-along-thicket-paths.json"))
+    assert rc == 1 and "move 1->9 x1" in out
