@@ -50,8 +50,11 @@ def one(diags: list, code: str, pointer: str | None = None):
 
 def content_files() -> list[Path]:
     # The repository's own content files (the installed copy may live elsewhere).
+    # The example pack: its manifest and the content files it lists (its scenarios are
+    # not content documents; they have their own format, see docs/scenarios.md).
     files = sorted((ROOT / "spec" / "content").rglob("*.json"))
-    files += sorted(EXAMPLE.rglob("*.json"))
+    manifest = EXAMPLE / "pack.json"
+    files += [manifest] + [EXAMPLE / f for f in json.loads(manifest.read_text())["content"]]
     return files
 
 
