@@ -464,3 +464,34 @@ def test_eyrie_may_activate_between_two_decree_cards(mid_game):
     assert set(g.legal()) == {"recruit 3"}
     g.apply("recruit 3")
     assert sc.count(g, "3", "bird-warrior") == 3
+
+
+def test_no_daylight_end_question_with_an_empty_hand(mid_game):
+    """Law 3.3.1 / 3.3.4: activating and taking both need a card in hand; with none,
+    Daylight ends without a question."""
+    g = mid_game()
+    sc.set_hand(g, CAT, [])
+    sc.set_vp(g, CAT, 10)
+    sc.move_card(g, "fox-dominance", 0, prefer=(2,))  # in the deck: still in play
+    sc.goto(g, "marquise", "daylight", "actions")
+    g.state[g.S["ACTIONS_LEFT"]] = 0
+    g.apply("done")
+    assert g.current == BIRD
+
+
+def test_take_then_activate_in_the_daylight_end_window(mid_game):
+    """Law 3.3.4 then 3.3.1: as Daylight ends, take an available dominance card, then
+    activate it before Evening; the window stays open until 'done'."""
+    g = mid_game()
+    _fox_rule(g)
+    sc.set_hand(g, CAT, ["arms-trader"])
+    sc.move_card(g, "fox-dominance", LOC_AVAILABLE, prefer=(2,))
+    sc.set_vp(g, CAT, 10)
+    sc.goto(g, "marquise", "daylight", "actions")
+    g.state[g.S["ACTIONS_LEFT"]] = 0
+    g.apply("done")
+    assert g.phase == "daylight"
+    assert set(g.legal()) == {"take fox-dominance spending arms-trader", "done"}
+    g.apply("take fox-dominance spending arms-trader")
+    assert g.phase == "daylight" and g.to_play == CAT
+    assert set(g.legal()) == {"activate fox-dominance", "done"}

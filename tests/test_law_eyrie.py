@@ -761,6 +761,8 @@ def test_charismatic_recruit_as_far_as_possible(mid_game):
     g.apply("recruit 1")
     assert sc.count(g, "1", "bird-warrior") == 1
     assert sc.supply(g, "bird-warrior") == 0
+    # The card was not fully taken: turmoil, even with no other card to come (FAQ 7.7).
+    assert set(g.legal()) == {"role builder", "role commander", "role despot"}
 
 
 def test_charismatic_short_recruit_falls_into_turmoil(mid_game):
@@ -879,6 +881,21 @@ def test_despot_bonus_once_per_removal_event(mid_game):
     g.apply("remove sawmill")
     assert sc.count(g, "5", "sawmill") == 0 and sc.count(g, "5", "bird-warrior") == 2
     assert g.scores[E] == 4
+
+
+def test_despot_bonus_once_when_only_the_ambush_removes_a_building(mid_game):
+    """Law 7.8.4 FAQ with 4.3.1.II: an ambush that removes a building is one removal;
+    the battle then ends (no attacker left) and no second bonus is scored."""
+    g = scenario(mid_game, role="despot", m_hand=[RABBIT], e_hand=["rabbit-ambush"])
+    sc.put(g, "5", "cat-warrior", 1)
+    sc.put(g, "5", "sawmill", 1)
+    sc.put(g, "5", "bird-warrior", 3)
+    sc.goto(g, "marquise", "daylight")
+    g.apply("battle 5 eyrie")
+    g.apply("spend rabbit-ambush")
+    g.apply("done")  # no foil
+    assert sc.count(g, "5", "sawmill") == 0 and sc.count(g, "5", "cat-warrior") == 0
+    assert g.scores[E] == 2  # the sawmill, and one Despot bonus
 
 
 def test_despot_no_bonus_for_warriors_only(mid_game):

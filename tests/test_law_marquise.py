@@ -358,6 +358,31 @@ def test_field_hospitals_after_ambush_at_the_keep_battle_goes_on(mid_game):
     assert sc.count(g, "5", "bird-warrior") == 0
 
 
+def test_field_hospitals_after_ambush_with_the_marquise_in_the_second_seat(new_game):
+    """Law 6.2.3 (FAQ) whatever the seating: with the Eyrie in seat 0 and the Marquise
+    in seat 1, warriors an ambush removes at the keep still come back at once."""
+    g = new_game(factions=("eyrie", "marquise"))
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    m, e = sc.seat_of(g, "marquise"), sc.seat_of(g, "eyrie")
+    assert (m, e) == (1, 0)
+    sc.set_hand(g, m, [RABBIT])
+    sc.set_hand(g, e, ["rabbit-ambush"])
+    sc.put(g, "5", "keep", 1)
+    sc.put(g, "5", "cat-warrior", 2)
+    sc.put(g, "5", "bird-warrior", 1)
+    sc.goto(g, "marquise", "daylight")
+    sc.set_dice(g, 3, 0)
+    g.apply("battle 5 eyrie")
+    g.apply("spend rabbit-ambush")
+    g.apply("done")  # no foil
+    assert g.to_play == m and set(g.legal()) == {f"spend {RABBIT}", "done"}
+    g.apply(f"spend {RABBIT}")
+    assert sc.count(g, "5", "cat-warrior") == 2
+    assert sc.count(g, "5", "bird-warrior") == 0
+
+
 def test_field_hospitals_after_ambush_elsewhere_battle_ends(mid_game):
     """Law 4.3.1.II: saved warriors go to the keep's clearing, not the battle, so with
     no attacker left in the battle clearing the battle ends without a roll."""
