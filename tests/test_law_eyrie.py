@@ -542,6 +542,38 @@ def test_decree_impossible_card_after_the_possible_one_is_turmoil(mid_game):
     assert g.current == M
 
 
+def test_failing_card_runs_the_factions_own_hook_when_others_have_hooks_too():
+    """Law 7.5.2 / 7.7: a failed card runs the Eyrie's on_fail hook even when another
+    faction's hooks come first in the bundle (hook numbers are bundle-wide).  Built on
+    a bundle whose Marquise carries an unused hook; the pure core runs it."""
+    from rootlaw.runtime import Game
+    from rootlaw.runtime.game import base_bundle
+    from rootlaw.spec import Bundle
+
+    b = base_bundle()
+    marquise = b.faction("marquise")
+    spare = type(marquise).model_validate(
+        {**marquise.model_dump(mode="json"), "hooks": {"spare": [{"op": "end_phase"}]}})
+    bundle = Bundle(b.map, b.deck, tuple(spare if f.id == "marquise" else f
+                                         for f in b.factions))
+    g = Game(["marquise", "eyrie"], 1, bundle=bundle, pure=True)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    sc.set_hand(g, M, [])
+    sc.set_hand(g, E, [])
+    set_decree(g, {"battle": [RABBIT, BIRD]})  # only fox clearing 1 can be battled
+    sc.set_role(g, E, "builder")
+    sc.set_vp(g, E, 5)
+    sc.put(g, "1", "bird-warrior", 1)
+    sc.put(g, "1", "cat-warrior", 1)
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    assert set(g.legal()) == {"battle 1 marquise", "fail"}
+    g.apply("fail")
+    assert g.scores[E] == 4  # humiliate: one bird card
+    assert set(g.legal()) == {"role charismatic", "role commander", "role despot"}
+
+
 # ---------------------------------------------------------------- 7.7 turmoil
 
 def test_turmoil_humiliate_purge_depose_rest(mid_game):
