@@ -37,6 +37,12 @@ ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_
                 "activate", "take", "suit", "fail")
 
 
+# Decision frames: what interrupts a step to ask a player (codes 1.., 0 = no frame).
+# The runtime names the pending decision from these (Game.decision).
+FRAME_KINDS = ("march", "ambush", "foil", "remove", "rescue", "pay", "place", "craft_any",
+               "daylight_end")
+
+
 class Layout:
     """Named offsets into one flat int64 array."""
 
@@ -69,6 +75,7 @@ class Names(TypedDict, total=False):
     suits: list[str]
     edges: list[str]
     ops: list[str]
+    frames: list[str]
 
 
 @dataclass
@@ -157,6 +164,8 @@ def build_tables(bundle: Bundle) -> Tables:
         for i, code in enumerate(codes):
             consts[f"{prefix}_{code.upper()}"] = i
     consts["NAB"] = len(ABILITY_KINDS)
+    for i, code in enumerate(FRAME_KINDS):
+        consts[f"FR_{code.upper()}"] = i + 1
 
     # ---- map tables
     t.put("CLEARING_SUIT", [SUIT[clearings[c].suit] for c in c_ids])
@@ -419,5 +428,6 @@ def build_tables(bundle: Bundle) -> Tables:
         "suits": list(SUITS),
         "edges": [f"{c_ids[a]}-{c_ids[b]}" for a, b in edges],
         "ops": list(STEP_OPS),
+        "frames": list(FRAME_KINDS),
     }
     return t

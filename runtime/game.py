@@ -121,6 +121,21 @@ class Game:
     def phase(self) -> str:
         return PHASES[self._s("PHASE")]
 
+    @property
+    def decision(self) -> str | None:
+        """What the pending decision is about: a frame kind when something interrupts
+        a step ("ambush", "foil", "place", "pay", "daylight_end" ...), otherwise the
+        step's op ("craft", "actions", "resolve_columns" ...); None once the game is over.
+        The same answer for every seat: it is public."""
+        if self.is_over:
+            return None
+        depth = self._s("DEPTH")
+        if depth > 0:
+            return self.names["frames"][self.state[self.S["FRAMES"] + (depth - 1) * 4] - 1]
+        t = self._core_module.tables
+        op = t.table[t.table_layout.offsets["STEP_OP"] + self._s("STEP")]
+        return self.names["ops"][op]
+
     # ------------------------------------------------------------------ actions
 
     def legal_actions(self) -> list[int]:
@@ -316,6 +331,7 @@ class Game:
             "phase": self.phase,
             "current": self.current,
             "to_play": self.to_play,
+            "decision": self.decision,
             "players": players,
             "board": self.piece_counts(),
             "discard": self.cards_at(1),

@@ -1,7 +1,8 @@
 """Play a game decision by decision, print a readable log, write a JSON-lines log.
 
 A JSON-lines log has a header line (bundle, factions, seed), one line per decision
-(turn, phase, seat, faction, action index, notation, scores after it) and a result line.
+(turn, phase, seat, faction, what was asked, action index, notation, scores after it)
+and a result line.
 It is written atomically when the game ends; ``replay_log`` replays and checks it.
 """
 
@@ -43,17 +44,20 @@ def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | N
         seat = g.to_play
         a = agents[seat].choose(g, legal)
         text = g.notation(a)
-        turn, phase, current = g.turn, g.phase, g.current
+        turn, phase, current, asked = g.turn, g.phase, g.current, g.decision
+        # An interrupt names what it asks about ("done" to an ambush reads differently).
+        shown = f"{text} ({asked})" if g._s("DEPTH") > 0 else text
         if out and phase != "setup" and turn != last_turn:
             print(f"-- turn {turn}: {g.factions[current]}", file=out)
             last_turn = turn
         g.apply(a)
         if out:
-            print(f"  [{phase}] {g.factions[seat]}: {text}   "
+            print(f"  [{phase}] {g.factions[seat]}: {shown}   "
                   f"(vp {'-'.join(str(v) for v in g.scores)})", file=out)
         lines.append(json.dumps({"type": "decision", "i": len(g.history) - 1, "turn": turn,
                                  "phase": phase, "seat": seat, "faction": g.factions[seat],
-                                 "action": a, "notation": text, "vp": g.scores}))
+                                 "decision": asked, "action": a, "notation": text,
+                                 "vp": g.scores}))
     lines.append(json.dumps({"type": "result", "winner": g.winner_faction, "vp": g.scores,
                              "turns": g.turn, "decisions": len(g.history)}))
     if log_path:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rootlaw.runtime import Game, IllegalAction, RandomAgent
+from rootlaw.runtime import scenario as sc
 
 
 def test_compiled_core_is_loaded():
@@ -72,3 +73,37 @@ def test_clone_is_independent(new_game):
     h.apply(h.legal_actions()[0])
     assert list(g.state) != list(h.state)
     assert len(h.history) == len(g.history) + 1
+
+
+def test_decision_names_what_is_asked(mid_game):
+    """Game.decision: the step op, or the interrupt on top of it; public, in the
+    observation too; None once the game is over."""
+    g = mid_game()
+    sc.put(g, "5", "cat-warrior", 2)
+    sc.put(g, "5", "bird-warrior", 1)
+    sc.put(g, "5", "workshop", 1)
+    sc.set_hand(g, 0, ["anvil"])
+    sc.set_hand(g, 1, ["mouse-crossbow"])
+    sc.goto(g, "marquise", "daylight")
+    assert g.decision == "craft"
+    g.apply("done")
+    assert g.decision == "actions"
+    sc.set_dice(g, 0, 0)
+    g.apply("battle 5 eyrie")
+    assert g.decision == "ambush" and g.to_play == 1
+    assert g.observation(0)["decision"] == g.observation(1)["decision"] == "ambush"
+    g.apply("done")
+    assert g.decision == "actions"
+    g.state[g.S["OVER"]] = 1
+    assert g.decision is None
+
+
+def test_every_decision_of_a_game_has_a_name(new_game):
+    g = new_game(seed=3)
+    agent = RandomAgent(3)
+    seen = set()
+    while not g.is_over:
+        seen.add(g.decision)
+        g.apply(agent.choose(g, g.legal_actions()))
+    assert None not in seen
+    assert {"actions", "craft", "resolve_columns", "ambush"} <= seen
