@@ -70,7 +70,15 @@ def module_name(key: str) -> str:
 
 
 def write_atomic(path: Path, text: str) -> None:
-    """Write a file so readers see the old or the new content, never a torn one."""
+    """Write a file so readers see the old or the new content, never a torn one.
+    An OSError names the target path, not the temporary file."""
+    try:
+        _write_atomic(path, text)
+    except OSError as e:
+        raise OSError(e.errno, e.strerror or str(e), str(path)) from e
+
+
+def _write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:

@@ -288,6 +288,10 @@ def cmd_scenario(args) -> int:
                 print(f"  {line}")
         else:
             print(f"ok   {f}")
+    if not files:
+        # A CI step that finds nothing to run must not pass silently.
+        raise RootlawError(f"no scenario files (*.json) in {', '.join(args.paths)}",
+                           code="SCENARIO-NONE")
     print(f"{len(files) - failed} passed, {failed} failed")
     return 1 if failed else 0
 
@@ -379,6 +383,10 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except RootlawError as e:
         print(f"rootlaw: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:  # files the user named: unreadable, unwritable, missing
+        where = f"{e.filename}: " if e.filename else ""
+        print(f"rootlaw: {where}IO-ERROR: {e.strerror or e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130

@@ -60,7 +60,9 @@ class Game:
         if len(set(seats)) != len(seats):
             raise RootlawError("a faction can only be seated once", code="VALUE-INVALID")
         if not 2 <= len(seats) <= self.consts["P"]:
-            raise RootlawError(f"a game needs 2 to {self.consts['P']} factions",
+            P = self.consts["P"]
+            raise RootlawError(f"a game needs {'2' if P == 2 else f'2 to {P}'} factions "
+                               f"(this bundle has {P})",
                                code="VALUE-INVALID")
         self._seats = seats
         self.state = array("q", [0]) * self.consts["STATE_SIZE"]

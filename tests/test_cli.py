@@ -437,3 +437,23 @@ def test_example_pack_scenarios_pass_on_its_map(capsys):
     rc, out, _ = run(capsys, "scenario", "--pack", str(example), "--map", "autumn",
                      str(example / "scenarios" / "march-along-thicket-paths.json"))
     assert rc == 1 and "move 1->9 x1" in out
+
+
+def test_an_unwritable_log_is_a_located_error_not_a_traceback(capsys, tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    target = blocker / "game.jsonl"  # a path under a regular file cannot be created
+    rc, out, err = run(capsys, "play", "--seed", "1", "--log", str(target))
+    assert rc == 1
+    assert "Traceback" not in err
+    assert f"{blocker}" in err and "IO-ERROR" in err
+
+
+def test_scenario_with_no_files_fails(capsys, tmp_path):
+    rc, out, err = run(capsys, "scenario", str(tmp_path))
+    assert rc == 1 and "SCENARIO-NONE" in err
+
+
+def test_too_few_factions_message(capsys):
+    rc, out, err = run(capsys, "play", "--factions", "marquise")
+    assert rc == 1 and "a game needs 2 factions (this bundle has 2)" in err
