@@ -42,7 +42,10 @@ class Game:
         self.bundle = bundle or base_bundle()
         # Default seats: every faction of the bundle, in setup order.
         self.factions = list(factions) if factions else [f.id for f in self.bundle.factions]
-        self.seed = int(seed)
+        if isinstance(seed, bool) or not isinstance(seed, int) or \
+                not -(2**63) <= seed < 2**63:
+            raise RootlawError(f"a seed is a 64-bit integer, not {seed!r}", code="VALUE-INVALID")
+        self.seed = seed
         self._core_module: CoreModule = load_core(self.bundle, pure)
         mod = self._core_module.module
         self.layout = self._core_module.layout
@@ -145,7 +148,10 @@ class Game:
 
     def notation(self, action: int) -> str:
         fac = self._seats[self.to_play] if not self.is_over else 0
-        text = self.space.notation(action, fac)
+        try:
+            text = self.space.notation(action, fac)
+        except ValueError as e:
+            raise IllegalAction(str(e)) from None
         if text.startswith("battle "):
             # Name the defender by faction, not seat.
             head, seat = text.rsplit(" seat", 1)
@@ -294,21 +300,36 @@ class Game:
         return [self.names["cards"][d] for i, d in enumerate(self.card_defs)
                 if self.state[at + i] == loc]
 
+    def _seat(self, seat: int) -> int:
+        if isinstance(seat, bool) or not isinstance(seat, int) or \
+                not 0 <= seat < self.num_players:
+            raise RootlawError(f"no seat {seat!r} (seats 0..{self.num_players - 1})",
+                               code="REF-UNDEF")
+        return seat
+
+    def _clearing(self, clearing: str | int) -> int:
+        try:
+            return self.names["clearings"].index(str(clearing))
+        except ValueError:
+            raise RootlawError(f"no clearing {clearing!r} on this map",
+                               code="REF-UNDEF") from None
+
     def hand(self, seat: int) -> list[str]:
-        return self.cards_at(8 + seat)
+        return self.cards_at(8 + self._seat(seat))
 
     def columns(self, seat: int) -> dict[str, list[str]]:
-        f = self._seats[seat]
+        f = self._seats[self._seat(seat)]
         P, L = self.consts["P"], self.consts["L"]
         return {col: self.cards_at(8 + 2 * P + seat * L + i)
                 for i, col in enumerate(self.names["columns"][f])}
 
     def ruler(self, clearing: str) -> str | None:
-        r = self._core.ruler_of(self.names["clearings"].index(str(clearing)))
+        r = self._core.ruler_of(self._clearing(clearing))
         return None if r < 0 else self.factions[r]
 
     def observation(self, seat: int) -> dict:
         """What seat can see: its own hand, others' hand sizes, public board and piles."""
+        self._seat(seat)
         players = []
         for q in range(self.num_players):
             f = self._seats[q]

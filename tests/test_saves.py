@@ -346,3 +346,26 @@ def test_observation_shows_public_dominance_information(new_game):
         assert obs["available_dominance"] == ["mouse-dominance"]
         assert obs["players"][0]["dominance"] == "fox-dominance"
         assert obs["players"][0]["play_area"] == ["fox-dominance"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda g: g.observation(5), lambda g: g.observation(-1), lambda g: g.hand(9),
+    lambda g: g.columns(True), lambda g: g.ruler("99"), lambda g: g.notation(10**9),
+])
+def test_api_misuse_is_a_rootlaw_error(new_game, call):
+    """The Python API answers bad seats, clearings and action numbers with a coded
+    RootlawError, not an IndexError or a silent empty answer."""
+    with pytest.raises(RootlawError):
+        call(new_game())
+
+
+@pytest.mark.parametrize("seed", ["x", 2**70, -(2**64), 1.5, True, None])
+def test_a_bad_seed_is_refused(seed):
+    with pytest.raises(RootlawError, match="VALUE-INVALID"):
+        Game(["marquise", "eyrie"], seed)
+
+
+@pytest.mark.parametrize("seed", [0, -1, 2**63 - 1, -(2**63)])
+def test_any_64_bit_seed_plays(seed):
+    g = Game(["marquise", "eyrie"], seed)
+    assert g.playout(seed, 50) > 0
