@@ -3,7 +3,8 @@
 Codes (stable, for CI logs and editor integrations):
 
 - ``JSON-SYNTAX``  the file is not valid JSON
-- ``FILE-MISSING`` a file or pack named by a manifest does not exist
+- ``FILE-MISSING`` a file or pack named by a manifest does not exist (or cannot be read)
+- ``FILE-ENCODING`` a content file is not UTF-8 text
 - ``KEY-UNKNOWN``  a key the schema does not define (often a typo)
 - ``KEY-MISSING``  a required key is absent
 - ``VALUE-INVALID`` a value of the wrong type or out of range

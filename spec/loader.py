@@ -92,8 +92,12 @@ def load_file(path: str | Path):
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise SpecError([Diagnostic("FILE-MISSING", "no such file", str(path))]) from None
-    except (OSError, UnicodeDecodeError) as e:
-        raise SpecError([Diagnostic("FILE-MISSING", f"cannot read: {e}", str(path))]) from None
+    except UnicodeDecodeError as e:
+        raise SpecError([Diagnostic("FILE-ENCODING", f"not UTF-8 text: {e.reason} at byte "
+                                    f"{e.start}", str(path))]) from None
+    except OSError as e:
+        raise SpecError([Diagnostic("FILE-MISSING", f"cannot read: {e.strerror or e}",
+                                    str(path))]) from None
     return parse_document(text, str(path))
 
 
@@ -112,8 +116,14 @@ def load_pack(manifest: str | Path) -> tuple[PackSpec, list[tuple[str, object]]]
     docs: list[tuple[str, object]] = []
     errors: list[Diagnostic] = []
     seen: dict[tuple[str, str], str] = {}
+    root = manifest.parent.resolve()
     for i, rel in enumerate(pack.content):
         f = manifest.parent / rel
+        if Path(rel).is_absolute() or not f.resolve().is_relative_to(root):
+            # A pack is one folder: what it lists must live inside it.
+            errors.append(located("VALUE-INVALID", f"content file {rel!r} is outside the pack "
+                                  "folder", manifest, ["content", i]))
+            continue
         try:
             doc = load_file(f)
         except SpecError as e:

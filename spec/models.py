@@ -110,9 +110,9 @@ class Card(Strict):
     """Crafting cost: one crafting piece per icon; 'any' is the three-suit '?' (Law 4.1.1)."""
     item: Ident | None = None
     """The item an item card takes from the supply (Law 4.1.2)."""
-    vp: int = Field(default=0, ge=0)
+    vp: int = Field(default=0, ge=0, le=100)
     """VP scored when crafted."""
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=64)
     """Copies in the deck."""
     effect: str | None = None
     """The card's effect as written (a paraphrase).  Persistent and immediate cards are
@@ -136,7 +136,7 @@ class DeckSpec(Strict):
     id: Ident
     name: str
     cards: list[Card]
-    items: dict[Ident, int]
+    items: dict[Ident, Annotated[int, Field(ge=0, le=64)]]
     """The item supply formed at setup (Law 5.1.5)."""
 
     @model_validator(mode="after")
@@ -160,12 +160,12 @@ class Track(Strict):
     """A faction-board track under a building type: index i is the (i+1)-th building of
     that type on the map."""
 
-    vp: list[int] = []
+    vp: list[Annotated[int, Field(ge=0, le=100)]] = []
     """VP printed on each space; scored when the space is uncovered (build) or by
     'score_track' (Evening)."""
-    cost: list[int] = []
+    cost: list[Annotated[int, Field(ge=0, le=100)]] = []
     """Cost printed above each space, paid in the faction's payment token."""
-    draw_at: list[int] = []
+    draw_at: list[Annotated[int, Field(ge=0, le=100)]] = []
     """Card-draw bonuses: +1 card per threshold reached by buildings on the map."""
 
 
@@ -184,7 +184,7 @@ class FactionCard(Strict):
     id: Ident
     name: str
     suit: Suit
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=64)
 
 
 class Column(Strict):
@@ -228,28 +228,28 @@ class ItemVp(_Ability):
     """Crafted items score this many VP instead of the printed value."""
 
     kind: Literal["item_vp"]
-    vp: int = Field(ge=0)
+    vp: int = Field(ge=0, le=100)
 
 
 class RecruitCount(_Ability):
     """Each recruit places this many warriors."""
 
     kind: Literal["recruit_count"]
-    count: int = Field(ge=1)
+    count: int = Field(ge=1, le=64)
 
 
 class AttackExtraHits(_Ability):
     """Deal extra hits in battles where you are the attacker."""
 
     kind: Literal["attack_extra_hits"]
-    hits: int = Field(ge=1)
+    hits: int = Field(ge=1, le=10)
 
 
 class BattleRemovalVp(_Ability):
     """Score extra VP once in a battle where you remove an enemy building or token."""
 
     kind: Literal["battle_removal_vp"]
-    vp: int = Field(ge=1)
+    vp: int = Field(ge=1, le=100)
 
 
 class ExclusivePlacement(_Ability):
@@ -289,7 +289,7 @@ class MarchAction(Strict):
     """Take up to this many moves (Law 4.2)."""
 
     action: Literal["march"]
-    moves: int = Field(default=2, ge=1)
+    moves: int = Field(default=2, ge=1, le=10)
 
 
 class RecruitAllAction(Strict):
@@ -344,7 +344,7 @@ class Actions(Strict):
     """Take actions from a menu; each card of extra_action_suit spent adds one."""
 
     op: Literal["actions"]
-    count: int = Field(ge=0)
+    count: int = Field(ge=0, le=100)
     extra_action_suit: Suit | None = None
     menu: list[MenuAction]
 
@@ -353,7 +353,7 @@ class Draw(Strict):
     """Draw cards, +1 per draw bonus uncovered on a building's track."""
 
     op: Literal["draw"]
-    count: int = Field(default=1, ge=0)
+    count: int = Field(default=1, ge=0, le=100)
     bonus_building: Ident | None = None
 
 
@@ -361,23 +361,23 @@ class DiscardDownTo(Strict):
     """Discard cards of your choice down to the hand limit."""
 
     op: Literal["discard_down_to"]
-    limit: int = Field(default=5, ge=0)
+    limit: int = Field(default=5, ge=0, le=100)
 
 
 class DrawIfHandEmpty(Strict):
     """Draw if your hand is empty."""
 
     op: Literal["draw_if_hand_empty"]
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=100)
 
 
 class AddToColumns(Strict):
     """Add between min and max hand cards to your columns, at most max_bird birds."""
 
     op: Literal["add_to_columns"]
-    min: int = Field(default=1, ge=0)
-    max: int = Field(default=2, ge=1)
-    max_bird: int = Field(default=1, ge=0)
+    min: int = Field(default=1, ge=0, le=10)
+    max: int = Field(default=2, ge=1, le=10)
+    max_bird: int = Field(default=1, ge=0, le=10)
 
 
 class PlaceIfNone(Strict):
@@ -386,7 +386,7 @@ class PlaceIfNone(Strict):
 
     op: Literal["place_if_none"]
     building: Ident
-    warriors: int = Field(ge=0)
+    warriors: int = Field(ge=0, le=100)
 
 
 class ResolveColumns(Strict):
@@ -441,7 +441,7 @@ class SetupWarriorsEverywhere(Strict):
     """Place warriors in every clearing except the corner opposite your home."""
 
     op: Literal["setup_warriors_everywhere"]
-    count: int = Field(default=1, ge=1)
+    count: int = Field(default=1, ge=1, le=100)
 
 
 class SetupBuildingsNearHome(Strict):
@@ -457,7 +457,7 @@ class SetupHomeCorner(Strict):
 
     op: Literal["setup_home_corner"]
     building: Ident
-    warriors: int = Field(ge=0)
+    warriors: int = Field(ge=0, le=100)
 
 
 Step = Annotated[
@@ -483,7 +483,7 @@ class FactionSpec(Strict):
     name: str
     law: str = ""
     """The Law section of the faction."""
-    setup_order: int = Field(ge=0)
+    setup_order: int = Field(ge=0, le=100)
     """Setup letter order (Law 5.1.7): lower sets up first."""
     pieces: dict[Ident, Piece]
     crafting_piece: Ident | None = None

@@ -492,3 +492,40 @@ def test_validate_a_missing_path(capsys, tmp_path):
 def test_validate_the_example_pack(capsys):
     assert main(["validate", str(EXAMPLE)]) == 0
     assert capsys.readouterr().out.startswith(f"ok: {EXAMPLE} (pack homebrew-map: 1 files;")
+
+
+def test_a_pack_cannot_list_files_outside_its_folder(tmp_path):
+    """A data pack is one folder: '../' or absolute content paths are refused, located
+    at the manifest entry."""
+    pack = tmp_path / "mod"
+    pack.mkdir()
+    (tmp_path / "outside.json").write_text('{"kind": "map"}')
+    manifest = pack / "pack.json"
+    manifest.write_text(json.dumps({"kind": "pack", "id": "mod", "name": "m", "version": "1",
+                                    "requires": ["base"],
+                                    "content": ["../outside.json", "/etc/passwd"]}, indent=2))
+    with pytest.raises(SpecError) as e:
+        resolve([pack])
+    found = [d for d in e.value.diagnostics if d.code == "VALUE-INVALID"]
+    assert [d.pointer for d in found] == ["/content/0", "/content/1"]
+    assert all("outside the pack" in d.message and d.line > 1 for d in found)
+
+
+def test_a_content_file_that_is_not_utf8(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_bytes(b"\xff\xfe{")
+    diags = diagnostics(bad)
+    assert [d.code for d in diags] == ["FILE-ENCODING"]
+
+
+@pytest.mark.parametrize("field, value", [("vp", 10**30), ("count", 10**6)])
+def test_absurd_numbers_are_refused_before_they_reach_the_tables(tmp_path, field, value):
+    """Bounds on every number keep the generated int64 tables sane (no overflow, no
+    million-card deck)."""
+    deck = {"kind": "deck", "id": "d", "name": "d", "items": {"boot": 1},
+            "cards": [{"id": "c", "name": "c", "suit": "fox", "kind": "item",
+                       "cost": ["fox"], "item": "boot", field: value}]}
+    f = tmp_path / "deck.json"
+    f.write_text(json.dumps(deck))
+    diags = diagnostics(f)
+    assert [(d.code, d.pointer) for d in diags] == [("VALUE-INVALID", f"/cards/0/{field}")]
