@@ -88,7 +88,8 @@ def cmd_play(args) -> int:
     for i in range(games):
         seed = args.seed + i
         out = None if args.quiet or args.json else sys.stdout
-        g = play_game(bundle, factions, seed, out=out, log_path=args.log, pure=args.pure)
+        g = play_game(bundle, factions, seed, out=out, log_path=args.log, pure=args.pure,
+                      max_decisions=args.max_decisions)
         if i == 0 and games >= 50 and not g.compiled and not args.pure:
             print("rootlaw: this bundle runs on the pure-Python core; `rootlaw build` with "
                   "the same --pack/--map options compiles it (tens of times faster)",
@@ -97,8 +98,10 @@ def cmd_play(args) -> int:
         wins[w] = wins.get(w, 0) + 1
         stats.add(g)
         scores = " ".join(f"{f}={v}" for f, v in zip(g.factions, g.scores, strict=True))
-        line = (f"winner: {w} seed={seed} turns={g.turn} decisions={len(g.history)} "
-                f"vp: {scores}")
+        line = (f"winner: {w or 'none'} seed={seed} turns={g.turn} "
+                f"decisions={len(g.history)} vp: {scores}")
+        if w is None:
+            line += f" (stopped after {args.max_decisions} decisions)"
         if args.json:
             if progress is not None:
                 progress.update(1)
@@ -323,6 +326,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print one JSON summary of all games (wins, win rates, mean VP and "
                         "turns, first-player win rate) instead of per-game lines")
     p.add_argument("--log", metavar="FILE", help="write a JSON-lines game log")
+    p.add_argument("--max-decisions", type=int, default=1_000_000, metavar="N",
+                   help="stop a game that has not ended after N decisions (no winner)")
     p.add_argument("--save", metavar="FILE", help="save the final game as JSON")
     p.add_argument("--pure", action="store_true", default=None,
                    help="force the pure-Python core")

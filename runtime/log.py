@@ -19,14 +19,18 @@ from .agents import RandomAgent
 from .errors import RootlawError
 from .game import Game
 
+MAX_DECISIONS = 1_000_000  # the same cap as Game.playout
+
 
 def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | None = None,
               log_path: str | None = None, pure: bool | None = None,
-              agents: list | None = None) -> Game:
-    """Play one game with random agents (seeded by the game seed)."""
+              agents: list | None = None, max_decisions: int = MAX_DECISIONS) -> Game:
+    """Play one game with random agents (seeded by the game seed).  A game that has not
+    ended after max_decisions stops there without a winner (content that never ends,
+    e.g. a homebrew map with no way to score, must not hang the caller)."""
     g = Game(factions, seed, bundle=bundle, pure=pure)
     if out is None and log_path is None and agents is None:
-        g.playout(seed)  # the fast path: the whole game inside the core
+        g.playout(seed, max_decisions)  # the fast path: the whole game inside the core
         return g
     agents = agents or [RandomAgent(seed)] * len(factions)
     # The log is the same whichever core played it, so it names none.
@@ -37,7 +41,7 @@ def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | N
               f"(core: {'compiled' if g.compiled else 'pure'}, bundle {bundle.hash})", file=out)
         print(f"first player: {g.factions[g._s('FIRST')]}", file=out)
     last_turn = None
-    while not g.is_over:
+    while not g.is_over and len(g.history) < max_decisions:
         legal = g.legal_actions()
         if not legal:
             raise RootlawError("no legal decision and no winner", code="ENGINE-STUCK")
@@ -59,7 +63,8 @@ def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | N
                                  "decision": asked, "action": a, "notation": text,
                                  "vp": g.scores}))
     lines.append(json.dumps({"type": "result", "winner": g.winner_faction, "vp": g.scores,
-                             "turns": g.turn, "decisions": len(g.history)}))
+                             "turns": g.turn, "decisions": len(g.history),
+                             "stopped": not g.is_over}))
     if log_path:
         write_atomic(Path(log_path), "\n".join(lines) + "\n")
     return g
@@ -111,9 +116,16 @@ def replay_log(path: Path, bundle: Bundle) -> Game:
             raise RootlawError(f"unknown record type {kind!r}", code="LOG-INVALID", where=where)
     if g is None:
         raise RootlawError("no header line", code="LOG-INVALID", where=str(path))
-    if result is None or not g.is_over:
+    if result is None:
         raise RootlawError("the log ends before the game does (no result line)",
                            code="LOG-INVALID", where=str(path))
+    # A game stopped at the decision cap ends without a winner; say so, or it is cut.
+    if g.is_over == bool(result.get("stopped")):
+        raise RootlawError("the result says the game " +
+                           ("was stopped, but it is over" if g.is_over else
+                            "is over, but it goes on after the last decision"),
+                           code="LOG-DIVERGED" if g.is_over else "LOG-INVALID",
+                           where=f"{path}:{result_line}")
     if result.get("winner") != g.winner_faction:
         raise RootlawError(f"winner {g.winner_faction} differs from the log's "
                            f"{result.get('winner')}", code="LOG-DIVERGED",

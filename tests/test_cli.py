@@ -339,6 +339,33 @@ def test_a_log_with_a_changed_winner_diverges_at_the_result_line(capsys, game_lo
     assert err.startswith(f"rootlaw: {bad}:{len(recs)}: LOG-DIVERGED: "), err
 
 
+def test_a_log_whose_result_claims_a_stop_diverges(capsys, game_log, tmp_path):
+    recs = records(game_log)
+    bad = _tamper(game_log, tmp_path / "bad.jsonl", len(recs),
+                  lambda r: json.dumps({**r, "stopped": True}))
+    rc, _, err = run(capsys, "replay", bad)
+    assert rc == 1 and err.startswith(f"rootlaw: {bad}:{len(recs)}: LOG-DIVERGED: "), err
+
+
+def test_a_log_cut_before_its_result_line_is_invalid(capsys, game_log, tmp_path):
+    lines = game_log.read_text(encoding="utf-8").splitlines()
+    bad = tmp_path / "cut.jsonl"
+    bad.write_text("\n".join(lines[:50] + lines[-1:]) + "\n", encoding="utf-8")
+    rc, _, err = run(capsys, "replay", bad)
+    assert rc == 1 and "LOG-INVALID" in err and "goes on after the last decision" in err
+
+
+def test_a_stopped_game_log_replays(capsys, tmp_path):
+    log = tmp_path / "cap.jsonl"
+    rc, _, err = run(capsys, "play", "--seed", "2", "--max-decisions", "30", "--quiet",
+                     "--log", log)
+    assert rc == 0, err
+    assert records(log)[-1]["stopped"] is True and records(log)[-1]["winner"] is None
+    rc, out, err = run(capsys, "replay", log)
+    assert rc == 0, err
+    assert "(30 decisions)" in out
+
+
 def test_a_truncated_log_does_not_replay_ok(capsys, game_log, tmp_path):
     lines = game_log.read_text(encoding="utf-8").splitlines()
     bad = tmp_path / "cut.jsonl"
@@ -457,3 +484,18 @@ def test_scenario_with_no_files_fails(capsys, tmp_path):
 def test_too_few_factions_message(capsys):
     rc, out, err = run(capsys, "play", "--factions", "marquise")
     assert rc == 1 and "a game needs 2 factions (this bundle has 2)" in err
+
+
+@pytest.mark.parametrize("quiet", [True, False])
+def test_a_game_that_does_not_end_stops_at_the_cap(capsys, quiet):
+    """Content that never ends (or a small cap) stops the game without a winner instead
+    of hanging; the summary counts it."""
+    args = ["play", "--seed", "2", "--max-decisions", "30"] + (["--quiet"] if quiet else [])
+    rc, out, err = run(capsys, *args)
+    assert rc == 0, err
+    last = [x for x in out.splitlines() if "winner:" in x][-1]
+    assert "winner: none" in last and "decisions=30 " in last
+    assert "(stopped after 30 decisions)" in last
+    rc, out, err = run(capsys, "play", "--seed", "2", "--games", "3", "--json",
+                       "--max-decisions", "30")
+    assert json.loads(out)["no_winner"] == 3
