@@ -495,3 +495,23 @@ def test_take_then_activate_in_the_daylight_end_window(mid_game):
     g.apply("take fox-dominance spending arms-trader")
     assert g.phase == "daylight" and g.to_play == CAT
     assert set(g.legal()) == {"activate fox-dominance", "done"}
+
+
+def test_no_daylight_end_question_when_every_dominance_card_lies_face_up(mid_game):
+    """Law 3.3.1 / 1.2: a dominance card activated by the other player (or out of the
+    game) cannot be in your hand, so it opens no question; one hidden in the deck does."""
+    g = mid_game()
+    sc.set_hand(g, CAT, ["anvil"])
+    sc.set_vp(g, CAT, 10)
+    sc.move_card(g, "fox-dominance", 8 + g.consts["P"] + BIRD, prefer=(2,))  # Eyrie play
+    g.state[g.S["DOMINANCE"] + BIRD] = g.names["cards"].index("fox-dominance")
+    h = g.clone()
+    sc.goto(g, "marquise", "daylight", "actions")
+    g.state[g.S["ACTIONS_LEFT"]] = 0
+    g.apply("done")
+    assert g.current == BIRD  # no question
+    sc.move_card(h, "mouse-dominance", 0, prefer=(2,))  # hidden in the deck
+    sc.goto(h, "marquise", "daylight", "actions")
+    h.state[h.S["ACTIONS_LEFT"]] = 0
+    h.apply("done")
+    assert h.current == CAT and list(h.legal()) == ["done"]
