@@ -94,7 +94,8 @@ def _remove_from_deck(g: Game, card: int) -> None:
 
 def move_card(g: Game, card_id: str, loc: int, *, prefer: tuple[int, ...] = (0, 1)) -> int:
     """Move one physical card of a def to a location code; take it from the deck or the
-    discard pile first (``prefer``), else from anywhere."""
+    discard pile first (``prefer``), else from anywhere.  A card moved into the deck
+    goes on top: it is the next one drawn."""
     try:
         d = g.names["cards"].index(card_id)
     except ValueError:
@@ -109,6 +110,10 @@ def move_card(g: Game, card_id: str, loc: int, *, prefer: tuple[int, ...] = (0, 
         if locs[i] == 0:
             _remove_from_deck(g, i)
         g.state[g.S["CARD_LOC"] + i] = loc
+        if loc == 0:
+            n = g.state[g.S["DECK_LEN"]]
+            g.state[g.S["DECK"] + n] = i
+            g.state[g.S["DECK_LEN"]] = n + 1
         return i
     raise RootlawError(f"no free copy of {card_id!r}", code="VALUE-INVALID")
 

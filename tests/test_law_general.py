@@ -293,6 +293,25 @@ def test_the_defender_is_asked_whatever_its_hand_holds(mid_game):
     assert g.factions[g.to_play] == "marquise"  # straight back to her actions
 
 
+def test_no_ambush_question_when_every_matching_ambush_lies_face_up(mid_game):
+    """Law 4.3.1 with Law 1.2: the fox and bird ambushes all in the discard pile (public)
+    cannot be in the defender's hand, so a battle in fox clearing 8 asks nothing; with
+    one of them back in the deck (hidden) the defender is asked again."""
+    g = battle_position(mid_game, cats=3, birds=2, where="8", bird_hand=["anvil"])
+    for card in ("fox-ambush", "bird-ambush", "bird-ambush"):
+        sc.move_card(g, card, LOC_DISCARD, prefer=(0, 2))
+    h = g.clone()
+    marquise_actions(g)
+    sc.set_dice(g, 0, 0)
+    g.apply("battle 8 eyrie")
+    assert g.factions[g.to_play] == "marquise"
+    sc.move_card(h, "fox-ambush", LOC_DECK, prefer=(1,))
+    marquise_actions(h)
+    sc.set_dice(h, 0, 0)
+    h.apply("battle 8 eyrie")
+    assert h.factions[h.to_play] == "eyrie" and set(h.legal()) == {"done"}
+
+
 def test_ambush_declined(mid_game):
     """Law 4.3.1: playing an ambush is optional ('may')."""
     g = battle_position(mid_game, cats=3, birds=2, bird_hand=["rabbit-ambush"])
@@ -1088,3 +1107,17 @@ def test_starting_player_is_chosen_at_random(new_game):
         first.append(g.current)
     assert 0 in first and 1 in first
     assert 10 <= first.count(0) <= 30   # roughly even, not a fixed or skewed choice
+
+
+def test_scenario_card_moved_into_the_deck_is_drawn_next(mid_game):
+    """Scenario helper: a card put into the deck is in the deck order too (on top), so
+    the deck and the card locations stay one story (Law 2.1 draws from the deck)."""
+    g = mid_game()
+    sc.move_card(g, "anvil", LOC_DISCARD, prefer=(0, 1, 2))
+    n = deck_size(g)
+    sc.move_card(g, "anvil", LOC_DECK, prefer=(1,))
+    assert deck_size(g) == n + 1
+    locs = card_locs(g)
+    deck = [g.state[g.S["DECK"] + k] for k in range(deck_size(g))]
+    assert sorted(deck) == [i for i, x in enumerate(locs) if x == LOC_DECK]
+    assert g.names["cards"][g.card_defs[deck[-1]]] == "anvil"
