@@ -17,6 +17,7 @@ from rootlaw.generator.build import write_atomic
 from rootlaw.spec import Bundle, SpecError, resolve
 
 from .core import CoreModule, load_core
+from .encode import ObservationEncoder
 from .errors import IllegalAction, RootlawError, SaveError
 from .notation import ActionSpace
 
@@ -24,6 +25,7 @@ SAVE_FORMAT = 1
 PHASES = {-1: "setup", 0: "birdsong", 1: "daylight", 2: "evening"}
 
 _BASE: Bundle | None = None
+_ENCODERS: dict[str, ObservationEncoder] = {}  # one per bundle
 
 
 def base_bundle() -> Bundle:
@@ -326,6 +328,22 @@ class Game:
     def ruler(self, clearing: str) -> str | None:
         r = self._core.ruler_of(self._clearing(clearing))
         return None if r < 0 else self.factions[r]
+
+    @property
+    def observation_layout(self) -> dict[str, tuple[int, int]]:
+        """Field name -> (offset, size) of ``observation_vector`` (see runtime/encode.py)."""
+        return self._encoder().layout
+
+    def observation_vector(self, seat: int) -> array:
+        """The seat's observation as one flat int64 array of fixed length per bundle,
+        players listed from the seat on; it holds what ``observation`` holds."""
+        return self._encoder().encode(self, self._seat(seat))
+
+    def _encoder(self) -> ObservationEncoder:
+        enc = _ENCODERS.get(self.bundle.hash)
+        if enc is None:
+            enc = _ENCODERS[self.bundle.hash] = ObservationEncoder(self.consts, self.names)
+        return enc
 
     def observation(self, seat: int) -> dict:
         """What seat can see: its own hand, others' hand sizes, public board and piles."""

@@ -369,3 +369,56 @@ def test_a_bad_seed_is_refused(seed):
 def test_any_64_bit_seed_plays(seed):
     g = Game(["marquise", "eyrie"], seed)
     assert g.playout(seed, 50) > 0
+
+
+# ---------------------------------------------------------------- observation vectors
+
+
+def test_observation_vector_has_a_fixed_layout(new_game):
+    g = played(past_setup(new_game(seed=8)), 10)
+    lay = g.observation_layout
+    spans = sorted(lay.values())
+    assert spans[0][0] == 0
+    assert all(a + n == b for (a, n), (b, _) in zip(spans, spans[1:], strict=False))
+    size = spans[-1][0] + spans[-1][1]
+    assert len(g.observation_vector(0)) == len(g.observation_vector(1)) == size
+
+
+def field(g, seat, name):
+    off, n = g.observation_layout[name]
+    return list(g.observation_vector(seat)[off:off + n])
+
+
+def test_observation_vector_agrees_with_the_readable_observation(new_game):
+    g = played(past_setup(new_game(seed=8)), 10)
+    K = g.consts["K"]
+    for seat in (0, 1):
+        obs = g.observation(seat)
+        other = 1 - seat
+        # Players are listed from the observing seat on.
+        assert field(g, seat, "vp")[:2] == [g.scores[seat], g.scores[other]]
+        assert field(g, seat, "hand_size")[:2] == [len(g.hand(seat)), len(g.hand(other))]
+        hand = field(g, seat, "hand")
+        assert sum(hand) == len(obs["players"][seat]["hand"])
+        for card in obs["players"][seat]["hand"]:
+            assert hand[g.names["cards"].index(card)] >= 1
+        assert len(hand) == K
+        assert sum(field(g, seat, "discard")) == len(obs["discard"])
+        assert field(g, seat, "deck_size") == [obs["deck_size"]]
+        assert field(g, seat, "seat") == [seat]
+
+
+def test_observation_vector_does_not_depend_on_the_other_hand(new_game):
+    # As test_observation_does_not_depend_on_the_other_hand, for the vector.
+    g = past_setup(new_game(seed=8))
+    S, N = g.S, g.consts["N"]
+    defs = g.card_defs
+    loc = [g.state[S["CARD_LOC"] + i] for i in range(N)]
+    i = next(i for i in range(N) if loc[i] == 8 + 1)
+    deck = [g.state[S["DECK"] + k] for k in range(g.state[S["DECK_LEN"]])]
+    k, j = next((k, j) for k, j in enumerate(deck) if defs[j] != defs[i])
+    h = g.clone()
+    h.state[S["CARD_LOC"] + i], h.state[S["CARD_LOC"] + j] = 0, 8 + 1
+    h.state[S["DECK"] + k] = i
+    assert h.observation_vector(0) == g.observation_vector(0)
+    assert h.observation_vector(1) != g.observation_vector(1)

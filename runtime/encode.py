@@ -1,0 +1,117 @@
+"""A flat integer encoding of one seat's observation, for learning agents.
+
+``Game.observation(seat)`` is the readable view; this is the same information as one
+``array('q')`` of fixed length per bundle, with named fields (``layout``).  Players are
+listed from the observing seat on (index 0 is "me", then clockwise), so one policy can
+play any seat.  Only what the seat may see goes in: its own hand by card, every other
+hand as a size (Law 1.2).
+
+Card fields count physical cards per card definition (``names["cards"]`` order);
+``-1`` marks "none" in index fields (role, activated dominance, decision).
+"""
+
+from __future__ import annotations
+
+from array import array
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from rootlaw.generator.tables import Names
+
+    from .game import Game
+
+LOC_DECK, LOC_DISCARD, LOC_OUT, LOC_RESERVE, LOC_AVAILABLE, LOC_HAND = 0, 1, 2, 3, 4, 8
+
+
+class ObservationEncoder:
+    """Field offsets for one bundle's observation vectors, and the encoder."""
+
+    def __init__(self, consts: dict[str, int], names: Names):
+        c = consts
+        self.P, self.K, self.L, self.I = c["P"], c["K"], c["L"], c["I"]
+        self.C, self.NP, self.N = c["C"], c["NP"], c["N"]
+        self.decisions: list[str] = list(names["frames"]) + list(names["ops"])
+        P, K, L, C, NP, n_items = self.P, self.K, self.L, self.C, self.NP, self.I
+        fields = [
+            ("seat", 1), ("phase", 1), ("turn", 1), ("current", 1), ("to_play", 1),
+            ("decision", 1), ("over", 1), ("deck_size", 1),
+            ("faction", P), ("vp", P), ("hand_size", P), ("role", P), ("dominance", P),
+            ("board", C * NP), ("ruins", C), ("supply", NP), ("out", NP),
+            ("hand", K), ("discard", K), ("available", K), ("removed", K),
+            ("play_area", P * K), ("columns", P * L * K),
+            ("items", n_items), ("crafted", P * n_items),
+        ]
+        self.layout: dict[str, tuple[int, int]] = {}
+        off = 0
+        for name, size in fields:
+            self.layout[name] = (off, size)
+            off += size
+        self.size = off
+
+    def encode(self, g: Game, seat: int) -> array:
+        P, K, L, C, NP, N = self.P, self.K, self.L, self.C, self.NP, self.N
+        n_items = self.I
+        S, st, lay = g.S, g.state, self.layout
+        out = array("q", [0]) * self.size
+        n = g.num_players
+
+        def put(name: str, i: int, v: int) -> None:
+            out[lay[name][0] + i] = v
+
+        def rel(q: int) -> int:  # seat q as seen from the observer
+            return (q - seat) % n
+
+        put("seat", 0, seat)
+        put("phase", 0, st[S["PHASE"]])
+        put("turn", 0, st[S["TURN"]])
+        put("current", 0, rel(st[S["CURRENT"]]))
+        over = g.is_over
+        put("to_play", 0, -1 if over else rel(g.to_play))
+        d = g.decision
+        put("decision", 0, -1 if d is None else self.decisions.index(d))
+        put("over", 0, int(over))
+        put("deck_size", 0, st[S["DECK_LEN"]])
+        for q in range(P):
+            if q >= n:
+                for name in ("faction", "role", "dominance"):
+                    put(name, q, -1)
+                continue
+            r = rel(q)
+            put("faction", r, g._seats[q])
+            put("vp", r, st[S["VP"] + q])
+            put("role", r, st[S["ROLE"] + q])
+            put("dominance", r, st[S["DOMINANCE"] + q])
+            for i in range(n_items):
+                put("crafted", r * n_items + i, st[S["CRAFTED"] + q * n_items + i])
+        for i in range(C * NP):
+            put("board", i, st[S["BOARD"] + i])
+        for i in range(C):
+            put("ruins", i, st[S["RUINS"] + i])
+        for i in range(NP):
+            put("supply", i, st[S["SUPPLY"] + i])
+            put("out", i, st[S["OUT"] + i])
+        for i in range(n_items):
+            put("items", i, st[S["ITEMS"] + i])
+        defs = g.card_defs
+        hand_sizes = [0] * P
+        for card in range(N):
+            loc, dd = st[S["CARD_LOC"] + card], defs[card]
+            if LOC_HAND <= loc < LOC_HAND + n:
+                q = loc - LOC_HAND
+                hand_sizes[rel(q)] += 1
+                if q == seat:
+                    out[lay["hand"][0] + dd] += 1
+            elif loc == LOC_DISCARD:
+                out[lay["discard"][0] + dd] += 1
+            elif loc == LOC_AVAILABLE:
+                out[lay["available"][0] + dd] += 1
+            elif loc == LOC_OUT:
+                out[lay["removed"][0] + dd] += 1
+            elif LOC_HAND + P <= loc < LOC_HAND + P + n:
+                out[lay["play_area"][0] + rel(loc - LOC_HAND - P) * K + dd] += 1
+            elif LOC_HAND + 2 * P <= loc < LOC_HAND + 2 * P + n * L:
+                q, col = divmod(loc - LOC_HAND - 2 * P, L)
+                out[lay["columns"][0] + (rel(q) * L + col) * K + dd] += 1
+        for r in range(P):
+            put("hand_size", r, hand_sizes[r])
+        return out
