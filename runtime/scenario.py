@@ -235,6 +235,10 @@ def check(g: Game, expect: dict) -> list[str]:
     for a in expect.get("not_legal", []):
         if a in legal:
             bad.append(f"{a!r} should not be legal")
+    if "legal_exactly" in expect and legal != set(expect["legal_exactly"]):
+        bad.append(f"legal {sorted(legal)} != {sorted(expect['legal_exactly'])}")
+    if "decision" in expect and g.decision != expect["decision"]:
+        bad.append(f"decision {g.decision} != {expect['decision']}")
     if "winner" in expect and g.winner_faction != expect["winner"]:
         bad.append(f"winner {g.winner_faction} != {expect['winner']}")
     if "to_play" in expect and g.factions[g.to_play] != expect["to_play"]:
@@ -247,7 +251,8 @@ def check(g: Game, expect: dict) -> list[str]:
 
 
 POSITION_KEYS = {"clear", "pieces", "ruins", "hands", "columns", "vp", "roles", "dice", "turn"}
-EXPECT_KEYS = {"pieces", "vp", "legal", "not_legal", "winner", "to_play", "hand_size"}
+EXPECT_KEYS = {"pieces", "vp", "legal", "not_legal", "legal_exactly", "decision", "winner",
+               "to_play", "hand_size"}
 SCENARIO_KEYS = {"name", "law", "factions", "seed", "position", "do", "expect", "$schema"}
 
 

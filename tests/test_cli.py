@@ -460,7 +460,7 @@ def test_example_pack_scenarios_pass_on_its_map(capsys):
     rc, out, err = run(capsys, "scenario", "--pack", str(example), "--map", "thicket",
                        str(example / "scenarios"))
     assert rc == 0, out + err
-    assert out.splitlines()[-1] == "2 passed, 0 failed"
+    assert out.splitlines()[-1] == "3 passed, 0 failed"
     rc, out, _ = run(capsys, "scenario", "--pack", str(example), "--map", "autumn",
                      str(example / "scenarios" / "march-along-thicket-paths.json"))
     assert rc == 1 and "move 1->9 x1" in out
@@ -499,3 +499,15 @@ def test_a_game_that_does_not_end_stops_at_the_cap(capsys, quiet):
     rc, out, err = run(capsys, "play", "--seed", "2", "--games", "3", "--json",
                        "--max-decisions", "30")
     assert json.loads(out)["no_winner"] == 3
+
+
+def test_scenario_decision_and_exact_legal_set_are_checked(capsys, tmp_path):
+    example = Path(__file__).resolve().parent.parent / "examples" / "homebrew-map"
+    data = json.loads((example / "scenarios" / "ambush-question.json").read_text())
+    data["expect"] = {"decision": "foil", "legal_exactly": ["done", "spend anvil"]}
+    f = tmp_path / "wrong.json"
+    f.write_text(json.dumps(data))
+    rc, out, _ = run(capsys, "scenario", "--pack", str(example), "--map", "thicket", f)
+    assert rc == 1
+    assert "decision ambush != foil" in out
+    assert "legal ['done'] != ['done', 'spend anvil']" in out
