@@ -271,6 +271,46 @@ def cmd_replay(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------------- check
+
+
+def cmd_check(args) -> int:
+    from .conformance import check_bundle
+
+    bundle = _bundle(args)
+    factions = [f.strip() for f in args.factions.split(",") if f.strip()] or None
+    if args.scenarios:
+        paths = [Path(p) for p in args.scenarios]
+    else:  # each pack's own scenarios/ folder, when it has one
+        paths = [Path(p) / "scenarios" for p in (args.pack or [])
+                 if (Path(p) / "scenarios").is_dir()]
+    progress = None
+    if args.progress:
+        from tqdm import tqdm
+        progress = tqdm(total=args.games, unit="game", file=sys.stderr)
+    rep = check_bundle(bundle, factions=factions, seed=args.seed, games=args.games,
+                       agreement=args.agreement, max_decisions=args.max_decisions,
+                       scenario_paths=paths, progress=progress)
+    if progress is not None:
+        progress.close()
+    print(f"check: bundle {bundle.hash} (packs {', '.join(bundle.packs) or 'base'}; "
+          f"map {bundle.map.id}; factions {', '.join(f.id for f in bundle.factions)})")
+    print(f"games: {rep.games} played from seed {args.seed}, {rep.winners} won, "
+          f"{rep.stopped} stopped, {rep.decisions} decisions, invariants checked after each")
+    if rep.agreement_skipped:
+        print(f"cores: skipped: {rep.agreement_skipped}")
+    else:
+        print(f"cores: {rep.agreement_games} games compared decision by decision")
+    print(f"scenarios: {rep.scenarios} run")
+    for line in rep.failures[:20]:
+        print(f"FAIL {line}")
+    if len(rep.failures) > 20:
+        print(f"... and {len(rep.failures) - 20} more")
+    n = len(rep.failures)
+    print("ok" if rep.ok else f"FAILED: {n} problem{'' if n == 1 else 's'}")
+    return 0 if rep.ok else 1
+
+
 # ---------------------------------------------------------------------- scenario
 
 
@@ -371,6 +411,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("log")
     packs(p)
     p.set_defaults(func=cmd_replay)
+    p = sub.add_parser("check", help="conformance: random games with invariants after "
+                       "every decision, compiled/pure agreement, the packs' scenarios")
+    p.add_argument("--factions", default="")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--games", type=int, default=20)
+    p.add_argument("--agreement", type=int, default=3, metavar="N",
+                   help="games compared on both cores (needs a compiled core)")
+    p.add_argument("--max-decisions", type=int, default=20_000, metavar="N")
+    p.add_argument("--scenarios", nargs="*", metavar="PATH",
+                   help="scenario files or folders (default: each pack's scenarios/)")
+    p.add_argument("--progress", action="store_true")
+    packs(p)
+    p.set_defaults(func=cmd_check)
+
     p = sub.add_parser("scenario", help="run rules scenario files (JSON)")
     p.add_argument("paths", nargs="+")
     packs(p)

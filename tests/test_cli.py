@@ -511,3 +511,33 @@ def test_scenario_decision_and_exact_legal_set_are_checked(capsys, tmp_path):
     assert rc == 1
     assert "decision ambush != foil" in out
     assert "legal ['done'] != ['done', 'spend anvil']" in out
+
+
+def test_check_runs_the_conformance_kit_on_the_base_game(capsys):
+    rc, out, err = run(capsys, "check", "--games", "3", "--agreement", "1")
+    assert rc == 0, out + err
+    lines = out.splitlines()
+    assert lines[1].startswith("games: 3 played from seed 1, 3 won, 0 stopped")
+    assert lines[-1] == "ok"
+
+
+def test_check_fails_on_a_pack_whose_scenario_fails(capsys, tmp_path):
+    import shutil
+
+    example = Path(__file__).resolve().parent.parent / "examples" / "homebrew-map"
+    pack = tmp_path / "mod"
+    shutil.copytree(example, pack)
+    bad = json.loads((pack / "scenarios" / "ambush-question.json").read_text())
+    bad["expect"]["to_play"] = "marquise"
+    (pack / "scenarios" / "ambush-question.json").write_text(json.dumps(bad))
+    rc, out, _ = run(capsys, "check", "--pack", pack, "--map", "thicket", "--games", "2")
+    assert rc == 1
+    assert "scenarios: 3 run" in out
+    assert any(x.startswith("FAIL scenario ") and "to play" in x for x in out.splitlines())
+    assert out.splitlines()[-1] == "FAILED: 1 problem"
+
+
+def test_check_reports_games_that_never_end(capsys):
+    rc, out, _ = run(capsys, "check", "--games", "2", "--agreement", "0",
+                     "--max-decisions", "40")
+    assert rc == 1 and "no winner after 40 decisions" in out

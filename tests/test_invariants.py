@@ -12,41 +12,28 @@ from __future__ import annotations
 import pytest
 
 from rootlaw.runtime import Game, RandomAgent
+from rootlaw.runtime.conformance import invariant_violations
 from rootlaw.runtime.game import base_bundle
 from rootlaw.runtime.log import play_game, replay_log
 
 
 def check_invariants(g: Game) -> None:
-    S, c = g.S, g.consts
-    st = g.state
-    t = g._core_module.tables
-    tab, off = t.table, t.table_layout.offsets
-    for pc in range(c["NP"]):
-        on_map = sum(st[S["BOARD"] + cl * c["NP"] + pc] for cl in range(c["C"]))
-        assert min(st[S["BOARD"] + cl * c["NP"] + pc] for cl in range(c["C"])) >= 0
-        assert st[S["SUPPLY"] + pc] >= 0
-        total = tab[off["PIECE_COUNT"] + pc]
-        assert on_map + st[S["SUPPLY"] + pc] + st[S["OUT"] + pc] == total, g.names["pieces"][pc]
-    locs = [st[S["CARD_LOC"] + i] for i in range(c["N"])]
-    deck = [st[S["DECK"] + i] for i in range(st[S["DECK_LEN"]])]
-    assert sorted(deck) == [i for i, x in enumerate(locs) if x == 0]
-    max_loc = 8 + 2 * c["P"] + c["P"] * c["L"]
-    assert all(0 <= x < max_loc and x not in (5, 6, 7) for x in locs)
-    for i in range(c["I"]):
-        crafted = sum(st[S["CRAFTED"] + p * c["I"] + i] for p in range(c["P"]))
-        assert st[S["ITEMS"] + i] + crafted == tab[off["ITEM_SUPPLY"] + i]
-    for cl in range(c["C"]):
-        buildings = st[S["RUINS"] + cl] + sum(
-            st[S["BOARD"] + cl * c["NP"] + pc] for pc in range(c["NP"])
-            if tab[off["PIECE_KIND"] + pc] == 1)
-        assert buildings <= tab[off["CLEARING_SLOTS"] + cl]
-    assert all(v >= 0 for v in g.scores)
-    # Short-supply placement and '?' payment owe nothing once their frame is closed.
-    frames = [st[S["FRAMES"] + d * 4] for d in range(st[S["DEPTH"]])]
-    if 7 not in frames:  # FR_PLACE
-        assert all(st[S["PLACE_LEFT"] + cl] == 0 for cl in range(c["C"]))
-    if 8 not in frames:  # FR_CRAFT_ANY
-        assert st[S["CRAFT_ANY_LEFT"]] == 0
+    problems = list(invariant_violations(g))
+    assert not problems, problems
+
+
+@pytest.mark.parametrize("corrupt, expected", [
+    (lambda g: g.state.__setitem__(g.S["SUPPLY"], g.state[g.S["SUPPLY"]] + 1), "Law 1.5.1"),
+    (lambda g: g.state.__setitem__(g.S["DECK_LEN"], g.state[g.S["DECK_LEN"]] - 1), "deck"),
+    (lambda g: g.state.__setitem__(g.S["ITEMS"], g.state[g.S["ITEMS"]] + 1), "Law 5.1.5"),
+    (lambda g: g.state.__setitem__(g.S["VP"], -1), "negative VP"),
+    (lambda g: g.state.__setitem__(g.S["CARD_LOC"], 6), "no known place"),
+])
+def test_the_invariant_checker_finds_a_corrupt_state(new_game, corrupt, expected):
+    g = new_game()
+    assert not list(invariant_violations(g))
+    corrupt(g)
+    assert any(expected in v for v in invariant_violations(g))
 
 
 @pytest.mark.parametrize("seed", range(1, 13))

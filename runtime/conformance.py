@@ -1,0 +1,165 @@
+"""The conformance kit: checks any bundle (base game or a content pack) can run on itself.
+
+``rootlaw check`` runs it from the command line, so a homebrew pack's CI can ask: do
+random games on my content end, do the engine's invariants hold after every decision,
+do the compiled and pure cores agree, and do my rules scenarios pass?  The test suite
+uses the same invariant checker on the base game.
+
+Invariants (Law references in brackets):
+- pieces on the map + supply + out of the game = the printed count [1.5.1];
+- every card is in exactly one place; the deck order holds exactly the deck's cards;
+- items in the supply + crafted items = the starting supply [5.1.5];
+- buildings never exceed a clearing's slots [2.2.3 / 2.4]; VP never negative;
+- a pending decision always offers at least one action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rootlaw.spec import Bundle
+
+from .agents import RandomAgent
+from .game import Game
+
+LOC_DECK, LOC_HAND = 0, 8
+FR_PLACE, FR_CRAFT_ANY = "place", "craft_any"
+
+
+def invariant_violations(g: Game) -> Iterator[str]:
+    """What is wrong with a position (nothing, in a correct engine)."""
+    S, c = g.S, g.consts
+    st = g.state
+    t = g._core_module.tables
+    tab, off = t.table, t.table_layout.offsets
+    NP, C = c["NP"], c["C"]
+    for pc in range(NP):
+        cells = [st[S["BOARD"] + cl * NP + pc] for cl in range(C)]
+        name = g.names["pieces"][pc]
+        if min(cells) < 0 or st[S["SUPPLY"] + pc] < 0:
+            yield f"negative count of {name}"
+        total = tab[off["PIECE_COUNT"] + pc]
+        if sum(cells) + st[S["SUPPLY"] + pc] + st[S["OUT"] + pc] != total:
+            yield f"{name}: map + supply + out != {total} (Law 1.5.1)"
+    locs = [st[S["CARD_LOC"] + i] for i in range(c["N"])]
+    deck = [st[S["DECK"] + i] for i in range(st[S["DECK_LEN"]])]
+    if sorted(deck) != [i for i, x in enumerate(locs) if x == LOC_DECK]:
+        yield "the deck order and the cards marked 'in the deck' differ"
+    max_loc = LOC_HAND + 2 * c["P"] + c["P"] * c["L"]
+    if not all(0 <= x < max_loc and x not in (5, 6, 7) for x in locs):
+        yield "a card is in no known place"
+    for i, item in enumerate(g.names["items"]):
+        crafted = sum(st[S["CRAFTED"] + p * c["I"] + i] for p in range(c["P"]))
+        if st[S["ITEMS"] + i] + crafted != tab[off["ITEM_SUPPLY"] + i]:
+            yield f"{item}: supply + crafted != the starting supply (Law 5.1.5)"
+    for cl in range(C):
+        buildings = st[S["RUINS"] + cl] + sum(
+            st[S["BOARD"] + cl * NP + pc] for pc in range(NP)
+            if tab[off["PIECE_KIND"] + pc] == 1)
+        if buildings > tab[off["CLEARING_SLOTS"] + cl]:
+            yield f"clearing {g.names['clearings'][cl]}: more buildings than slots"
+    if any(v < 0 for v in g.scores):
+        yield "negative VP"
+    frames = [g.names["frames"][st[S["FRAMES"] + d * 4] - 1] for d in range(st[S["DEPTH"]])]
+    if FR_PLACE not in frames and any(st[S["PLACE_LEFT"] + cl] for cl in range(C)):
+        yield "pieces still owed after a placement closed"
+    if FR_CRAFT_ANY not in frames and st[S["CRAFT_ANY_LEFT"]]:
+        yield "'?' icons still owed after a craft closed"
+    if not g.is_over and not g.legal_actions():
+        yield "a decision with no legal action and no winner"
+
+
+@dataclass
+class Report:
+    """What ``check_bundle`` found; ``ok`` when nothing failed."""
+
+    games: int = 0
+    winners: int = 0
+    stopped: int = 0
+    decisions: int = 0
+    agreement_games: int = 0
+    agreement_skipped: str = ""
+    scenarios: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+def play_checked(bundle: Bundle, factions: list[str] | None, seed: int, *,
+                 max_decisions: int, pure: bool | None = None) -> tuple[Game, list[str]]:
+    """One random game, decision by decision, with the invariants after each one."""
+    g = Game(factions, seed, bundle=bundle, pure=pure)
+    agent = RandomAgent(seed)
+    problems = [f"seed {seed}, start: {v}" for v in invariant_violations(g)]
+    while not g.is_over and len(g.history) < max_decisions and not problems:
+        legal = g.legal_actions()
+        if not legal:
+            break  # reported by invariant_violations
+        g.apply(agent.choose(g, legal))
+        problems += [f"seed {seed}, decision {len(g.history) - 1}: {v}"
+                     for v in invariant_violations(g)]
+    return g, problems
+
+
+def cores_agree(bundle: Bundle, factions: list[str] | None, seed: int,
+                max_decisions: int) -> str | None:
+    """Play the same game on both cores; the first difference, or None."""
+    fast = Game(factions, seed, bundle=bundle, pure=False)
+    slow = Game(factions, seed, bundle=bundle, pure=True)
+    agent = RandomAgent(seed)
+    n = 0
+    while not fast.is_over and n < max_decisions:
+        if fast.legal_actions() != slow.legal_actions():
+            return f"seed {seed}, decision {n}: the cores offer different actions"
+        a = agent.choose(fast, fast.legal_actions())
+        fast.apply(a)
+        slow.apply(a)
+        if list(fast.state) != list(slow.state):
+            return f"seed {seed}, decision {n} ({fast.notation(a)}): the cores' states differ"
+        n += 1
+    return None
+
+
+def check_bundle(bundle: Bundle, *, factions: list[str] | None = None, seed: int = 1,
+                 games: int = 20, agreement: int = 3, max_decisions: int = 20_000,
+                 scenario_paths: Sequence[Path] = (), progress=None) -> Report:
+    """Run the conformance checks on a bundle; see the module doc."""
+    from .scenario import run_file
+
+    rep = Report()
+    for i in range(games):
+        g, problems = play_checked(bundle, factions, seed + i, max_decisions=max_decisions)
+        rep.games += 1
+        rep.decisions += len(g.history)
+        rep.failures += problems
+        if g.is_over:
+            rep.winners += 1
+        elif not problems:
+            rep.stopped += 1
+            rep.failures.append(f"seed {seed + i}: no winner after {max_decisions} decisions "
+                                "(can the content end a game?)")
+        if progress is not None:
+            progress.update(1)
+    probe = Game(factions, seed, bundle=bundle)
+    if not probe.compiled:
+        rep.agreement_skipped = "no compiled core for this bundle (run `rootlaw build`)"
+    else:
+        for i in range(agreement):
+            diff = cores_agree(bundle, factions, seed + i, max_decisions)
+            rep.agreement_games += 1
+            if diff:
+                rep.failures.append(diff)
+    files: list[Path] = []
+    for p in scenario_paths:
+        files += sorted(p.rglob("*.json")) if p.is_dir() else [p]
+    for f in files:
+        rep.scenarios += 1
+        rep.failures += [f"scenario {x}" for x in run_file(f, bundle=bundle)]
+    return rep
+
+
+__all__ = ["Report", "check_bundle", "cores_agree", "invariant_violations", "play_checked"]
