@@ -311,6 +311,26 @@ def cmd_check(args) -> int:
     return 0 if rep.ok else 1
 
 
+# ---------------------------------------------------------------------- perft
+
+
+def cmd_perft(args) -> int:
+    from .perft import divide, perft, position
+
+    bundle = _bundle(args)
+    factions = [f.strip() for f in args.factions.split(",") if f.strip()] or \
+        [f.id for f in bundle.factions]
+    g = position(factions, args.seed, args.after, bundle=bundle)
+    print(f"position: seed {args.seed} after {len(g.history)} decisions "
+          f"({g.phase}, {g.decision}, {g.factions[g.to_play] if not g.is_over else 'over'})")
+    if args.divide:
+        for text, n in sorted(divide(g, args.depth).items()):
+            print(f"  {text}: {n}")
+    for d in range(1, args.depth + 1):
+        print(f"perft {d} {perft(g, d)}")
+    return 0
+
+
 # ---------------------------------------------------------------------- scenario
 
 
@@ -425,6 +445,17 @@ def build_parser() -> argparse.ArgumentParser:
     packs(p)
     p.set_defaults(func=cmd_check)
 
+    p = sub.add_parser("perft", help="count decision sequences from a position "
+                       "(tests/perft/*.perft keeps such counts)")
+    p.add_argument("--factions", default="")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--after", type=int, default=0,
+                   help="random decisions (RandomAgent(seed)) played first")
+    p.add_argument("--depth", type=int, default=3)
+    p.add_argument("--divide", action="store_true", help="the count below each first decision")
+    packs(p)
+    p.set_defaults(func=cmd_perft)
+
     p = sub.add_parser("scenario", help="run rules scenario files (JSON)")
     p.add_argument("paths", nargs="+")
     packs(p)
@@ -443,14 +474,14 @@ def main(argv: list[str] | None = None) -> int:
     except RootlawError as e:
         print(f"rootlaw: {e}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # output piped into `head` and the like
+        return 0
     except OSError as e:  # files the user named: unreadable, unwritable, missing
         where = f"{e.filename}: " if e.filename else ""
         print(f"rootlaw: {where}IO-ERROR: {e.strerror or e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
 
 
 if __name__ == "__main__":

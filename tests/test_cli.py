@@ -541,3 +541,14 @@ def test_check_reports_games_that_never_end(capsys):
     rc, out, _ = run(capsys, "check", "--games", "2", "--agreement", "0",
                      "--max-decisions", "40")
     assert rc == 1 and "no winner after 40 decisions" in out
+
+
+def test_perft_command_prints_counts_and_divide(capsys):
+    rc, out, err = run(capsys, "perft", "--seed", "1", "--after", "0", "--depth", "2",
+                       "--divide")
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("position: seed 1 after 0 decisions (setup")
+    assert "perft 1 4" in lines and "perft 2 16" in lines
+    divided = [x for x in lines if x.startswith("  clearing ")]
+    assert len(divided) == 4 and sum(int(x.rsplit(": ", 1)[1]) for x in divided) == 16
