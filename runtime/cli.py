@@ -134,6 +134,7 @@ def cmd_info(args) -> int:
     from rootlaw.generator.build import cache_dir
 
     from .core import load_core, want_pure
+    from .game import Game
 
     bundle = _bundle(args)
     core = load_core(bundle)
@@ -148,6 +149,7 @@ def cmd_info(args) -> int:
     print(f"deck: {bundle.deck.id} ({c['N']} cards)")
     print(f"factions: {', '.join(f.id for f in bundle.factions)}")
     print(f"action space: {c['NACTIONS']}")
+    print(f"observation vector: {Game(seed=1, bundle=bundle).info.observation_size} int64")
     print(f"state size: {c['STATE_SIZE']} int64")
     print(f"cache: {cache_dir()}")
     return 0

@@ -11,6 +11,7 @@ import json
 import os
 from array import array
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from rootlaw.generator.build import write_atomic
@@ -22,7 +23,26 @@ from .errors import IllegalAction, RootlawError, SaveError
 from .notation import ActionSpace
 
 SAVE_FORMAT = 1
+VICTORY_POINTS = 30  # Law 3.1 (the core's VICTORY_VP)
+MAX_DECISIONS = 1_000_000  # a playout stops here without a winner
 PHASES = {-1: "setup", 0: "birdsong", 1: "daylight", 2: "evening"}
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Static facts about the game a bundle defines, apart from any state (for agents
+    and tools): who can play, how big the spaces are, how it ends, where chance is."""
+
+    bundle: str
+    factions: tuple[str, ...]
+    min_players: int
+    max_players: int
+    num_actions: int
+    observation_size: int
+    victory_points: int
+    max_decisions: int
+    chance: str = ("dice, shuffles and the first player come from a seeded xorshift32 "
+                   "stream kept in the state: a seed and the actions fix the game")
+
 
 _BASE: Bundle | None = None
 _ENCODERS: dict[str, ObservationEncoder] = {}  # one per bundle
@@ -184,7 +204,7 @@ class Game:
             raise IllegalAction(f"action {action} is not legal now")
         self.history.append(action)
 
-    def playout(self, agent_seed: int, max_decisions: int = 1_000_000) -> int:
+    def playout(self, agent_seed: int, max_decisions: int = MAX_DECISIONS) -> int:
         """Random agents play on inside the core (fast path); returns decisions taken."""
         trace = self._core.playout_trace(agent_seed, max_decisions)
         self.history.extend(trace)
@@ -330,6 +350,13 @@ class Game:
         return None if r < 0 else self.factions[r]
 
     @property
+    def info(self) -> GameInfo:
+        return GameInfo(bundle=self.bundle.hash, factions=tuple(self.names["factions"]),
+                        min_players=2, max_players=self.consts["P"],
+                        num_actions=self.space.size, observation_size=self._encoder().size,
+                        victory_points=VICTORY_POINTS, max_decisions=MAX_DECISIONS)
+
+    @property
     def observation_layout(self) -> dict[str, tuple[int, int]]:
         """Field name -> (offset, size) of ``observation_vector`` (see runtime/encode.py)."""
         return self._encoder().layout
@@ -385,5 +412,5 @@ class Game:
         }
 
 
-__all__ = ["Game", "IllegalAction", "RootlawError", "SaveError", "SpecError", "base_bundle",
-           "write_atomic"]
+__all__ = ["Game", "GameInfo", "IllegalAction", "RootlawError", "SaveError", "SpecError",
+           "base_bundle", "write_atomic"]

@@ -17,9 +17,7 @@ from rootlaw.spec import Bundle
 
 from .agents import RandomAgent
 from .errors import RootlawError
-from .game import Game
-
-MAX_DECISIONS = 1_000_000  # the same cap as Game.playout
+from .game import MAX_DECISIONS, Game
 
 
 def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | None = None,

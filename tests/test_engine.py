@@ -107,3 +107,15 @@ def test_every_decision_of_a_game_has_a_name(new_game):
         g.apply(agent.choose(g, g.legal_actions()))
     assert None not in seen
     assert {"actions", "craft", "resolve_columns", "ambush"} <= seen
+
+
+def test_game_info_is_static_and_consistent(new_game):
+    g = new_game()
+    info = g.info
+    assert info.factions == ("marquise", "eyrie")
+    assert (info.min_players, info.max_players) == (2, 2)
+    assert info.num_actions == g.space.size
+    assert info.observation_size == len(g.observation_vector(0))
+    assert info.victory_points == 30  # Law 3.1
+    g.playout(1, 50)
+    assert g.info == info  # no state in it
