@@ -2,7 +2,7 @@
 
 from .agents import FirstAgent, RandomAgent
 from .errors import IllegalAction, RootlawError, SaveError
-from .game import Game, base_bundle
+from .game import Game, GameInfo, base_bundle
 
-__all__ = ["FirstAgent", "Game", "IllegalAction", "RandomAgent", "RootlawError",
+__all__ = ["FirstAgent", "Game", "GameInfo", "IllegalAction", "RandomAgent", "RootlawError",
            "SaveError", "base_bundle"]
