@@ -164,6 +164,12 @@ def build_tables(bundle: Bundle) -> Tables:
         for i, code in enumerate(codes):
             consts[f"{prefix}_{code.upper()}"] = i
     consts["NAB"] = len(ABILITY_KINDS)
+    # Card locations (CARD_LOC values); hands, play areas and Decree columns are ranges.
+    consts.update(LOC_DECK=0, LOC_DISCARD=1, LOC_OUT=2,  # out: removed from the game
+                  LOC_RESERVE=3,                         # faction cards not in use
+                  LOC_AVAILABLE=4,                       # discarded dominance (Law 3.3.3)
+                  LOC_HAND=8, LOC_PLAY=8 + P,            # + seat
+                  LOC_COLUMN=8 + 2 * P)                  # + seat * L + column
     for i, code in enumerate(FRAME_KINDS):
         consts[f"FR_{code.upper()}"] = i + 1
 

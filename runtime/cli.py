@@ -26,6 +26,11 @@ def _bundle(args):
                    deck_id=getattr(args, "deck", None))
 
 
+def _factions(args) -> list[str]:
+    """The --factions list (empty: let the command choose)."""
+    return [f.strip() for f in args.factions.split(",") if f.strip()]
+
+
 # ---------------------------------------------------------------------- play
 
 
@@ -74,8 +79,7 @@ def cmd_play(args) -> int:
     from .log import play_game
 
     bundle = _bundle(args)
-    factions = [f.strip() for f in args.factions.split(",") if f.strip()] or \
-        [f.id for f in bundle.factions]
+    factions = _factions(args) or [f.id for f in bundle.factions]
     games = max(1, args.games)
     if args.log and games > 1:
         raise RootlawError("--log takes one game; use --games 1", code="VALUE-INVALID")
@@ -83,7 +87,6 @@ def cmd_play(args) -> int:
     if (args.quiet or args.json) and games > 1 and args.progress:
         from tqdm import tqdm
         progress = tqdm(total=games, unit="game", file=sys.stderr)
-    wins: dict[str | None, int] = {}  # None: a playout that stopped without a winner
     stats = _Stats(factions)
     for i in range(games):
         seed = args.seed + i
@@ -95,7 +98,6 @@ def cmd_play(args) -> int:
                   "the same --pack/--map options compiles it (tens of times faster)",
                   file=sys.stderr)
         w = g.winner_faction
-        wins[w] = wins.get(w, 0) + 1
         stats.add(g)
         scores = " ".join(f"{f}={v}" for f, v in zip(g.factions, g.scores, strict=True))
         line = (f"winner: {w or 'none'} seed={seed} turns={g.turn} "
@@ -122,8 +124,10 @@ def cmd_play(args) -> int:
                    "seeds": [args.seed, args.seed + games - 1], **stats.summary()}
         print(json.dumps(summary, indent=2))
     elif games > 1:
-        print("wins: " + ", ".join(f"{f or 'none'}={n}"
-                                   for f, n in sorted(wins.items(), key=lambda x: str(x[0]))))
+        tally = sorted((f, n) for f, n in stats.wins.items() if n)
+        if stats.no_winner:
+            tally.insert(0, ("none", stats.no_winner))
+        print("wins: " + ", ".join(f"{f}={n}" for f, n in tally))
     return 0
 
 
@@ -245,7 +249,7 @@ def cmd_bench(args) -> int:
     from .bench import run_bench
 
     bundle = _bundle(args)
-    factions = [f for f in args.factions.split(",") if f] or [f.id for f in bundle.factions]
+    factions = _factions(args) or [f.id for f in bundle.factions]
     result = run_bench(bundle, factions, games=args.games,
                        seed=args.seed, min_seconds=args.min_seconds)
     if args.json:
@@ -280,7 +284,7 @@ def cmd_check(args) -> int:
     from .conformance import check_bundle
 
     bundle = _bundle(args)
-    factions = [f.strip() for f in args.factions.split(",") if f.strip()] or None
+    factions = _factions(args) or None
     if args.scenarios:
         paths = [Path(p) for p in args.scenarios]
     else:  # each pack's own scenarios/ folder, when it has one
@@ -320,8 +324,7 @@ def cmd_perft(args) -> int:
     from .perft import divide, perft, position
 
     bundle = _bundle(args)
-    factions = [f.strip() for f in args.factions.split(",") if f.strip()] or \
-        [f.id for f in bundle.factions]
+    factions = _factions(args) or [f.id for f in bundle.factions]
     g = position(factions, args.seed, args.after, bundle=bundle)
     print(f"position: seed {args.seed} after {len(g.history)} decisions "
           f"({g.phase}, {g.decision}, {g.factions[g.to_play] if not g.is_over else 'over'})")

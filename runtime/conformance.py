@@ -24,7 +24,6 @@ from rootlaw.spec import Bundle
 from .agents import RandomAgent
 from .game import Game
 
-LOC_DECK, LOC_HAND = 0, 8
 FR_PLACE, FR_CRAFT_ANY = "place", "craft_any"
 
 
@@ -45,10 +44,10 @@ def invariant_violations(g: Game) -> Iterator[str]:
             yield f"{name}: map + supply + out != {total} (Law 1.5.1)"
     locs = [st[S["CARD_LOC"] + i] for i in range(c["N"])]
     deck = [st[S["DECK"] + i] for i in range(st[S["DECK_LEN"]])]
-    if sorted(deck) != [i for i, x in enumerate(locs) if x == LOC_DECK]:
+    if sorted(deck) != [i for i, x in enumerate(locs) if x == c["LOC_DECK"]]:
         yield "the deck order and the cards marked 'in the deck' differ"
-    max_loc = LOC_HAND + 2 * c["P"] + c["P"] * c["L"]
-    if not all(0 <= x < max_loc and x not in (5, 6, 7) for x in locs):
+    max_loc = c["LOC_COLUMN"] + c["P"] * c["L"]
+    if not all(0 <= x <= c["LOC_AVAILABLE"] or c["LOC_HAND"] <= x < max_loc for x in locs):
         yield "a card is in no known place"
     for i, item in enumerate(g.names["items"]):
         crafted = sum(st[S["CRAFTED"] + p * c["I"] + i] for p in range(c["P"]))

@@ -20,14 +20,13 @@ if TYPE_CHECKING:
 
     from .game import Game
 
-LOC_DECK, LOC_DISCARD, LOC_OUT, LOC_RESERVE, LOC_AVAILABLE, LOC_HAND = 0, 1, 2, 3, 4, 8
-
 
 class ObservationEncoder:
     """Field offsets for one bundle's observation vectors, and the encoder."""
 
     def __init__(self, consts: dict[str, int], names: Names):
         c = consts
+        self.consts = consts
         self.P, self.K, self.L, self.I = c["P"], c["K"], c["L"], c["I"]
         self.C, self.NP, self.N = c["C"], c["NP"], c["N"]
         self.decisions: list[str] = list(names["frames"]) + list(names["ops"])
@@ -94,23 +93,23 @@ class ObservationEncoder:
             put("items", i, st[S["ITEMS"] + i])
         defs = g.card_defs
         hand_sizes = [0] * P
+        c = self.consts
+        hand, play, column = c["LOC_HAND"], c["LOC_PLAY"], c["LOC_COLUMN"]
+        piles = {c["LOC_DISCARD"]: "discard", c["LOC_AVAILABLE"]: "available",
+                 c["LOC_OUT"]: "removed"}
         for card in range(N):
             loc, dd = st[S["CARD_LOC"] + card], defs[card]
-            if LOC_HAND <= loc < LOC_HAND + n:
-                q = loc - LOC_HAND
+            if hand <= loc < hand + n:
+                q = loc - hand
                 hand_sizes[rel(q)] += 1
                 if q == seat:
                     out[lay["hand"][0] + dd] += 1
-            elif loc == LOC_DISCARD:
-                out[lay["discard"][0] + dd] += 1
-            elif loc == LOC_AVAILABLE:
-                out[lay["available"][0] + dd] += 1
-            elif loc == LOC_OUT:
-                out[lay["removed"][0] + dd] += 1
-            elif LOC_HAND + P <= loc < LOC_HAND + P + n:
-                out[lay["play_area"][0] + rel(loc - LOC_HAND - P) * K + dd] += 1
-            elif LOC_HAND + 2 * P <= loc < LOC_HAND + 2 * P + n * L:
-                q, col = divmod(loc - LOC_HAND - 2 * P, L)
+            elif loc in piles:
+                out[lay[piles[loc]][0] + dd] += 1
+            elif play <= loc < play + n:
+                out[lay["play_area"][0] + rel(loc - play) * K + dd] += 1
+            elif column <= loc < column + n * L:
+                q, col = divmod(loc - column, L)
                 out[lay["columns"][0] + (rel(q) * L + col) * K + dd] += 1
         for r in range(P):
             put("hand_size", r, hand_sizes[r])

@@ -337,12 +337,12 @@ class Game:
                                code="REF-UNDEF") from None
 
     def hand(self, seat: int) -> list[str]:
-        return self.cards_at(8 + self._seat(seat))
+        return self.cards_at(self.consts["LOC_HAND"] + self._seat(seat))
 
     def columns(self, seat: int) -> dict[str, list[str]]:
         f = self._seats[self._seat(seat)]
-        P, L = self.consts["P"], self.consts["L"]
-        return {col: self.cards_at(8 + 2 * P + seat * L + i)
+        L = self.consts["L"]
+        return {col: self.cards_at(self.consts["LOC_COLUMN"] + seat * L + i)
                 for i, col in enumerate(self.names["columns"][f])}
 
     def ruler(self, clearing: str) -> str | None:
@@ -391,7 +391,7 @@ class Game:
                 # An activated dominance card lies face up (Law 3.3.1); cards in play.
                 "dominance": (self.names["cards"][self._s("DOMINANCE", q)]
                               if self._s("DOMINANCE", q) >= 0 else None),
-                "play_area": self.cards_at(8 + self.consts["P"] + q),
+                "play_area": self.cards_at(self.consts["LOC_PLAY"] + q),
             })
         return {
             "seat": seat,
@@ -402,9 +402,10 @@ class Game:
             "decision": self.decision,
             "players": players,
             "board": self.piece_counts(),
-            "discard": self.cards_at(1),
-            "available_dominance": self.cards_at(4),   # Law 3.3.3: face up, public
-            "removed": self.cards_at(2),               # out of the game, e.g. Law 5.1.3
+            "discard": self.cards_at(self.consts["LOC_DISCARD"]),
+            # Law 3.3.3: face up, public; removed from the game, e.g. Law 5.1.3
+            "available_dominance": self.cards_at(self.consts["LOC_AVAILABLE"]),
+            "removed": self.cards_at(self.consts["LOC_OUT"]),
             "deck_size": self._s("DECK_LEN"),
             "items": {it: self._s("ITEMS", i) for i, it in enumerate(self.names["items"])},
             "over": self.is_over,

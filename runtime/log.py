@@ -48,7 +48,7 @@ def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | N
         text = g.notation(a)
         turn, phase, current, asked = g.turn, g.phase, g.current, g.decision
         # An interrupt names what it asks about ("done" to an ambush reads differently).
-        shown = f"{text} ({asked})" if g._s("DEPTH") > 0 else text
+        shown = f"{text} ({asked})" if asked in g.names["frames"] else text
         if out and phase != "setup" and turn != last_turn:
             print(f"-- turn {turn}: {g.factions[current]}", file=out)
             last_turn = turn

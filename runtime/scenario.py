@@ -121,16 +121,16 @@ def move_card(g: Game, card_id: str, loc: int, *, prefer: tuple[int, ...] = (0, 
 def set_hand(g: Game, seat: int, cards: list[str]) -> None:
     """Replace a hand: the old cards go to the discard pile."""
     for i in range(g.consts["N"]):
-        if g.state[g.S["CARD_LOC"] + i] == 8 + seat:
+        if g.state[g.S["CARD_LOC"] + i] == g.consts["LOC_HAND"] + seat:
             g.state[g.S["CARD_LOC"] + i] = 1
     for cid in cards:
-        move_card(g, cid, 8 + seat)
+        move_card(g, cid, g.consts["LOC_HAND"] + seat)
 
 
 def column_loc(g: Game, seat: int, column: str) -> int:
     f = g._seats[seat]
     cols = g.names["columns"][f]
-    return 8 + 2 * g.consts["P"] + seat * g.consts["L"] + cols.index(column)
+    return g.consts["LOC_COLUMN"] + seat * g.consts["L"] + cols.index(column)
 
 
 def set_vp(g: Game, seat: int, vp: int) -> None:

@@ -10,20 +10,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rootlaw.runtime import Game, IllegalAction, RandomAgent
+from rootlaw.runtime import Game, IllegalAction
+from rootlaw.runtime.perft import position
 
 SETTINGS = settings(max_examples=60, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 
 def reach(seed: int, decisions: int) -> Game:
-    g = Game(["marquise", "eyrie"], seed)
-    agent = RandomAgent(seed)
-    for _ in range(decisions):
-        if g.is_over:
-            break
-        g.apply(agent.choose(g, g.legal_actions()))
-    return g
+    return position(["marquise", "eyrie"], seed, decisions)
 
 
 positions = st.tuples(st.integers(1, 10_000), st.integers(0, 400))
