@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from rootlaw.runtime import Game, RandomAgent
+from rootlaw.runtime.cli import main
 from rootlaw.runtime.layout import clearing_positions
 from rootlaw.runtime.render import compose, faction_colour, picture, render_svg
 from rootlaw.spec import BASE_PACK, SpecError, load_file, resolve
@@ -417,3 +418,47 @@ def test_a_bad_colour_is_a_located_error(tmp_path):
     text = path.read_text(encoding="utf-8")
     line = text[:text.index('"color"')].count("\n") + 1
     assert (d.code, d.pointer, d.line) == ("VALUE-INVALID", "/color", line), d
+
+
+# ---------------------------------------------------------------------- rootlaw render
+
+
+def test_render_a_save(capsys, tmp_path, mid):
+    mid.save(tmp_path / "g.json")
+    out = tmp_path / "board.svg"
+    assert main(["render", str(tmp_path / "g.json"), "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == render_svg(mid)
+    assert main(["render", str(tmp_path / "g.json"), "--seat", "1", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == render_svg(mid, seat=1)
+    assert not list(tmp_path.glob(".*tmp*")) and not list(tmp_path.glob("*.tmp"))
+
+
+def test_render_a_position_of_a_log(capsys, tmp_path):
+    log = tmp_path / "g.jsonl"
+    assert main(["play", "--seed", "5", "--factions", "marquise,eyrie", "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["render", "--log", str(log), "--at", "40"]) == 0
+    svg = capsys.readouterr().out
+    assert svg == render_svg(played(seed=5, decisions=40))
+    assert "decision 40" in svg
+
+
+@pytest.mark.parametrize("argv, code", [
+    ([], "VALUE-INVALID"),
+    (["--at", "99999"], "VALUE-INVALID"),
+    (["--seat", "7"], "REF-UNDEF"),
+], ids=["nothing-to-draw", "at-past-the-end", "no-such-seat"])
+def test_render_errors_are_coded(capsys, tmp_path, mid, argv, code):
+    mid.save(tmp_path / "g.json")
+    save = [] if not argv else [str(tmp_path / "g.json")]
+    assert main(["render", *save, *argv, "-o", str(tmp_path / "x.svg")]) == 1
+    assert code in capsys.readouterr().err
+    assert not (tmp_path / "x.svg").exists()
+
+
+def test_render_a_corrupt_save_is_a_located_error(capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": 1}', encoding="utf-8")
+    assert main(["render", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert str(bad) in err and "SAVE-CORRUPT" in err
