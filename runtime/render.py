@@ -736,8 +736,11 @@ def _panel_cards(v: _View, q: int) -> tuple[str, float]:
         svg, h = _card_row("dominance", [pl["dominance"]], y, v, "dominance")
         out.append(svg)
         y += h
-    if pl["play_area"]:
-        svg, h = _card_row("in play", pl["play_area"], y, v, "play-area")
+    in_play = list(pl["play_area"])
+    if pl["dominance"] in in_play:  # an activated dominance card is shown once, above
+        in_play.remove(pl["dominance"])
+    if in_play:
+        svg, h = _card_row("in play", in_play, y, v, "play-area")
         out.append(svg)
         y += h
     if v.seat == q:

@@ -352,6 +352,23 @@ def test_a_homebrew_faction_draws_in_a_colour_of_its_own(tmp_path):
     assert "Test Otters" in texts(head)
 
 
+def test_an_activated_dominance_card_is_shown_once(tmp_path):
+    # Dominance cards are out of two-player games (Law 5.1.3): three factions here.
+    b = resolve([_otter_pack(tmp_path), EXAMPLE], map_id="thicket")
+    g = Game(["marquise", "eyrie", "test-otters"], 3, bundle=b, pure=True)
+    agent = RandomAgent(3)
+    while not g.is_over and max(g.state[g.S["DOMINANCE"] + q] for q in range(3)) < 0:
+        g.apply(agent.choose(g, g.legal_actions()))
+    (seat,) = [q for q in range(3) if g.state[g.S["DOMINANCE"] + q] >= 0]
+    card = g.observation(seat)["players"][seat]["dominance"]
+    assert card in g.observation(seat)["players"][seat]["play_area"]
+    root = parse(render_svg(g))
+    panel = slot(root, f"p{seat}-cards")
+    (row,) = by_class(panel, "dominance")
+    assert [c.get("data-card") for c in by_class(row, "card")] == [card]
+    assert [c.get("data-card") for c in by_class(panel, "card")].count(card) == 1
+
+
 def test_a_faction_colour_from_the_spec_is_used(tmp_path):
     b = resolve([_otter_pack(tmp_path, "#12AB34")])
     assert faction_colour(b.faction("test-otters")) == "#12ab34"
