@@ -54,8 +54,8 @@ STYLE = (
     ".num{font-weight:bold;font-size:16px;text-anchor:middle;dominant-baseline:central}"
     ".c{text-anchor:middle;dominant-baseline:central}"
     ".b{font-weight:bold}"
-    ".s{font-size:11px}"
-    ".t{font-size:12px}"
+    ".s{font-size:12px}"
+    ".t{font-size:13px}"
     ".h{font-size:15px;font-weight:bold}"
 )
 
@@ -354,7 +354,7 @@ def _token_text(mark: str, count: int) -> str:
 
 def _token(x: float, y: float, colour: str, mark: str, count: int, title: str) -> str:
     text = _token_text(mark, count)
-    w = 10 + 7.5 * len(text)
+    w = 10 + 8.2 * len(text)
     return (f'<g class="token"><title>{_t(title)}</title>'
             f'<rect x="{_n(x)}" y="{_n(y - 9)}" width="{_n(w)}" height="18" rx="9" '
             f'fill="#ffffff" stroke="{colour}" stroke-width="3"/>'
@@ -523,7 +523,7 @@ def _clearing(v: _View, cid: int) -> str:
                 out.append(_building(x + 11, sy, s.colour, s.mark, _label(s.name)))
     if tokens:
         ty = 8 + 26 * ((len(slots) + 2) // 3) - 2
-        widths = [10 + 7.5 * len(_token_text(p.mark, k)) for p, k in tokens]
+        widths = [10 + 8.2 * len(_token_text(p.mark, k)) for p, k in tokens]
         for (p, k), x in zip(tokens, _row_x(widths, 0), strict=True):
             out.append(_token(x, ty, p.colour, p.mark, k, f"{k} {_label(p.name)}"))
     return "".join(out)
@@ -624,7 +624,7 @@ def _panel_tracks(v: _View, q: int) -> tuple[str, float]:
         x = 52.0
         for name, text in chips:
             look = v.pieces[name]
-            w = 26 + 6.6 * len(text)
+            w = 26 + 7.3 * len(text)
             if x + w > PANEL_W:
                 x, y = 52.0, y + 22
             out.append(f'<g class="supply" data-piece="{_t(name)}" data-left="{v.supply[name]}">'
@@ -653,7 +653,7 @@ def _supply_glyph(x: float, y: float, look: PieceLook) -> str:
 def _card(x: float, y: float, w: float, card_id: str, v: _View) -> str:
     name, suit = v.cards.get(card_id, (card_id, ""))
     colour = suit_colour(suit)
-    room = max(1, int((w - 14) / 6.3))
+    room = max(1, int((w - 14) / 6.9))
     text = name if len(name) <= room else name[:room - 1] + "\u2026"
     return (f'<g class="card" data-card="{_t(card_id)}"><title>{_t(name)} ({_t(suit)})</title>'
             f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="18" rx="3" '
@@ -691,7 +691,7 @@ def _panel_cards(v: _View, q: int) -> tuple[str, float]:
         for i, r in enumerate(f.roles):
             held = pl["role"] == r.id
             gone = bool(retired >> i & 1)
-            w = 18 + 7.8 * len(r.name)
+            w = 20 + 8.6 * len(r.name)
             if x + w > PANEL_W:
                 x, y = 52.0, y + 22
             fill = colour if held else "#ffffff"
