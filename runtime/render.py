@@ -494,7 +494,9 @@ def _clearing(v: _View, cid: int) -> str:
         out.append(f'<circle class="battle" r="{R + 17}" fill="none" stroke="#c0182b" '
                    f'stroke-width="4" stroke-dasharray="3 4"/>')
     row = v.board.get(cid, {})
-    warriors, buildings, tokens = [], [], []
+    warriors: list[tuple[PieceLook, int]] = []
+    buildings: list[tuple[PieceLook, int]] = []
+    tokens: list[tuple[PieceLook, int]] = []
     for name in sorted(row, key=lambda n: (v.pieces[n].seat, v.piece_index[n])):
         p = v.pieces[name]
         {"warrior": warriors, "building": buildings, "token": tokens}[p.kind].append(
@@ -712,19 +714,19 @@ def _panel_cards(v: _View, q: int) -> tuple[str, float]:
         n = len(f.columns)
         cw = (PANEL_W - 4 - 4 * (n - 1)) / n
         deepest = max([len(cols.get(c.id, [])) for c in f.columns] + [1])
-        h = 24 + 21 * deepest
+        col_h = 24 + 21 * deepest
         for i, c in enumerate(f.columns):
             x = 2 + i * (cw + 4)
             cards = cols.get(c.id, [])
             head = _label(c.id) if c.id == c.action else f"{_label(c.id)} ({c.action})"
             out.append(f'<g class="column" data-column="{_t(c.id)}" data-cards="{len(cards)}">'
-                       f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(cw)}" height="{_n(h)}" rx="5" '
+                       f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(cw)}" height="{col_h}" rx="5" '
                        f'fill="#ffffff" fill-opacity="0.6" stroke="{colour}" stroke-width="1.5"/>'
                        f'<text class="b s" x="{_n(x + 6)}" y="{_n(y + 15)}">{_t(head)}</text>')
             for k, card_id in enumerate(cards):
                 out.append(_card(x + 4, y + 22 + 21 * k, cw - 8, card_id, v))
             out.append("</g>")
-        y += h + 6
+        y += col_h + 6
     crafted = [(it, k) for it, k in sorted(pl["crafted"].items()) if k]
     if crafted:
         text = ", ".join(f"{_label(it)}{'' if k == 1 else f' x{k}'}" for it, k in crafted)

@@ -110,9 +110,14 @@ def position(bundle: Bundle, *, save: Path | None = None, log: Path | None = Non
              at: int | None = None) -> Game:
     """A saved or logged game (checked by replaying it), after ``at`` of its decisions
     (default: all of them)."""
-    if (save is None) == (log is None):
+    if save is not None and log is not None:
         raise RootlawError("give a save file or --log, not both", code="VALUE-INVALID")
-    final = Game.load(save, bundle=bundle) if save is not None else replay_log(log, bundle)
+    if save is not None:
+        final = Game.load(save, bundle=bundle)
+    elif log is not None:
+        final = replay_log(log, bundle)
+    else:
+        raise RootlawError("nothing to draw: give a save file or --log", code="VALUE-INVALID")
     if at is None:
         return final
     n = len(final.history)

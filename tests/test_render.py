@@ -473,6 +473,13 @@ def test_render_errors_are_coded(capsys, tmp_path, mid, argv, code):
     assert not (tmp_path / "x.svg").exists()
 
 
+def test_render_takes_a_save_or_a_log_not_both(capsys, tmp_path, mid):
+    mid.save(tmp_path / "g.json")
+    assert main(["render", str(tmp_path / "g.json"), "--log", str(tmp_path / "g.json")]) == 1
+    err = capsys.readouterr().err
+    assert "VALUE-INVALID" in err and "not both" in err
+
+
 def test_render_a_corrupt_save_is_a_located_error(capsys, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": 1}', encoding="utf-8")
