@@ -655,7 +655,7 @@ def _supply_glyph(x: float, y: float, look: PieceLook) -> str:
 def _card(x: float, y: float, w: float, card_id: str, v: _View) -> str:
     name, suit = v.cards.get(card_id, (card_id, ""))
     colour = suit_colour(suit)
-    room = max(1, int((w - 14) / 6.9))
+    room = max(1, int((w - 14) / 7.3))  # DejaVu Sans, 12 px
     text = name if len(name) <= room else name[:room - 1] + "\u2026"
     return (f'<g class="card" data-card="{_t(card_id)}"><title>{_t(name)} ({_t(suit)})</title>'
             f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="18" rx="3" '
