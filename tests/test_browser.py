@@ -122,6 +122,11 @@ def test_the_replay_viewer_steps_through_a_game_in_chromium(browser, tmp_path):
     winner = final.bundle.faction(final.winner_faction).name
     assert f"{winner} wins" in page.inner_text("#board")
     assert f"{winner} wins" in page.inner_text("#now")
+    last = page.locator("#log li").nth(n - 1)
+    assert last.evaluate("e => { const r = e.getBoundingClientRect(), "
+                         "p = e.parentElement.getBoundingClientRect(); "
+                         "return r.top >= p.top && r.bottom <= p.bottom + 1; }"), \
+        "at the end the log shows its last decision"
     page.click("#prev")
     assert page.evaluate("rootlawReplay.position") == n - 1
     assert page.locator("#log li.next").count() == 1
