@@ -43,6 +43,51 @@ FRAME_KINDS = ("march", "ambush", "foil", "remove", "rescue", "pay", "place", "c
                "daylight_end")
 
 
+@dataclass(frozen=True)
+class Partial:
+    """One template partial of the core's class body: ``templates/core/<name>.py.j2``.
+
+    An ``always`` partial is emitted for every bundle.  The others are primitive
+    families, emitted only when the bundle's content uses one of the codes listed
+    (a step op, a menu action, a column action or an ability kind).  ``frames`` are
+    the decision frames the partial pushes: their dispatch is emitted with it."""
+
+    name: str
+    always: bool = False
+    ops: tuple[str, ...] = ()
+    menu: tuple[str, ...] = ()
+    columns: tuple[str, ...] = ()
+    abilities: tuple[str, ...] = ()
+    frames: tuple[str, ...] = ()
+
+
+# The core's class body, in order (the module prelude comes before it).  Adding a
+# primitive family: a partial, an entry here naming the codes that pull it in, and the
+# dispatch lines for its codes guarded in the always-emitted partials (docs/design.md).
+PARTIALS = (
+    Partial("rng", always=True),
+    Partial("queries", always=True),
+    Partial("cards", always=True),
+    Partial("victory", always=True, frames=("daylight_end",)),
+    Partial("pieces", always=True, frames=("place",)),
+    Partial("frames", always=True),
+    Partial("setup", always=True),
+    Partial("turn", always=True),
+    Partial("legal", always=True),
+    Partial("apply", always=True),
+    Partial("actions", ops=("actions",)),
+    Partial("move", menu=("march",), columns=("move",), frames=("march",)),
+    Partial("battle", menu=("battle",), columns=("battle",),
+            frames=("ambush", "foil", "remove")),
+    Partial("rescue", abilities=("rescue_removed_warriors",), frames=("rescue",)),
+    Partial("build", menu=("build",), columns=("build",), frames=("pay",)),
+    Partial("craft", ops=("craft",), frames=("craft_any",)),
+    Partial("columns", ops=("add_to_columns", "resolve_columns")),
+    Partial("roles", ops=("choose_role",)),
+    Partial("api", always=True),
+)
+
+
 class Layout:
     """Named offsets into one flat int64 array."""
 
