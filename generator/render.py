@@ -8,7 +8,7 @@ import jinja2
 
 from rootlaw.spec import Bundle
 
-from .tables import PARTIALS, Tables, build_tables
+from .tables import Tables, Uses, build_tables
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 REGENERATE = "rootlaw build"
@@ -47,13 +47,21 @@ def banner(bundle_hash: str, partials: list[str]) -> list[str]:
     return lines
 
 
-def render_core(bundle: Bundle, tables: Tables | None = None) -> str:
-    """The core module's source for a bundle (Cython pure-Python mode)."""
+def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None = None) -> str:
+    """The core module's source for a bundle (Cython pure-Python mode).  It holds only
+    the primitives the bundle uses (``tables.uses``); ``uses`` overrides that, for tests
+    (``tables.EVERYTHING`` emits every family)."""
     t = tables or build_tables(bundle)
-    partials = [p.name for p in PARTIALS]
+    u = uses or t.uses
+    partials = list(u.partials)
     return _environment().get_template("core.py.j2").render(
         banner=banner(t.bundle_hash, partials),
         partials=partials,
+        ops=u.ops,
+        menu=u.menu,
+        columns=u.columns,
+        abilities=u.abilities,
+        frames=u.frames,
         bundle_hash=t.bundle_hash,
         consts=list(t.consts.items()),
         table_offsets=list(t.table_layout.offsets.items()),

@@ -7,6 +7,7 @@ template only loops and substitutes (see ``render.py``); all decisions live here
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypedDict
 
@@ -88,6 +89,61 @@ PARTIALS = (
 )
 
 
+@dataclass(frozen=True)
+class Uses:
+    """The primitives a bundle's content uses, and so what its core emits.  Every field
+    is in catalogue order (never a set's order), so a bundle renders the same bytes in
+    every process."""
+
+    ops: tuple[str, ...]        # step ops (STEP_OPS)
+    menu: tuple[str, ...]       # menu actions of 'actions' steps (MENU_ACTIONS)
+    columns: tuple[str, ...]    # column actions (COLUMN_ACTIONS)
+    abilities: tuple[str, ...]  # ability kinds (ABILITY_KINDS)
+    partials: tuple[str, ...]   # the class body's partials, in PARTIALS order
+    frames: tuple[str, ...]     # decision frames the emitted partials push (FRAME_KINDS)
+
+
+def uses_of(ops: Iterable[str] = (), menu: Iterable[str] = (), columns: Iterable[str] = (),
+            abilities: Iterable[str] = ()) -> Uses:
+    """What is emitted for content that uses these codes: the always-emitted partials,
+    every family one of the codes pulls in, and the frames of those partials."""
+
+    def in_order(catalogue: tuple[str, ...], names: Iterable[str]) -> tuple[str, ...]:
+        names = set(names)
+        unknown = names - set(catalogue)
+        assert not unknown, f"not in the catalogue: {sorted(unknown)}"
+        return tuple(code for code in catalogue if code in names)
+
+    u_ops = in_order(STEP_OPS, ops)
+    u_menu = in_order(MENU_ACTIONS, menu)
+    u_columns = in_order(COLUMN_ACTIONS, columns)
+    u_abilities = in_order(ABILITY_KINDS, abilities)
+    emitted = [p for p in PARTIALS
+               if p.always or set(p.ops) & set(u_ops) or set(p.menu) & set(u_menu)
+               or set(p.columns) & set(u_columns) or set(p.abilities) & set(u_abilities)]
+    frames = in_order(FRAME_KINDS, [fr for p in emitted for fr in p.frames])
+    return Uses(u_ops, u_menu, u_columns, u_abilities, tuple(p.name for p in emitted), frames)
+
+
+EVERYTHING = uses_of(STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS)
+
+
+def content_uses(bundle: Bundle) -> Uses:
+    """The codes a bundle's factions use: steps of every program (setup, phases, hooks),
+    menus of their 'actions' steps, column actions and ability kinds."""
+    ops: list[str] = []
+    menu: list[str] = []
+    for f in bundle.factions:
+        for steps in (f.setup, f.turn.birdsong, f.turn.daylight, f.turn.evening,
+                      *f.hooks.values()):
+            for s in steps:
+                ops.append(s.op)
+                if isinstance(s, M.Actions):
+                    menu.extend(m.action for m in s.menu)
+    return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
+                   [a.kind for f in bundle.factions for a in f.abilities])
+
+
 class Layout:
     """Named offsets into one flat int64 array."""
 
@@ -134,6 +190,7 @@ class Tables:
     actions: Layout = field(default_factory=lambda: Layout("A_"))
     names: Names = field(default_factory=Names)
     bundle_hash: str = ""
+    uses: Uses = EVERYTHING  # what the core emits: the bundle's own, from build_tables
 
     def put(self, name: str, values: list[int]) -> None:
         off = self.table_layout.add(name, len(values))
@@ -142,7 +199,7 @@ class Tables:
 
 
 def build_tables(bundle: Bundle) -> Tables:
-    t = Tables(bundle_hash=bundle.hash)
+    t = Tables(bundle_hash=bundle.hash, uses=content_uses(bundle))
     m = bundle.map
     c_ids = sorted(c.id for c in m.clearings)
     cidx = {cid: i for i, cid in enumerate(c_ids)}
