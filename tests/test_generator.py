@@ -148,6 +148,13 @@ def test_registry_codes_are_catalogue_codes_and_each_frame_has_one_home():
     assert sorted(homes) == sorted(FRAME_KINDS)
 
 
+def test_the_base_bundle_uses_every_family():
+    # So the golden transcripts and perft counts, all on the base bundle, run every
+    # family the generator can emit.
+    assert build_tables(base_bundle()).uses == EVERYTHING
+    assert render_core(base_bundle()) == render_core(base_bundle(), uses=EVERYTHING)
+
+
 def test_the_banner_names_the_templates_and_the_command():
     src = render_core(subset_bundle())
     head = "".join(line[2:] + " " for line in src.splitlines()[:6] if line.startswith("# "))
