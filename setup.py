@@ -99,7 +99,7 @@ setup(
     },
     package_data={
         "rootlaw.spec": ["content/*/*.json", "schema/*.json", "py.typed"],
-        "rootlaw.generator": ["templates/*.j2", "py.typed"],
+        "rootlaw.generator": ["templates/*.j2", "templates/core/*.j2", "py.typed"],
         "rootlaw.runtime": ["py.typed", "viewer.html"],
         "rootlaw._core": ["base.py"],
     },
