@@ -48,7 +48,8 @@ class RootEnv(gymnasium.Env):
     faction: the learner's faction (default: the first seated).
     opponent: makes the agent for the other seats from the game seed (default: the
         seeded ``RandomAgent``; one agent plays all of them).
-    packs, max_decisions, illegal_action, render_mode: as the PettingZoo ``raw_env``;
+    packs, map, deck, max_decisions, illegal_action, render_mode: as the PettingZoo
+        ``raw_env``;
         an illegal action with "terminate" ends the episode with reward -1.
     """
 
@@ -56,9 +57,10 @@ class RootEnv(gymnasium.Env):
 
     def __init__(self, factions: Iterable[str] | None = None, faction: str | None = None,
                  opponent: SeatPolicy | None = None, packs: Iterable[str | os.PathLike] = (),
+                 map: str | None = None, deck: str | None = None,
                  max_decisions: int | None = None, illegal_action: str = "terminate",
                  render_mode: str | None = None, pure: bool | None = None):
-        self.bundle = bundle_for([str(p) for p in packs])
+        self.bundle = bundle_for([str(p) for p in packs], map, deck)
         probe = Game(list(factions) if factions is not None else None, 0, bundle=self.bundle,
                      pure=pure)
         self.factions = list(probe.factions)

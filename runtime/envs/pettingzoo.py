@@ -69,7 +69,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
 
     factions: the seated factions in seat order (default: every faction of the bundle).
     seed: the game of the first ``reset()`` without a seed (see ``table.Seeds``).
-    packs: content packs on top of the base game.
+    packs: content packs on top of the base game; map, deck: a pack's map or deck (as
+        ``rootlaw play --map/--deck``).
     max_cycles: how many decisions each agent is asked for.  An agent that has had its
         ``max_cycles`` decisions is truncated (reward 0) and leaves; the seat policy plays
         its seat on so the agents still in get theirs, and the episode ends when the
@@ -93,18 +94,19 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
                 "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, factions: Iterable[str] | None = None, seed: int | None = None,
-                 packs: Iterable[str | os.PathLike] = (), max_cycles: int | None = None,
+                 packs: Iterable[str | os.PathLike] = (), map: str | None = None,
+                 deck: str | None = None, max_cycles: int | None = None,
                  max_decisions: int | None = None, illegal_action: str = "terminate",
                  seat_policy: SeatPolicy | None = None, render_mode: str | None = None,
                  pure: bool | None = None):
         factions = list(factions) if factions is not None else None
         packs = [str(p) for p in packs]
-        EzPickle.__init__(self, factions=factions, seed=seed, packs=packs,
+        EzPickle.__init__(self, factions=factions, seed=seed, packs=packs, map=map, deck=deck,
                           max_cycles=max_cycles, max_decisions=max_decisions,
                           illegal_action=illegal_action, seat_policy=seat_policy,
                           render_mode=render_mode, pure=pure)
         super().__init__()
-        self.bundle = bundle_for(packs)
+        self.bundle = bundle_for(packs, map, deck)
         probe = Game(factions, 0, bundle=self.bundle, pure=pure)  # checks the seating
         self.info = game_info(self.bundle)
         self.possible_agents = list(probe.factions)

@@ -16,17 +16,20 @@ from rootlaw.spec import Bundle, resolve
 
 from ..game import Game, GameInfo, base_bundle
 
-_BUNDLES: dict[tuple[str, ...], Bundle] = {}
+_BUNDLES: dict[tuple, Bundle] = {}
 _INFOS: dict[str, GameInfo] = {}
 
 
-def bundle_for(packs: Iterable[str | os.PathLike] = ()) -> Bundle:
-    """The base content plus ``packs`` (resolved once per process and pack list)."""
-    key = tuple(str(Path(p)) for p in packs)
-    if not key:
+def bundle_for(packs: Iterable[str | os.PathLike] = (), map_id: str | None = None,
+               deck_id: str | None = None) -> Bundle:
+    """The base content plus ``packs``, with a pack's map or deck chosen as ``rootlaw play
+    --map/--deck`` does (resolved once per process and choice)."""
+    paths = tuple(str(Path(p)) for p in packs)
+    if not paths and map_id is None and deck_id is None:
         return base_bundle()
+    key = (paths, map_id, deck_id)
     if key not in _BUNDLES:
-        _BUNDLES[key] = resolve(list(key))
+        _BUNDLES[key] = resolve(list(paths), map_id=map_id, deck_id=deck_id)
     return _BUNDLES[key]
 
 
