@@ -8,10 +8,14 @@
         action = None if terminated or truncated else policy(obs)   # obs["action_mask"]
         e.step(action)
 
-``env()`` follows PettingZoo's classic games: ``raw_env`` wrapped in
-``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``; an illegal action ends the
-game as PettingZoo's ``TerminateIllegalWrapper`` does (the offender gets -1, everyone
-else 0), built into ``raw_env`` so that the parallel view shares it.  ``parallel_env()``
+``env()`` wraps ``raw_env`` as PettingZoo's classic games do: the order checks of
+``OrderEnforcingWrapper`` (a subclass of it), the assertion of
+``AssertOutOfBoundsWrapper`` (an action outside the space is an ``AssertionError``), and
+an illegal action ends the game as ``TerminateIllegalWrapper`` does (the offender gets
+-1, everyone else 0).  The wrapper calls straight through where PettingZoo's generic
+wrappers look every attribute up by ``__getattr__`` (that was most of the API's cost per
+decision), and the illegal-action rule lives in ``raw_env`` so that the parallel view
+shares it.  ``parallel_env()``
 is the turn-based parallel view.  Rewards: ``rootlaw.runtime.envs.outcome``; the
 action space and the observation: docs/agents.md.
 
@@ -29,9 +33,11 @@ from ._extra import require
 
 require("rootlaw.runtime.envs.pettingzoo", "numpy", "gymnasium", "pettingzoo")
 
+import numpy as np  # noqa: E402
 from gymnasium.utils import EzPickle  # noqa: E402
 from pettingzoo import AECEnv, ParallelEnv  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
+from pettingzoo.utils.env_logger import EnvLogger  # noqa: E402
 
 from ..errors import IllegalAction, RootlawError  # noqa: E402
 from ..game import Game  # noqa: E402
@@ -53,10 +59,52 @@ NAME = "rootlaw_v0"
 
 
 def env(**kwargs) -> AECEnv:
-    """The AEC environment with PettingZoo's classic wrappers (arguments: ``raw_env``)."""
-    e = raw_env(**kwargs)
-    e = wrappers.AssertOutOfBoundsWrapper(e)
-    return wrappers.OrderEnforcingWrapper(e)
+    """The AEC environment, wrapped (arguments: ``raw_env``)."""
+    return OrderEnforcing(raw_env(**kwargs))
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` and ``AssertOutOfBoundsWrapper`` in one,
+    calling the environment directly on the per-decision path."""
+
+    def __init__(self, env: raw_env):
+        super().__init__(env)
+        self._size = env.info.num_actions
+
+    @property
+    def agent_selection(self):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.env.agent_selection
+
+    @property
+    def agents(self):
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self.env.agents
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
+
+    def step(self, action) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        e = self.env
+        if not e.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        agent = e.agent_selection
+        if action is None:
+            assert e.terminations[agent] or e.truncations[agent], \
+                "action is not in action space"
+        else:
+            assert isinstance(action, int | np.integer) and not isinstance(action, bool) \
+                and 0 <= action < self._size, "action is not in action space"
+        self._has_updated = True
+        e.step(action)
 
 
 def parallel_env(**kwargs) -> ParallelEnv:
@@ -149,6 +197,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self.asked = dict.fromkeys(self.agents, 0)
+        self._someone_left = False
         self.illegal_actions = 0
         self._skip_agent_selection = None
         self._legal: list[int] | None = None
@@ -174,6 +223,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         self.asked[agent] += 1
         if self.max_cycles is not None and self.asked[agent] >= self.max_cycles:
             self.truncations[agent] = True  # its budget is spent: it leaves, reward 0
+            self._someone_left = True
+        elif not self._someone_left and not g.is_over and len(g.history) < self.max_decisions:
+            self.agent_selection = self.possible_agents[g.to_play]  # the common case
+            return
         self._play_on()
 
     def _play_on(self) -> None:
@@ -196,8 +249,6 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
             agent = self.possible_agents[g.to_play]
             if agent in live:
                 self.agent_selection = agent
-                if len(live) == len(self.agents):
-                    return  # nobody has left: the common case, nothing more to do
                 break
             g.apply(self.policy.choose(g, self._legal_now()))
             self._legal = None
