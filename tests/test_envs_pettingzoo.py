@@ -254,3 +254,27 @@ def test_bad_arguments_are_coded_errors():
                {"seed": "x"}, {"render_mode": "nonsense"}):
         with pytest.raises(RootlawError):
             raw_env(**kw)
+
+
+def test_wrapper_checks_order_and_bounds():
+    mix = list(MIXES[0])
+    e = env(factions=mix)
+    with pytest.raises(AttributeError):
+        e.agent_selection  # noqa: B018 -- before reset
+    e.reset(seed=1)
+    n = e.action_space(e.agent_selection).n
+    for bad in (n, -1, None, True, 1.0):
+        with pytest.raises(AssertionError, match="not in action space"):
+            e.step(bad)
+    assert e.unwrapped.game.history == []
+    e.step(np.int64(e.unwrapped.game.legal_actions()[0]))  # numpy integers are actions
+    assert len(e.unwrapped.game.history) == 1
+
+
+def test_bench_reports_both_loops():
+    from rootlaw.runtime.envs.bench import run
+
+    out = run(list(MIXES[0]), games=1, seed=1)
+    for loop in ("plain", "aec", "aec_no_observation"):
+        assert out[loop]["decisions"] > 0 and out[loop]["decisions_per_s"] > 0
+    assert out["aec_over_plain"] > 0 and out["observation_vector_us"] > 0
