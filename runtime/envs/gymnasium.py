@@ -54,6 +54,7 @@ class RootEnv(gymnasium.Env):
     """
 
     metadata = {"render_modes": picture.render_modes(), "render_fps": 1}
+    game: Game  # the game of the episode, from reset() on
 
     def __init__(self, factions: Iterable[str] | None = None, faction: str | None = None,
                  opponent: SeatPolicy | None = None, packs: Iterable[str | os.PathLike] = (),
@@ -74,12 +75,11 @@ class RootEnv(gymnasium.Env):
             self.info.max_decisions
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+            check_choice("render_mode", render_mode, tuple(picture.render_modes()))
         self.render_mode = render_mode
         self._opponent = opponent or default_policy
         self._pure = pure
         self.observation_space, self.action_space = spaces_for(self.info)
-        self.game: Game | None = None
         self._legal: list[int] | None = None
         self._ended = False
 
@@ -99,7 +99,7 @@ class RootEnv(gymnasium.Env):
         return self._observe(), {}
 
     def step(self, action):
-        if self.game is None:
+        if getattr(self, "game", None) is None:
             raise RootlawError("step() before reset()", code="VALUE-INVALID")
         g = self.game
         if self._ended or g.is_over or len(g.history) >= self.max_decisions:
@@ -148,7 +148,7 @@ class RootEnv(gymnasium.Env):
                            self._legal_now() if self._acting() else None)
 
     def render(self):
-        if self.game is None:
+        if getattr(self, "game", None) is None:
             raise RootlawError("render() before reset()", code="VALUE-INVALID")
         return picture.render(self.game, self.render_mode)
 

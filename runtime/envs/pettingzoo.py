@@ -140,6 +140,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
 
     metadata = {"name": NAME, "render_modes": picture.render_modes(),
                 "is_parallelizable": False, "render_fps": 1}
+    game: Game  # the game of the episode, from reset() on
 
     def __init__(self, factions: Iterable[str] | None = None, seed: int | None = None,
                  packs: Iterable[str | os.PathLike] = (), map: str | None = None,
@@ -164,7 +165,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
             self.info.max_decisions
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+            check_choice("render_mode", render_mode, tuple(picture.render_modes()))
         self.render_mode = render_mode
         self._seat_policy = seat_policy or default_policy
         self._seeds = Seeds(seed)
@@ -173,7 +174,6 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         self.action_spaces = {}
         for a in self.possible_agents:  # one space object per agent, seeded separately
             self.observation_spaces[a], self.action_spaces[a] = spaces_for(self.info)
-        self.game: Game | None = None
 
     # ------------------------------------------------------------------ spaces
 
@@ -195,7 +195,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.asked = dict.fromkeys(self.agents, 0)
         self._someone_left = False
         self.illegal_actions = 0
@@ -279,7 +279,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
                                            self._legal_now() if acting else None)}
 
     def render(self):
-        if self.game is None:
+        if getattr(self, "game", None) is None:
             raise RootlawError("render() before reset()", code="VALUE-INVALID")
         return picture.render(self.game, self.render_mode)
 
