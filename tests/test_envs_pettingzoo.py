@@ -211,6 +211,9 @@ def test_reset_seed_is_the_game_of_that_seed_and_reproducible(mix):
         e.reset()
         seeds.append((first, e.unwrapped.game_seed))
     assert seeds[0] == seeds[1] and seeds[0][0] == 9 and seeds[0][1] != 9
+    e = env(factions=list(mix))
+    e.reset(seed=np.int64(-3))  # numpy and negative seeds are seeds too
+    assert e.unwrapped.game_seed == -3
 
 
 def test_seat_policy_plays_the_seats_that_left():

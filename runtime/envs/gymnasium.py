@@ -85,6 +85,7 @@ class RootEnv(gymnasium.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         check_seed(seed)
+        seed = None if seed is None else int(seed)  # numpy integers too
         super().reset(seed=None if seed is None else seed & (2**64 - 1))
         # The game of reset(seed=s) is game s (rootlaw play --seed s); later resets
         # without a seed draw theirs from the seeded np_random.

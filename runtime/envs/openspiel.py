@@ -200,7 +200,7 @@ class RootState(pyspiel.State):
         g = self.game
         if not 0 <= player < g.num_players:
             player = 0
-        text = g.space.notation(int(action), g._seats[player])
+        text = g.space.notation(int(action), g.names["factions"].index(g.factions[player]))
         if text.startswith("battle "):  # name the defender by faction, as Game.notation
             head, seat = text.rsplit(" seat", 1)
             text = f"{head} {g.factions[int(seat)]}"

@@ -38,11 +38,12 @@ class Seeds:
 
     def __init__(self, seed: int | None = None):
         check_seed(seed)
-        self._first = seed
+        self._first = None if seed is None else int(seed)
         self._stream: np.random.Generator | None = None
 
     def next(self, seed: int | None = None) -> int:
         check_seed(seed)
+        seed = None if seed is None else int(seed)  # numpy integers too
         if seed is None and self._first is not None:
             seed = self._first
         self._first = None
