@@ -33,8 +33,9 @@ def test_the_training_example_runs(capsys):
     from rl_extra import need
 
     need("numpy", "gymnasium", "pettingzoo")
-    example = runpy.run_path(str(ROOT / "examples" / "rl" / "linear_selfplay.py"),
+    example = runpy.run_path(str(ROOT / "examples" / "rl" / "train_linear.py"),
                              run_name="example")
-    assert example["main"](["--episodes", "2", "--eval", "2", "--seed", "1"]) == 0
+    assert example["main"](["--games", "2", "--epochs", "1", "--eval", "2", "--seed", "1"]) == 0
     out = capsys.readouterr().out
-    assert out.count("episode ") == 2 and "vs random: win rate" in out
+    assert "epoch 1: mean log-loss" in out
+    assert out.count("vs random: win rate") == 3
