@@ -118,6 +118,7 @@ def test_observation_is_the_seats_vector_and_the_mask_its_legal_actions(mix):
             assert obs["observation"].tolist() == list(g.observation_vector(seat))
             want = set(g.legal_actions()) if a == agent else set()
             assert set(np.flatnonzero(obs["action_mask"]).tolist()) == want
+        assert e.unwrapped.legal_actions() == g.legal_actions()
         e.step(masked_random(e.observe(agent), rng))
 
 
@@ -277,7 +278,7 @@ def test_wrapper_checks_order_and_bounds():
 def test_bench_reports_both_loops():
     from rootlaw.runtime.envs.bench import run
 
-    out = run(list(MIXES[0]), games=1, seed=1)
-    for loop in ("plain", "aec", "aec_no_observation"):
+    out = run(list(MIXES[0]), games=1, seed=1, rounds=1)
+    for loop in ("plain", "aec", "aec_mask_pick", "aec_no_observation"):
         assert out[loop]["decisions"] > 0 and out[loop]["decisions_per_s"] > 0
     assert out["aec_over_plain"] > 0 and out["observation_vector_us"] > 0
