@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from .diagnostics import (
     nearest_line,
     pointer,
 )
+from .jsonio import CONTENT_MAX_BYTES, parse, read_text
 from .models import Document, PackSpec
 
 _DOCUMENT: TypeAdapter[Document] = TypeAdapter(Document)
@@ -37,17 +37,23 @@ def _strip_schema_key(data: object) -> object:
 
 
 def parse_document(text: str, file: str = "<input>"):
-    """Parse and validate one content document; raise SpecError with located diagnostics."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise SpecError([Diagnostic("JSON-SYNTAX", e.msg, file, e.lineno)]) from None
-    data = _strip_schema_key(data)
-    try:
-        return _DOCUMENT.validate_python(data)
-    except ValidationError as e:
+    """Parse and validate one content document; raise SpecError with located diagnostics
+    (every problem of the file at once: keys named twice, then the schema's findings)."""
+    parsed = parse(text, file, duplicates="report")
+    data = _strip_schema_key(parsed.data)
+    lines: dict[str, int] | None = None
+    diags = []
+    if parsed.duplicates:
         lines = line_index(text)
-        diags = []
+        for ptr in parsed.duplicates:
+            key = ptr.rsplit("/", 1)[1]
+            diags.append(Diagnostic("KEY-DUP", f"the key {key!r} appears twice in one object "
+                                    "(JSON keeps only the last one)", file,
+                                    nearest_line(lines, ptr), ptr))
+    try:
+        doc = _DOCUMENT.validate_python(data)
+    except ValidationError as e:
+        lines = lines or line_index(text)
         for err in e.errors():
             loc = _content_loc(err["loc"], data)
             code = _CODES.get(err["type"], "VALUE-INVALID")
@@ -60,7 +66,9 @@ def parse_document(text: str, file: str = "<input>"):
                     code, loc = cause.code, [*loc, *cause.loc]
             ptr = pointer(loc)
             diags.append(Diagnostic(code, msg, file, nearest_line(lines, ptr), ptr))
+    if diags:
         raise SpecError(diags) from None
+    return doc
 
 
 def _content_loc(loc: tuple, data: object) -> list:
@@ -87,18 +95,8 @@ def _tag_values(d: dict) -> set:
 
 
 def load_file(path: str | Path):
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SpecError([Diagnostic("FILE-MISSING", "no such file", str(path))]) from None
-    except UnicodeDecodeError as e:
-        raise SpecError([Diagnostic("FILE-ENCODING", f"not UTF-8 text: {e.reason} at byte "
-                                    f"{e.start}", str(path))]) from None
-    except OSError as e:
-        raise SpecError([Diagnostic("FILE-MISSING", f"cannot read: {e.strerror or e}",
-                                    str(path))]) from None
-    return parse_document(text, str(path))
+    """Read (see jsonio: size, encoding, depth) and validate one content file."""
+    return parse_document(read_text(path, max_bytes=CONTENT_MAX_BYTES), str(path))
 
 
 def load_pack(manifest: str | Path) -> tuple[PackSpec, list[tuple[str, object]]]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Strict as Strictness
 
 from .diagnostics import LocatedValueError as Err
 
@@ -22,9 +23,18 @@ Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", max_length=64)]
 
 
 class Strict(BaseModel):
-    """One strict base: unknown keys are errors, models are immutable."""
+    """One strict base: unknown keys are errors, models are immutable, and values are
+    taken as written: "25" or true where an integer goes, or 1 where a boolean goes, are
+    errors (as the exported JSON Schema says), never converted."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True,
+                              strict=True)
+
+
+# A JSON array read as a fixed-size tuple: strict mode would demand a Python tuple, so
+# only the container is lax; its items stay strict.
+ClearingPair = Annotated[tuple[int, int], Strictness(False)]
+ForestPair = Annotated[tuple[str, str], Strictness(False)]
 
 
 # --------------------------------------------------------------------------- maps
@@ -55,14 +65,14 @@ class MapSpec(Strict):
     id: Ident
     name: str
     clearings: list[Clearing] = Field(min_length=2)
-    paths: list[tuple[int, int]]
+    paths: list[ClearingPair]
     """Printed paths between clearings (Law 2.2.1)."""
-    rivers: list[tuple[int, int]] = []
+    rivers: list[ClearingPair] = []
     """River links; rivers are not paths (Law 2.3)."""
     forests: list[Forest] = []
-    forest_adjacency: list[tuple[str, str]] = []
+    forest_adjacency: list[ForestPair] = []
     """Pairs of forests separated by a single path (Law 2.4.1)."""
-    opposite_corners: list[tuple[int, int]]
+    opposite_corners: list[ClearingPair]
     """Pairs of diagonally opposite corner clearings."""
 
     @model_validator(mode="after")
