@@ -163,24 +163,35 @@ def cmd_info(args) -> int:
 
 
 def cmd_validate(args) -> int:
-    from rootlaw.spec import load_file, load_pack
+    from rootlaw.spec.validate import format_github, format_json, format_text, validate
 
-    failed = 0
-    for raw in args.paths:
-        p = Path(raw)
-        try:
-            if p.is_dir() or p.name == "pack.json":
-                pack, docs = load_pack(p)
-                b = resolve([p])
-                print(f"ok: {p} (pack {pack.id}: {len(docs)} files; bundle {b.hash})")
-            else:
-                doc = load_file(p)
-                print(f"ok: {p} ({doc.kind} {doc.id})")
-        except SpecError as e:
-            failed += 1
-            for d in e.diagnostics:
-                print(str(d))
-    return 1 if failed else 0
+    if args.list_checks:
+        from rootlaw.spec.semantics import checks_markdown
+
+        return _write_or_print(checks_markdown(), args.out)
+    if not args.paths and not args.pack:
+        raise RootlawError("name content files or packs to validate (or --pack DIR)",
+                           code="VALUE-INVALID")
+    report = validate(args.paths, args.pack)
+    if args.format == "json":
+        print(format_json(report, args.strict))
+    elif args.format == "github":
+        print(format_github(report))
+    else:
+        text = format_text(report)
+        if text:
+            print(text)
+    return report.exit_code(args.strict)
+
+
+def _write_or_print(text: str, out: str | None) -> int:
+    if out:
+        from rootlaw.generator.build import write_atomic
+        write_atomic(Path(out), text)
+        print(f"wrote {out}")
+    else:
+        sys.stdout.write(text)
+    return 0
 
 
 # ---------------------------------------------------------------------- schema
@@ -403,8 +414,24 @@ def build_parser() -> argparse.ArgumentParser:
     packs(p)
     p.set_defaults(func=cmd_info)
 
-    p = sub.add_parser("validate", help="validate content files or packs")
-    p.add_argument("paths", nargs="+")
+    p = sub.add_parser("validate", help="validate content files or packs: the schema and "
+                       "what makes content playable (exit 0 clean, 1 findings, 2 unusable "
+                       "input)", description="Validate content files or packs. A pack gets "
+                       "the bundle checks too (each of its maps and decks with the factions). "
+                       "Codes: docs/validation.md.")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="a content file, or a pack (its folder or pack.json)")
+    p.add_argument("--pack", action="append", metavar="DIR",
+                   help="a pack the validated packs may require (repeatable); with no PATH, "
+                        "validate the bundle of these packs")
+    p.add_argument("--format", choices=("text", "json", "github"), default="text",
+                   help="text (default): file:line: CODE at /pointer: message; json: one "
+                        "object with every finding; github: workflow-command annotations")
+    p.add_argument("--strict", action="store_true",
+                   help="warnings fail too (exit 1)")
+    p.add_argument("--list-checks", action="store_true",
+                   help="print the table of codes and checks (markdown) instead")
+    p.add_argument("--out", metavar="FILE", help="with --list-checks: write it to FILE")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("schema", help="export the JSON Schema of content files")

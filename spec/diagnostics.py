@@ -1,21 +1,8 @@
 """Located diagnostics: every content error has a code, a file, a line and a JSON pointer.
 
-Codes of the loader (stable, for CI logs and editor integrations); the semantic checks
-that run after it have their own table (``rootlaw.spec.semantics.CHECKS``, listed in
-docs/validation.md):
-
-- ``JSON-SYNTAX``  the file is not valid JSON (NaN and Infinity are not JSON either)
-- ``JSON-DEPTH``   the JSON is nested deeper than any rootlaw file needs
-- ``FILE-MISSING`` a file or pack named by a manifest does not exist (or cannot be read)
-- ``FILE-ENCODING`` a content file is not UTF-8 text
-- ``FILE-TOO-BIG`` a file is larger than its kind of file can sensibly be
-- ``KEY-UNKNOWN``  a key the schema does not define (often a typo)
-- ``KEY-MISSING``  a required key is absent
-- ``KEY-DUP``      an object names one key twice (JSON keeps only the last)
-- ``VALUE-INVALID`` a value of the wrong type or out of range
-- ``REF-UNDEF``    a reference to an id that is not defined
-- ``ID-DUP``       two documents of one kind in a pack, or two entries of a list, share an id
-- ``PACK-CYCLE``   packs that require each other
+``LOADER_CODES`` are the codes of the loader (stable, for CI logs and editor
+integrations); the semantic checks that run after it have their own table
+(``rootlaw.spec.semantics.CHECKS``).  docs/validation.md lists both.
 
 ``INPUT_CODES`` are the codes that make an input unusable (it cannot be read as JSON at
 all): ``rootlaw validate`` exits 2 for them, 1 for content findings.
@@ -31,6 +18,28 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+LOADER_CODES: dict[str, tuple[str, str]] = {  # code -> (what it means, an example)
+    "JSON-SYNTAX": ("the file is not valid JSON (NaN and Infinity are not JSON either)",
+                    '`{"id": "x",}`'),
+    "JSON-DEPTH": ("the JSON is nested deeper than any rootlaw file needs (64 levels)",
+                   "`[[[[...]]]]` 65 levels deep"),
+    "FILE-MISSING": ("a file or pack named by a manifest does not exist (or cannot be read)",
+                     '`"content": ["no-such-file.json"]`'),
+    "FILE-ENCODING": ("a file is not UTF-8 text", "a file saved as UTF-16"),
+    "FILE-TOO-BIG": ("a file is larger than its kind of file can sensibly be (content: 4 MiB)",
+                     "a 50 MB content file"),
+    "KEY-UNKNOWN": ("a key the schema does not define (often a typo)", '`"cout": 25`'),
+    "KEY-MISSING": ("a required key is absent", 'a piece without `"count"`'),
+    "KEY-DUP": ("an object names one key twice (JSON keeps only the last)",
+                '`{"count": 25, "count": 20}`'),
+    "VALUE-INVALID": ("a value of the wrong type or out of range",
+                      '`"count": "25"`, `"count": true`, `"vp": -1`'),
+    "REF-UNDEF": ("a reference to an id that is not defined",
+                  '`"piece": "timber"` with no piece `timber`'),
+    "ID-DUP": ("two documents of one kind in a pack, or two entries of a list, share an id",
+               'two cards `"id": "twin-card"` in one deck'),
+    "PACK-CYCLE": ("packs that require each other", '`a` requires `b`, `b` requires `a`'),
+}
 INPUT_CODES = frozenset({"JSON-SYNTAX", "JSON-DEPTH", "FILE-MISSING", "FILE-ENCODING",
                          "FILE-TOO-BIG"})
 SEVERITIES = ("error", "warning")

@@ -512,26 +512,24 @@ class FactionSpec(Strict):
         if len(warriors) != 1:
             raise Err("VALUE-INVALID", ("pieces",), "a faction has exactly one warrior piece")
 
-        def need(name: str, kinds: tuple[str, ...], loc: tuple, where: str) -> None:
+        def need(name: str, loc: tuple, where: str) -> None:
+            # References only; the kind a field takes is a semantic check (PIECE-KIND).
             if name not in pieces:
                 raise Err("REF-UNDEF", loc, f"{where}: unknown piece {name!r}")
-            if pieces[name].kind not in kinds:
-                raise Err("VALUE-INVALID", loc, f"{where}: {name!r} is a {pieces[name].kind}, "
-                                                f"expected {' or '.join(kinds)}")
 
         if self.crafting_piece:
-            need(self.crafting_piece, ("building", "token"), ("crafting_piece",), "crafting_piece")
+            need(self.crafting_piece, ("crafting_piece",), "crafting_piece")
         ability_ids = [a.id for a in self.abilities]
         for i, a in enumerate(self.abilities):
             if isinstance(a, (ExclusivePlacement, RescueRemovedWarriors)):
-                need(a.token, ("token",), ("abilities", i, "token"), f"ability {a.id}")
+                need(a.token, ("abilities", i, "token"), f"ability {a.id}")
         columns = {c.id for c in self.columns}
         for i, c in enumerate(self.columns):
             if c.action in ("recruit", "build"):
                 if c.building is None:
                     raise Err("KEY-MISSING", ("columns", i, "building"),
                               f"column {c.id}: {c.action} needs a 'building'")
-                need(c.building, ("building",), ("columns", i, "building"), f"column {c.id}")
+                need(c.building, ("columns", i, "building"), f"column {c.id}")
         for i, r in enumerate(self.roles):
             for j, col in enumerate(r.tuck):
                 if col not in columns:
@@ -552,9 +550,9 @@ class FactionSpec(Strict):
                 for attr in ("piece", "building", "token", "bonus_building"):
                     v = getattr(s, attr, None)
                     if v is not None:
-                        need(v, ("warrior", "building", "token"), (*at, attr), where)
+                        need(v, (*at, attr), where)
                 for j, b in enumerate(getattr(s, "buildings", [])):
-                    need(b, ("building",), (*at, "buildings", j), where)
+                    need(b, (*at, "buildings", j), where)
                 if isinstance(s, ResolveColumns) and s.on_fail not in self.hooks:
                     raise Err("REF-UNDEF", (*at, "on_fail"),
                               f"{where}: unknown hook {s.on_fail!r}")
@@ -566,9 +564,9 @@ class FactionSpec(Strict):
                         for attr in ("building", "piece", "pay_token"):
                             v = getattr(m, attr, None)
                             if v is not None:
-                                need(v, ("building", "token", "warrior"), (*mat, attr), mwhere)
+                                need(v, (*mat, attr), mwhere)
                         for j, b in enumerate(getattr(m, "buildings", [])):
-                            need(b, ("building",), (*mat, "buildings", j), mwhere)
+                            need(b, (*mat, "buildings", j), mwhere)
         return self
 
 
