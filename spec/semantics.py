@@ -442,6 +442,17 @@ def _draw_bonus(f: M.FactionSpec):
             yield loc, f"draw: {pid!r} has no 'draw_at' bonuses"
 
 
+@check("TURN-NO-DRAW", "warning", "faction",
+       "A turn with no 'draw' step: the faction's cards only run out (every faction of "
+       "the Law draws in its Evening), and a game can stall with no cards left to play.",
+       "6.6, 7.6.2",
+       example='`"evening": [{"op": "discard_down_to", "limit": 5}]`')
+def _draws(f: M.FactionSpec):
+    phases = [getattr(f.turn, ph) for ph in ("birdsong", "daylight", "evening")]
+    if not any(isinstance(s, M.Draw) for steps in phases for s in steps):
+        yield ("turn",), "no step of the turn draws cards ('draw')"
+
+
 @check("ID-DUP", "error", "faction",
        "Two abilities, faction cards, roles or columns of one faction with one id.",
        example='two abilities `"id": "the-keep"`')

@@ -190,6 +190,15 @@ def test_a_warning_alone_exits_0_and_1_with_strict(capsys):
     assert run(capsys, "validate", "--strict", path)[0] == 1
 
 
+def test_a_turn_that_never_draws_is_a_warning(capsys):
+    path = SEM / "turn-no-draw.json"
+    [d] = findings(path)
+    assert (d.code, d.severity, d.pointer, d.line) == \
+        ("TURN-NO-DRAW", "warning", "/turn", line_of(path, '"turn"'))
+    assert run(capsys, "validate", path)[0] == 0
+    assert run(capsys, "validate", "--strict", path)[0] == 1
+
+
 def test_map_warnings(capsys):
     path = SEM / "map-forest-id.json"
     [d] = findings(path)
@@ -261,7 +270,7 @@ def test_every_check_has_a_code_severity_summary_and_example():
 def test_every_check_code_has_a_fixture_that_triggers_it():
     """A check nothing triggers could be dead; every code is exercised above."""
     triggered = {code for _, exp in DOCUMENTS for code, _, _ in exp}
-    triggered |= {"MAP-CORNERS-FEW", "SETUP-SLOTS", "ID-DUP", "TRACK-DRAW-NONE",
+    triggered |= {"MAP-CORNERS-FEW", "SETUP-SLOTS", "ID-DUP", "TRACK-DRAW-NONE", "TURN-NO-DRAW",
                   "MAP-FOREST-ID", "MAP-SUIT-MISSING"}
     assert {c.code for c in CHECKS} <= triggered
 
