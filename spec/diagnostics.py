@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import dataclasses
 import json
 import os
 import re
@@ -26,7 +27,7 @@ LOADER_CODES: dict[str, tuple[str, str]] = {  # code -> (what it means, an examp
     "FILE-MISSING": ("a file or pack named by a manifest does not exist (or cannot be read)",
                      '`"content": ["no-such-file.json"]`'),
     "FILE-ENCODING": ("a file is not UTF-8 text", "a file saved as UTF-16"),
-    "FILE-TOO-BIG": ("a file is larger than its kind of file can sensibly be (content: 4 MiB)",
+    "FILE-TOO-BIG": ("a file is larger than its kind of file can sensibly be (content: 1 MiB)",
                      "a 50 MB content file"),
     "KEY-UNKNOWN": ("a key the schema does not define (often a typo)", '`"cout": 25`'),
     "KEY-MISSING": ("a required key is absent", 'a piece without `"count"`'),
@@ -39,6 +40,8 @@ LOADER_CODES: dict[str, tuple[str, str]] = {  # code -> (what it means, an examp
     "ID-DUP": ("two documents of one kind in a pack, or two entries of a list, share an id",
                'two cards `"id": "twin-card"` in one deck'),
     "PACK-CYCLE": ("packs that require each other", '`a` requires `b`, `b` requires `a`'),
+    "TOO-MANY": ("a file with more than 100 problems: the first 100 are listed",
+                 "`\"paths\": [[1, \"x\"], ...]` a thousand times"),
 }
 INPUT_CODES = frozenset({"JSON-SYNTAX", "JSON-DEPTH", "FILE-MISSING", "FILE-ENCODING",
                          "FILE-TOO-BIG"})
@@ -90,6 +93,20 @@ class RootlawError(Exception):
         return f"{where}{self.code}: {self.message}"
 
 
+class FileError(RootlawError, OSError):
+    """A file that cannot be written or read (IO-ERROR), located at its path.  It is an
+    OSError too, with errno, strerror and filename, for callers that catch those."""
+
+    code = "IO-ERROR"
+
+    def __init__(self, message: str, *, path: str | os.PathLike, errno: int | None = None):
+        super().__init__(message, where=str(path))
+        self.errno, self.strerror, self.filename = errno, message, str(path)
+
+    def __str__(self) -> str:
+        return RootlawError.__str__(self)
+
+
 class SpecError(RootlawError):
     """Raised with one or more diagnostics; str() lists them one per line."""
 
@@ -125,17 +142,29 @@ def pointer(parts: tuple | list) -> str:
     return "/" + "/".join(out) if out else ""
 
 
-def line_index(text: str) -> dict[str, int]:
-    """Map every JSON pointer in a valid JSON document to the line where its value starts.
+def line_index(text: str, wanted: set[str] | None = None) -> dict[str, int]:
+    """Map JSON pointers in a valid JSON document to the line where their value starts:
+    every pointer, or only ``wanted`` ones and their ancestors.
 
     A small scanner over the already-read text (see jsonio: its nesting is bounded, so
-    the recursion is too); it only tracks positions.  Lines come from one sorted list
-    of newline offsets, so a document of n values costs O(n log n), not O(n^2).
+    the recursion is too); it only tracks positions.  A subtree that holds no wanted
+    pointer is skipped by the C JSON decoder, and lines come from one sorted list of
+    newline offsets, so finding a few lines in a big file is fast.
     """
     lines: dict[str, int] = {}
     dec = json.JSONDecoder()
     newlines = [m.start() for m in re.finditer("\n", text)]
     ws = re.compile(r"[ \t\r\n]*")
+    want: set[str] | None = None
+    if wanted is not None:
+        want = set()
+        for w in wanted:
+            ptr = w
+            while ptr not in want:
+                want.add(ptr)
+                if not ptr:
+                    break
+                ptr = ptr.rsplit("/", 1)[0]
 
     def line_at(i: int) -> int:
         return bisect.bisect_left(newlines, i) + 1
@@ -145,6 +174,8 @@ def line_index(text: str) -> dict[str, int]:
 
     def value(i: int, path: str) -> int:
         i = skip_ws(i)
+        if want is not None and path not in want:
+            return dec.raw_decode(text, i)[1]
         lines[path] = line_at(i)
         c = text[i]
         if c == "{":
@@ -192,33 +223,51 @@ def nearest_line(lines: dict[str, int], ptr: str) -> int:
         ptr = ptr.rsplit("/", 1)[0]
 
 
-_LINES: dict[tuple[str, int, int], dict[str, int]] = {}  # (path, mtime_ns, size) -> index
-
-
-def file_lines(file: str | Path) -> dict[str, int]:
-    """The line index of a file, computed once per version of the file (a check can
-    report many findings in one file)."""
+def with_lines(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics with the lines of their pointers, one read and one scan per file."""
     from .jsonio import CONTENT_MAX_BYTES, JsonInputError, read_text
 
-    try:
-        st = os.stat(file)
-    except OSError:
-        return {}
-    key = (str(file), st.st_mtime_ns, st.st_size)
-    if key not in _LINES:
+    wanted: dict[str, set[str]] = {}
+    for d in diags:
+        if d.file and not d.line:
+            wanted.setdefault(d.file, set()).add(d.pointer)
+    lines: dict[str, dict[str, int]] = {}
+    for file, ptrs in wanted.items():
         try:
-            text = read_text(file, max_bytes=CONTENT_MAX_BYTES)
+            lines[file] = line_index(read_text(file, max_bytes=CONTENT_MAX_BYTES), ptrs)
         except JsonInputError:
-            return {}
-        if len(_LINES) > 64:
-            _LINES.clear()
-        _LINES[key] = line_index(text)
-    return _LINES[key]
+            lines[file] = {}
+    return [dataclasses.replace(d, line=nearest_line(lines[d.file], d.pointer))
+            if d.file in lines and not d.line else d for d in diags]
 
 
 def located(code: str, message: str, file: str | Path, parts: tuple | list,
             severity: str = "error") -> Diagnostic:
     """A diagnostic at a path of keys and indexes in a JSON file, with the line it is on."""
-    ptr = pointer(parts)
-    return Diagnostic(code, message, str(file), nearest_line(file_lines(file), ptr), ptr,
-                      severity)
+    return with_lines([unlocated(code, message, file, parts, severity)])[0]
+
+
+def unlocated(code: str, message: str, file: str | Path, parts: tuple | list,
+              severity: str = "error") -> Diagnostic:
+    """A diagnostic at a path in a file, its line still to find (see with_lines)."""
+    return Diagnostic(code, message, str(file), 0, pointer(parts), severity)
+
+
+MAX_PER_FILE = 100
+
+
+def capped(diags: list[Diagnostic], limit: int = MAX_PER_FILE) -> list[Diagnostic]:
+    """At most ``limit`` diagnostics per file, then one TOO-MANY saying how many more: a
+    file broken a hundred thousand times needs its first problems fixed, not a list
+    that takes longer to print than to read."""
+    per: dict[str, int] = {}
+    out: list[Diagnostic] = []
+    for d in diags:
+        n = per[d.file] = per.get(d.file, 0) + 1
+        if n <= limit:
+            out.append(d)
+    for file, n in per.items():
+        if n > limit:
+            out.append(Diagnostic("TOO-MANY", f"{n - limit} more problems in this file are "
+                                  f"not listed (the first {limit} are)", file))
+    return out

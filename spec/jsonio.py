@@ -15,11 +15,13 @@ RecursionError, a MemoryError for a huge file, or a raw ValueError:
 - an object that names a key twice is reported (``KEY-DUP``): JSON parsers keep the
   last value silently, so the first is lost without a word.
 
-The caps: content files 4 MiB (the whole base game is about 40 KB; a hundred times the
-largest expansion still fits), scenario files 1 MiB (a position and its expectations),
-saves 16 MiB (a save lists every action taken: a game stopped at the decision cap of
-one million decisions needs about 7 MB), log lines 64 KiB (a decision line is about
-200 bytes; a log itself is read line by line, so a long game has no cap).
+The caps: content files 1 MiB (the whole base game is 16 KB, a faction or a deck a few
+KB; a file sixty times the base game still fits, and reading, validating and locating
+the problems of a file at the cap stays well under a second), scenario files 1 MiB (a
+position and its expectations), saves 16 MiB (a save lists every action taken: a game
+stopped at the decision cap of one million decisions needs about 7 MB), log lines 64 KiB
+(a decision line is about 200 bytes; a log itself is read line by line, so a long game
+has no cap).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from dataclasses import dataclass, field
 from .diagnostics import Diagnostic, SpecError, pointer
 
 MAX_DEPTH = 64
-CONTENT_MAX_BYTES = 4 * 2**20
+CONTENT_MAX_BYTES = 2**20
 SCENARIO_MAX_BYTES = 2**20
 SAVE_MAX_BYTES = 16 * 2**20
 LOG_LINE_MAX_BYTES = 64 * 2**10

@@ -8,9 +8,11 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from .diagnostics import (
+    MAX_PER_FILE,
     Diagnostic,
     LocatedValueError,
     SpecError,
+    capped,
     line_index,
     located,
     nearest_line,
@@ -41,20 +43,16 @@ def parse_document(text: str, file: str = "<input>"):
     (every problem of the file at once: keys named twice, then the schema's findings)."""
     parsed = parse(text, file, duplicates="report")
     data = _strip_schema_key(parsed.data)
-    lines: dict[str, int] | None = None
-    diags = []
-    if parsed.duplicates:
-        lines = line_index(text)
-        for ptr in parsed.duplicates:
-            key = ptr.rsplit("/", 1)[1]
-            diags.append(Diagnostic("KEY-DUP", f"the key {key!r} appears twice in one object "
-                                    "(JSON keeps only the last one)", file,
-                                    nearest_line(lines, ptr), ptr))
+    found: list[tuple[str, str, str]] = []  # (code, message, pointer)
+    for ptr in parsed.duplicates:
+        key = ptr.rsplit("/", 1)[1]
+        found.append(("KEY-DUP", f"the key {key!r} appears twice in one object (JSON keeps "
+                                 "only the last one)", ptr))
     try:
         doc = _DOCUMENT.validate_python(data)
     except ValidationError as e:
-        lines = lines or line_index(text)
-        for err in e.errors():
+        doc = None
+        for err in e.errors(include_url=False):
             loc = _content_loc(err["loc"], data)
             code = _CODES.get(err["type"], "VALUE-INVALID")
             msg = err["msg"]
@@ -64,10 +62,13 @@ def parse_document(text: str, file: str = "<input>"):
                 if isinstance(cause, LocatedValueError):
                     # A model validator's error: its location is relative to the model.
                     code, loc = cause.code, [*loc, *cause.loc]
-            ptr = pointer(loc)
-            diags.append(Diagnostic(code, msg, file, nearest_line(lines, ptr), ptr))
-    if diags:
-        raise SpecError(diags) from None
+            found.append((code, msg, pointer(loc)))
+    if found:
+        shown = found[:MAX_PER_FILE + 1]  # one more than capped() lists, so it says so
+        lines = line_index(text, {ptr for _, _, ptr in shown})
+        diags = [Diagnostic(code, msg, file, nearest_line(lines, ptr), ptr)
+                 for code, msg, ptr in found]
+        raise SpecError(capped(diags)) from None
     return doc
 
 

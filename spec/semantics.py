@@ -28,7 +28,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from . import models as M
-from .diagnostics import INPUT_CODES, LOADER_CODES, Diagnostic, located
+from .diagnostics import (
+    INPUT_CODES,
+    LOADER_CODES,
+    Diagnostic,
+    capped,
+    unlocated,
+    with_lines,
+)
 
 Loc = tuple
 
@@ -546,32 +553,35 @@ def _key(doc: Any) -> str:
 
 
 def check_document(doc: Any, file: str) -> list[Diagnostic]:
-    """The findings of every document check for one map, deck or faction."""
+    """The findings of every document check for one map, deck or faction, their lines
+    still to find (``finish``)."""
     out: list[Diagnostic] = []
     for c in CHECKS:
         if c.scope != "bundle" and isinstance(doc, _SCOPE_TYPES[c.scope]):
             for loc, message in c.fn(doc):
-                out.append(located(c.code, message, file, loc, c.severity))
+                out.append(unlocated(c.code, message, file, loc, c.severity))
     return out
 
 
 def check_bundle(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                  sources: dict[str, str]) -> list[Diagnostic]:
     """The findings of every bundle check for a map, a deck and the factions together;
-    each is located in the file of the document it concerns (``sources``: 'kind:id' ->
-    file)."""
+    each is in the file of the document it concerns (``sources``: 'kind:id' -> file),
+    its line still to find (``finish``)."""
     out: list[Diagnostic] = []
     for c in CHECKS:
         if c.scope == "bundle":
             for doc, loc, message in c.fn(m, d, fs):
-                out.append(located(c.code, message, sources.get(_key(doc), ""), loc,
-                                   c.severity))
+                out.append(unlocated(c.code, message, sources.get(_key(doc), ""), loc,
+                                     c.severity))
     return out
 
 
-def unique(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """Diagnostics in order, each once (bundle checks repeat across maps and decks)."""
-    return list(dict.fromkeys(diags))
+def finish(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Findings ready to report: each once (bundle checks repeat across maps and decks),
+    at most MAX_PER_FILE per file, then located (lines are found last: a file with a
+    hundred thousand duplicate paths must not be scanned for each of them)."""
+    return with_lines(capped(list(dict.fromkeys(diags))))
 
 
 # --------------------------------------------------------------------------- the docs

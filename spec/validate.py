@@ -22,7 +22,7 @@ from .bundle import assemble, collect, documents
 from .diagnostics import INPUT_CODES, Diagnostic, SpecError
 from .loader import load_file
 from .models import PackSpec
-from .semantics import check_bundle, check_document, unique
+from .semantics import check_bundle, check_document, finish
 
 FORMATS = ("text", "json", "github")
 
@@ -79,7 +79,7 @@ def validate(paths: list[str | Path], packs: list[str | Path] | None = None) -> 
     for label, path in items:
         item = _validate_one(label, path, deps)
         # A finding in a shared requirement is reported once, not per path.
-        item.diagnostics = [d for d in unique(item.diagnostics) if d not in seen]
+        item.diagnostics = [d for d in item.diagnostics if d not in seen]
         seen.update(item.diagnostics)
         report.checked.append(item)
     return report
@@ -96,7 +96,7 @@ def _validate_one(label: str, path: Path | None, deps: list[Path]) -> Checked:
         return Checked(label, diagnostics=e.diagnostics)
     if isinstance(doc, PackSpec):
         return _validate_packs(label, [*deps, path], path)
-    return Checked(label, f"{doc.kind} {doc.id}", check_document(doc, str(path)))
+    return Checked(label, f"{doc.kind} {doc.id}", finish(check_document(doc, str(path))))
 
 
 def _validate_packs(label: str, paths: list[Path], target: Path | None) -> Checked:
@@ -113,6 +113,7 @@ def _validate_packs(label: str, paths: list[Path], target: Path | None) -> Check
     for m in maps.values():  # every map a pack offers, not only the default one
         for d in decks.values():
             diags += check_bundle(m, d, fs, sources)
+    diags = finish(diags)
     try:
         bundle = assemble(chain)
     except SpecError as e:

@@ -64,9 +64,9 @@ def test_json_at_the_limit_is_read(tmp_path):
 def test_a_200000_item_list_is_read_and_located(tmp_path):
     # The line index once recounted newlines per value (minutes for this file).
     data = json.loads(GOOD.read_text(encoding="utf-8"))
-    data["extra"] = list(range(200_000))
+    data["extra"] = [0] * 200_000
     f = tmp_path / "big.json"
-    text = json.dumps(data, indent=1)
+    text = json.dumps(data, indent=0)  # a line per value: 200,000 lines, under the cap
     f.write_text(text)
     with pytest.raises(SpecError) as e:
         load_file(f)
@@ -200,3 +200,246 @@ def test_a_json_line_nested_too_deep_names_its_line(tmp_path):
     with pytest.raises(JsonInputError) as e:
         list(read_json_lines(f))
     assert (e.value.code, e.value.diagnostic.line) == ("JSON-DEPTH", 2)
+
+
+# ---------------------------------------------------------------------- saves
+
+
+@pytest.fixture
+def save_data(tmp_path) -> tuple[Path, dict]:
+    from rootlaw.runtime import Game
+
+    g = Game(["marquise", "eyrie"], 3)
+    for _ in range(12):
+        g.apply(g.legal_actions()[0])
+    path = tmp_path / "s.json"
+    g.save(path)
+    return path, json.loads(path.read_text(encoding="utf-8"))
+
+
+def save_error(path: Path, code: str = "SAVE-CORRUPT"):
+    """Game.load must raise SaveError with this code, naming the file; nothing else."""
+    from rootlaw.runtime import Game, SaveError
+
+    try:
+        Game.load(path)
+    except SaveError as e:
+        assert e.code == code and str(path) in str(e), str(e)
+        return e
+    except BaseException as e:  # noqa: BLE001 -- the point is that nothing else escapes
+        pytest.fail(f"Game.load raised {type(e).__name__}: {e}")
+    pytest.fail("a broken save loaded")
+
+
+BROKEN_SAVES = {
+    "deep": lambda d: "[" * 100_000 + "]" * 100_000,
+    "deep-inside": lambda d: json.dumps({**d, "actions": []})[:-1] + ', "x": ' +
+    "[" * 70 + "]" * 70 + "}",
+    "nan": lambda d: json.dumps(d).replace('"seed": 3', '"seed": NaN'),
+    "long-number": lambda d: json.dumps(d).replace('"seed": 3', '"seed": ' + "7" * 5000),
+    "key-twice": lambda d: json.dumps(d)[:-1] + ', "seed": 4}',
+    "huge-actions": lambda d: json.dumps({**d, "actions": [0] * 200_000}),
+    "format-true": lambda d: json.dumps({**d, "format": True}),
+    "bundle-list": lambda d: json.dumps({**d, "bundle": [d["bundle"]]}),
+    "seed-too-big": lambda d: json.dumps({**d, "seed": 2**70}),
+    "seed-bool": lambda d: json.dumps({**d, "seed": True}),
+    "state-strings": lambda d: json.dumps({**d, "state": [str(v) for v in d["state"]]}),
+    "factions-nested": lambda d: json.dumps({**d, "factions": [["marquise"], "eyrie"]}),
+    "actions-object": lambda d: json.dumps({**d, "actions": {"0": 1}}),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BROKEN_SAVES))
+def test_a_broken_save_is_a_save_error(save_data, kind):
+    path, data = save_data
+    path.write_text(BROKEN_SAVES[kind](data), encoding="utf-8")
+    e = save_error(path)
+    if kind in ("key-twice", "seed-too-big", "seed-bool"):
+        assert "#/seed" in str(e)
+    if kind == "bundle-list":
+        assert "#/bundle" in str(e)
+
+
+def test_a_binary_save_and_a_save_over_the_cap(save_data):
+    from rootlaw.spec.jsonio import SAVE_MAX_BYTES
+
+    path, _ = save_data
+    path.write_bytes(bytes(range(256)) * 1000)
+    assert "not UTF-8" in str(save_error(path))
+    path.write_text('{"actions": [' + "0," * (SAVE_MAX_BYTES // 2) + "0]}")
+    assert "too big" in str(save_error(path))
+
+
+def test_from_json_of_something_else_is_a_save_error():
+    from rootlaw.runtime import Game, SaveError
+
+    for text in (b"{}", None, "[" * 100_000):
+        with pytest.raises(SaveError):
+            Game.from_json(text)  # type: ignore[arg-type]
+
+
+def test_save_into_a_missing_folder_is_a_located_io_error(tmp_path):
+    from rootlaw.runtime import FileError, Game, RootlawError
+
+    target = tmp_path / "no-such-folder" / "game.json"
+    with pytest.raises(FileError) as e:
+        Game(["marquise", "eyrie"], 1).save(target)
+    assert isinstance(e.value, RootlawError) and isinstance(e.value, OSError)
+    assert e.value.code == "IO-ERROR" and str(target) in str(e.value)
+    assert not target.parent.exists(), "the folder must not be created"
+
+
+def test_save_onto_a_folder_is_a_located_io_error(tmp_path):
+    from rootlaw.runtime import FileError, Game
+
+    with pytest.raises(FileError) as e:
+        Game(["marquise", "eyrie"], 1).save(tmp_path)
+    assert str(tmp_path) in str(e.value) and e.value.code == "IO-ERROR"
+
+
+# ---------------------------------------------------------------------- logs
+
+
+@pytest.fixture(scope="module")
+def log_lines(tmp_path_factory) -> list[str]:
+    from rootlaw.runtime.log import play_game
+    from rootlaw.spec import resolve
+
+    log = tmp_path_factory.mktemp("log") / "g.jsonl"
+    play_game(resolve(), ["marquise", "eyrie"], 5, log_path=str(log), max_decisions=40)
+    return log.read_text(encoding="utf-8").splitlines()
+
+
+def replay_error(capsys, path: Path, line: int | None, code: str = "LOG-INVALID") -> str:
+    from rootlaw.runtime.cli import main
+
+    rc = main(["replay", str(path)])
+    out, err = capsys.readouterr()
+    assert rc == 1 and out == "", out + err
+    where = f"{path}:{line}" if line else f"{path}"
+    assert err.startswith(f"rootlaw: {where}: {code}: "), err
+    return err
+
+
+def write_log(path: Path, lines: list[str]) -> Path:
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_log_fixture_replays(capsys, log_lines, tmp_path):
+    from rootlaw.runtime.cli import main
+
+    assert main(["replay", str(write_log(tmp_path / "g.jsonl", log_lines))]) == 0
+    assert "(40 decisions)" in capsys.readouterr().out
+
+
+def _edit(line: str, **changes) -> str:
+    return json.dumps({**json.loads(line), **changes})
+
+
+@pytest.mark.parametrize("n, change", [
+    (2, {"notation": ["clearing 1"]}),      # a list where a string goes (was a TypeError)
+    (2, {"notation": {"a": 1}}),
+    (2, {"action": True}),                  # true == 1 in Python
+    (2, {"action": "1"}),
+    (2, {"type": ["decision"]}),
+    (1, {"seed": 2**70}),
+    (1, {"factions": "marquise,eyrie"}),
+])
+def test_wrong_types_in_a_log_are_log_invalid_at_their_line(capsys, log_lines, tmp_path,
+                                                             n, change):
+    lines = list(log_lines)
+    lines[n - 1] = _edit(lines[n - 1], **change)
+    replay_error(capsys, write_log(tmp_path / "bad.jsonl", lines), n)
+
+
+@pytest.mark.parametrize("kind", ["deep", "binary", "long-line", "not-object", "second-header",
+                                  "after-result", "stopped-not-bool", "nan"])
+def test_a_broken_log_is_log_invalid(capsys, log_lines, tmp_path, kind):
+    lines = list(log_lines)
+    last = len(lines)
+    path = tmp_path / "bad.jsonl"
+    if kind == "deep":
+        lines[2] = "[" * 100_000 + "]" * 100_000
+        line: int | None = 3
+    elif kind == "binary":
+        path.write_bytes(lines[0].encode() + b"\n" + bytes(range(128, 256)) * 10 + b"\n")
+        replay_error(capsys, path, 2)
+        return
+    elif kind == "long-line":
+        lines[1] = json.dumps({"type": "decision", "notation": "x" * 200_000})
+        line = 2
+    elif kind == "not-object":
+        lines[3], line = "[1, 2]", 4
+    elif kind == "second-header":
+        lines.insert(5, lines[0])
+        line = 6
+    elif kind == "after-result":
+        lines.append(lines[1])
+        line = last + 1
+    elif kind == "stopped-not-bool":
+        lines[-1] = _edit(lines[-1], stopped="yes")
+        line = last
+    else:
+        lines[1] = lines[1].replace('"action": ', '"action": NaN, "x": ')
+        line = 2
+    replay_error(capsys, write_log(path, lines), line)
+
+
+def test_a_log_that_is_a_folder_or_missing(capsys, tmp_path):
+    replay_error(capsys, tmp_path, None)
+    replay_error(capsys, tmp_path / "nope.jsonl", None)
+
+
+# ---------------------------------------------------------------------- scenarios
+
+
+@pytest.mark.parametrize("kind, code", [("deep", "JSON-DEPTH"), ("binary", "FILE-ENCODING"),
+                                        ("big", "FILE-TOO-BIG"), ("nan", "JSON-SYNTAX"),
+                                        ("key-twice", "KEY-DUP")])
+def test_a_broken_scenario_file_gets_a_coded_error(capsys, tmp_path, kind, code):
+    from rootlaw.runtime.cli import main
+
+    f = tmp_path / "s.json"
+    if kind == "deep":
+        f.write_text("[" * 100_000 + "]" * 100_000)
+    elif kind == "binary":
+        f.write_bytes(bytes(range(256)) * 100)
+    elif kind == "big":
+        f.write_text('{"name": "' + "x" * (2 * 2**20) + '"}')
+    elif kind == "nan":
+        f.write_text('{"seed": NaN}')
+    else:
+        f.write_text('{"seed": 1, "seed": 2}')
+    rc = main(["scenario", str(f)])
+    out, err = capsys.readouterr()
+    assert rc == 1 and "Traceback" not in err
+    assert f"FAIL {f}" in out and f"{code}" in out
+
+
+def test_a_scenario_that_is_not_an_object(capsys, tmp_path):
+    from rootlaw.runtime.cli import main
+
+    f = tmp_path / "s.json"
+    f.write_text("[1, 2]")
+    assert main(["scenario", str(f)]) == 1
+    assert "SCENARIO-INVALID" in capsys.readouterr().out
+
+
+def test_a_file_broken_everywhere_lists_its_first_hundred_problems(tmp_path):
+    from rootlaw.spec import BASE_PACK
+
+    data = json.loads((BASE_PACK / "autumn.json").read_text(encoding="utf-8"))
+    data["paths"] = [[1, "x"]] * 50_000
+    f = tmp_path / "m.json"
+    text = json.dumps(data, indent=0)
+    f.write_text(text)
+    with pytest.raises(SpecError) as e:
+        load_file(f)
+    diags = e.value.diagnostics
+    assert len(diags) == 101
+    assert {(d.code, d.pointer) for d in diags[:100]} == \
+        {("VALUE-INVALID", f"/paths/{i}/1") for i in range(100)}
+    paths_line = text[:text.index('"paths"')].count("\n") + 1
+    assert diags[99].line == paths_line + 3 + 4 * 99  # the "x" of the 100th path
+    assert diags[100].code == "TOO-MANY" and "49900 more" in diags[100].message
