@@ -608,6 +608,15 @@ def checks_markdown() -> str:
              "- `1`: errors in the content (or warnings, with `--strict`)",
              "- `2`: unusable input: a file that is missing, unreadable, not UTF-8, not "
              "JSON, nested too deep or too big (the codes marked *input* below)", "",
+             "## In CI and pre-commit", "",
+             "- `rootlaw validate my-pack`: the pack, the packs it requires and the base "
+             "game; `--pack DIR` makes a required pack that is not installed available, "
+             "and findings stay in the file (and pack) that holds them.",
+             "- `rootlaw validate --format github my-pack` in a GitHub Actions step "
+             "annotates the files of a pull request; `--format json` is for other tools.",
+             "- pre-commit: this repository's `.pre-commit-hooks.yaml` defines the hook "
+             "`rootlaw-validate` (`rootlaw validate --strict`, run when a JSON file "
+             "changes; set `args: [my-pack]` in your `.pre-commit-config.yaml`).", "",
              "## Loader codes", "",
              "| code | severity | what it means | example |", "|---|---|---|---|"]
     for code, (meaning, example) in LOADER_CODES.items():

@@ -43,11 +43,13 @@ def findings(*paths, packs=()) -> list:
     return validate(list(paths), list(packs)).diagnostics
 
 
-# (fixture, [(code, pointer, a needle on the finding's line)]) -- one kind of broken content each
+# (fixture, [(code, pointer, a needle on the finding's line, or the line)]): one kind of
+# broken content each
 DOCUMENTS = [
     ("map-disconnected.json", [("MAP-DISCONNECTED", "/clearings/2/id", '{"id": 3,')]),
     ("map-no-corner.json", [("MAP-NO-CORNER", "/clearings", '"clearings": [\n')]),
     ("map-opposite-empty.json", [("MAP-OPPOSITE", "/opposite_corners", '"opposite_corners"')]),
+    ("map-opposite-missing.json", [("KEY-MISSING", "/opposite_corners", 1)]),  # its object
     ("map-opposite-not-corner.json", [("MAP-OPPOSITE", "/opposite_corners/1/1", "[2, 6]"),
                                       ("MAP-OPPOSITE", "/clearings/3/corner", '{"id": 4,')]),
     ("map-slots-none.json", [("MAP-SLOTS-NONE", "/clearings/5/slots", '"slots": 0')]),
@@ -74,7 +76,8 @@ DOCUMENTS = [
                      ("ID-DUP", "/columns/1/id", '"battle"'),
                      ("ID-DUP", "/roles/1/id", '"Elder again"')]),
     # What the loader sees: keys named twice, strings and booleans where integers go.
-    ("key-dup.json", [("KEY-DUP", "/pieces/reed", '"count": 7')]),
+    ("key-dup.json", [("KEY-DUP", "/pieces/reed", '"count": 7'),
+                      ("KEY-DUP", "/hooks/rest", '"discard_columns"')]),
     ("int-as-string.json", [("VALUE-INVALID", "/pieces/heron-warrior/count", '"12"')]),
     ("int-as-bool.json", [("VALUE-INVALID", "/setup_order", '"setup_order"')]),
     ("bool-as-int.json", [("VALUE-INVALID", "/pieces/reed/permanent_removal",
@@ -86,8 +89,8 @@ DOCUMENTS = [
 def test_broken_document_gives_its_coded_located_finding_and_exit_1(capsys, name, expected):
     path = SEM / name
     got = [(d.code, d.pointer, d.line, d.file, d.severity) for d in findings(path)]
-    want = [(code, ptr, line_of(path, needle), str(path), "error")
-            for code, ptr, needle in expected]
+    want = [(code, ptr, line_of(path, needle) if isinstance(needle, str) else needle,
+             str(path), "error") for code, ptr, needle in expected]
     assert got == want
     rc, out, _ = run(capsys, "validate", path)
     assert rc == 1
