@@ -70,6 +70,8 @@ def read_bytes(path: str | os.PathLike, *, max_bytes: int) -> bytes:
         raise _fail("FILE-MISSING", "a folder, not a file", file) from None
     except OSError as e:
         raise _fail("FILE-MISSING", f"cannot read: {e.strerror or e}", file) from None
+    except ValueError:  # a NUL byte in the name
+        raise _fail("FILE-MISSING", "not a usable file name", file) from None
     if len(data) > max_bytes:
         raise _fail("FILE-TOO-BIG", f"larger than {_size(max_bytes)}, the limit for this "
                     "kind of file", file)
@@ -221,6 +223,8 @@ def read_json_lines(path: str | os.PathLike, *,
         raise _fail("FILE-MISSING", "a folder, not a file", file) from None
     except OSError as e:
         raise _fail("FILE-MISSING", f"cannot read: {e.strerror or e}", file) from None
+    except ValueError:  # a NUL byte in the name
+        raise _fail("FILE-MISSING", "not a usable file name", file) from None
     with f:
         n = 0
         while True:

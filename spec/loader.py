@@ -118,7 +118,13 @@ def load_pack(manifest: str | Path) -> tuple[PackSpec, list[tuple[str, object]]]
     root = manifest.parent.resolve()
     for i, rel in enumerate(pack.content):
         f = manifest.parent / rel
-        if Path(rel).is_absolute() or not f.resolve().is_relative_to(root):
+        try:
+            inside = not Path(rel).is_absolute() and f.resolve().is_relative_to(root)
+        except (OSError, ValueError, RuntimeError):  # a NUL byte, a symlink loop ...
+            errors.append(located("VALUE-INVALID", f"content file {rel!r} is not a usable "
+                                  "file name", manifest, ["content", i]))
+            continue
+        if not inside:
             # A pack is one folder: what it lists must live inside it.
             errors.append(located("VALUE-INVALID", f"content file {rel!r} is outside the pack "
                                   "folder", manifest, ["content", i]))

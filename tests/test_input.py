@@ -443,3 +443,17 @@ def test_a_file_broken_everywhere_lists_its_first_hundred_problems(tmp_path):
     paths_line = text[:text.index('"paths"')].count("\n") + 1
     assert diags[99].line == paths_line + 3 + 4 * 99  # the "x" of the 100th path
     assert diags[100].code == "TOO-MANY" and "49900 more" in diags[100].message
+
+
+def test_a_manifest_listing_a_name_with_a_nul_byte(tmp_path):
+    from rootlaw.spec import load_pack
+
+    (tmp_path / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "p", "name": "p", "content": ["a\u0000b.json"]}))
+    with pytest.raises(SpecError) as e:
+        load_pack(tmp_path)
+    assert [(d.code, d.pointer) for d in e.value.diagnostics] == \
+        [("VALUE-INVALID", "/content/0")]
+    with pytest.raises(JsonInputError) as e2:
+        load_file("a\u0000b.json")
+    assert e2.value.code == "FILE-MISSING"
