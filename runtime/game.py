@@ -51,7 +51,8 @@ def _save_error(e: JsonInputError, where: str) -> SaveError:
     what = {"JSON-SYNTAX": "not JSON", "JSON-DEPTH": "not a save (JSON nested too deep)",
             "FILE-TOO-BIG": "not a save (too big)", "FILE-ENCODING": "not JSON (not UTF-8)",
             "KEY-DUP": "a key named twice", "FILE-MISSING": "cannot read"}.get(d.code, d.code)
-    place = where + (f":{d.line}" if d.line else "") + (f"#{d.pointer}" if d.pointer else "")
+    place = (where or "<input>") + (f":{d.line}" if d.line else "") + \
+        (f"#{d.pointer}" if d.pointer else "")
     return SaveError(f"{what}: {d.message}", where=place)
 
 
