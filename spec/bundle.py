@@ -146,14 +146,14 @@ def documents(chain: list[tuple[PackSpec, list]]
 
 def findings(b: Bundle) -> list[Diagnostic]:
     """The semantic findings of a bundle: each of its documents, then all together."""
-    from .semantics import check_bundle, check_document, finish
+    from .semantics import Findings, check_bundle, check_document
 
-    out: list[Diagnostic] = []
+    found = Findings()
     docs: list[MapSpec | DeckSpec | FactionSpec] = [b.map, b.deck, *b.factions]
     for doc in docs:
-        out += check_document(doc, b.sources.get(f"{doc.kind}:{doc.id}", ""))
-    out += check_bundle(b.map, b.deck, b.factions, b.sources)
-    return finish(out)
+        check_document(doc, b.sources.get(f"{doc.kind}:{doc.id}", ""), found)
+    check_bundle(b.map, b.deck, b.factions, b.sources, found)
+    return found.diagnostics()
 
 
 def _pick(table: dict, wanted: str | None, kind: str):

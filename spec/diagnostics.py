@@ -156,6 +156,7 @@ def line_index(text: str, wanted: set[str] | None = None) -> dict[str, int]:
     newlines = [m.start() for m in re.finditer("\n", text)]
     ws = re.compile(r"[ \t\r\n]*")
     want: set[str] | None = None
+    children: dict[str, int] = {}  # wanted pointer -> how many of its children are wanted
     if wanted is not None:
         want = set()
         for w in wanted:
@@ -165,6 +166,7 @@ def line_index(text: str, wanted: set[str] | None = None) -> dict[str, int]:
                 if not ptr:
                     break
                 ptr = ptr.rsplit("/", 1)[0]
+                children[ptr] = children.get(ptr, 0) + 1
 
     def line_at(i: int) -> int:
         return bisect.bisect_left(newlines, i) + 1
@@ -178,34 +180,35 @@ def line_index(text: str, wanted: set[str] | None = None) -> dict[str, int]:
             return dec.raw_decode(text, i)[1]
         lines[path] = line_at(i)
         c = text[i]
-        if c == "{":
-            i = skip_ws(i + 1)
-            if text[i] == "}":
-                return i + 1
-            while True:
+        if c not in "{[":
+            return dec.raw_decode(text, i)[1]
+        # With wanted pointers: an array's end from the C decoder, and its items scanned
+        # only up to the last wanted one (not a 200,000-item list to its end).  Objects
+        # are scanned to the end: a key named twice is located at its last copy.
+        end, left = -1, -1
+        if want is not None and c == "[":
+            end = dec.raw_decode(text, i)[1]
+            left = children.get(path, 0)
+        i = skip_ws(i + 1)
+        if text[i] in "}]":
+            return i + 1
+        k = 0
+        while left != 0:
+            if c == "{":
                 key, i = dec.raw_decode(text, skip_ws(i))
                 i = skip_ws(i)
                 assert text[i] == ":"
-                i = value(i + 1, path + "/" + str(key).replace("~", "~0").replace("/", "~1"))
-                i = skip_ws(i)
-                if text[i] == ",":
-                    i += 1
-                    continue
-                return i + 1
-        if c == "[":
-            i = skip_ws(i + 1)
-            if text[i] == "]":
-                return i + 1
-            k = 0
-            while True:
-                i = value(i, f"{path}/{k}")
+                child = path + "/" + str(key).replace("~", "~0").replace("/", "~1")
+                i += 1
+            else:
+                child = f"{path}/{k}"
                 k += 1
-                i = skip_ws(i)
-                if text[i] == ",":
-                    i += 1
-                    continue
+            if left > 0 and child in want:  # type: ignore[operator]  # left > 0: want is set
+                left -= 1
+            i = skip_ws(value(i, child))
+            if text[i] != ",":
                 return i + 1
-        _, end = dec.raw_decode(text, i)
+            i += 1
         return end
 
     with contextlib.suppress(ValueError, AssertionError, IndexError, RecursionError):
@@ -256,18 +259,6 @@ def unlocated(code: str, message: str, file: str | Path, parts: tuple | list,
 MAX_PER_FILE = 100
 
 
-def capped(diags: list[Diagnostic], limit: int = MAX_PER_FILE) -> list[Diagnostic]:
-    """At most ``limit`` diagnostics per file, then one TOO-MANY saying how many more: a
-    file broken a hundred thousand times needs its first problems fixed, not a list
-    that takes longer to print than to read."""
-    per: dict[str, int] = {}
-    out: list[Diagnostic] = []
-    for d in diags:
-        n = per[d.file] = per.get(d.file, 0) + 1
-        if n <= limit:
-            out.append(d)
-    for file, n in per.items():
-        if n > limit:
-            out.append(Diagnostic("TOO-MANY", f"{n - limit} more problems in this file are "
-                                  f"not listed (the first {limit} are)", file))
-    return out
+def too_many(file: str, unlisted: int, limit: int = MAX_PER_FILE) -> Diagnostic:
+    return Diagnostic("TOO-MANY", f"{unlisted} more problems in this file are not listed "
+                      f"(the first {limit} are)", file)

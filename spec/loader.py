@@ -12,11 +12,11 @@ from .diagnostics import (
     Diagnostic,
     LocatedValueError,
     SpecError,
-    capped,
     line_index,
     located,
     nearest_line,
     pointer,
+    too_many,
 )
 from .jsonio import CONTENT_MAX_BYTES, parse, read_text
 from .models import Document, PackSpec
@@ -48,11 +48,15 @@ def parse_document(text: str, file: str = "<input>"):
         key = ptr.rsplit("/", 1)[1]
         found.append(("KEY-DUP", f"the key {key!r} appears twice in one object (JSON keeps "
                                  "only the last one)", ptr))
+    total = len(found)
     try:
         doc = _DOCUMENT.validate_python(data)
     except ValidationError as e:
         doc = None
-        for err in e.errors(include_url=False):
+        errors = e.errors(include_url=False)
+        total += len(errors)
+        # Only the problems that will be listed are located and described.
+        for err in errors[:max(0, MAX_PER_FILE - len(found))]:
             loc = _content_loc(err["loc"], data)
             code = _CODES.get(err["type"], "VALUE-INVALID")
             msg = err["msg"]
@@ -63,13 +67,15 @@ def parse_document(text: str, file: str = "<input>"):
                     # A model validator's error: its location is relative to the model.
                     code, loc = cause.code, [*loc, *cause.loc]
             found.append((code, msg, pointer(loc)))
-    if found:
-        shown = found[:MAX_PER_FILE + 1]  # one more than capped() lists, so it says so
-        lines = line_index(text, {ptr for _, _, ptr in shown})
-        diags = [Diagnostic(code, msg, file, nearest_line(lines, ptr), ptr)
-                 for code, msg, ptr in found]
-        raise SpecError(capped(diags)) from None
-    return doc
+    if not total:
+        return doc
+    found = found[:MAX_PER_FILE]
+    lines = line_index(text, {ptr for _, _, ptr in found})
+    diags = [Diagnostic(code, msg, file, nearest_line(lines, ptr), ptr)
+             for code, msg, ptr in found]
+    if total > len(found):
+        diags.append(too_many(file, total - len(found)))
+    raise SpecError(diags) from None
 
 
 def _content_loc(loc: tuple, data: object) -> list:

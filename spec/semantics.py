@@ -31,8 +31,9 @@ from . import models as M
 from .diagnostics import (
     INPUT_CODES,
     LOADER_CODES,
+    MAX_PER_FILE,
     Diagnostic,
-    capped,
+    too_many,
     unlocated,
     with_lines,
 )
@@ -552,36 +553,51 @@ def _key(doc: Any) -> str:
     return f"{doc.kind}:{doc.id}"
 
 
-def check_document(doc: Any, file: str) -> list[Diagnostic]:
-    """The findings of every document check for one map, deck or faction, their lines
-    still to find (``finish``)."""
-    out: list[Diagnostic] = []
+class Findings:
+    """Collects findings: each once (bundle checks repeat across maps and decks), at
+    most MAX_PER_FILE per file (the rest are only counted: a map with a hundred thousand
+    duplicate paths must not cost a hundred thousand diagnostics), located last."""
+
+    def __init__(self) -> None:
+        self._items: dict[Diagnostic, None] = {}
+        self._per: dict[str, int] = {}
+        self._unlisted: dict[str, int] = {}
+
+    def add(self, code: str, message: str, file: str, loc: Loc, severity: str) -> None:
+        if self._per.get(file, 0) >= MAX_PER_FILE:
+            self._unlisted[file] = self._unlisted.get(file, 0) + 1
+            return
+        d = unlocated(code, message, file, loc, severity)
+        if d not in self._items:
+            self._items[d] = None
+            self._per[file] = self._per.get(file, 0) + 1
+
+    def diagnostics(self) -> list[Diagnostic]:
+        return with_lines(list(self._items)) + \
+            [too_many(file, n) for file, n in self._unlisted.items()]
+
+
+def check_document(doc: Any, file: str, into: Findings | None = None) -> Findings:
+    """Run every document check on one map, deck or faction (into ``into``)."""
+    out = into or Findings()
     for c in CHECKS:
         if c.scope != "bundle" and isinstance(doc, _SCOPE_TYPES[c.scope]):
             for loc, message in c.fn(doc):
-                out.append(unlocated(c.code, message, file, loc, c.severity))
+                out.add(c.code, message, file, loc, c.severity)
     return out
 
 
 def check_bundle(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
-                 sources: dict[str, str]) -> list[Diagnostic]:
-    """The findings of every bundle check for a map, a deck and the factions together;
-    each is in the file of the document it concerns (``sources``: 'kind:id' -> file),
-    its line still to find (``finish``)."""
-    out: list[Diagnostic] = []
+                 sources: dict[str, str], into: Findings | None = None) -> Findings:
+    """Run every bundle check on a map, a deck and the factions together (into
+    ``into``); a finding is in the file of the document it concerns (``sources``:
+    'kind:id' -> file)."""
+    out = into or Findings()
     for c in CHECKS:
         if c.scope == "bundle":
             for doc, loc, message in c.fn(m, d, fs):
-                out.append(unlocated(c.code, message, sources.get(_key(doc), ""), loc,
-                                     c.severity))
+                out.add(c.code, message, sources.get(_key(doc), ""), loc, c.severity)
     return out
-
-
-def finish(diags: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """Findings ready to report: each once (bundle checks repeat across maps and decks),
-    at most MAX_PER_FILE per file, then located (lines are found last: a file with a
-    hundred thousand duplicate paths must not be scanned for each of them)."""
-    return with_lines(capped(list(dict.fromkeys(diags))))
 
 
 # --------------------------------------------------------------------------- the docs

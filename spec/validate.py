@@ -22,7 +22,7 @@ from .bundle import assemble, collect, documents
 from .diagnostics import INPUT_CODES, Diagnostic, SpecError
 from .loader import load_file
 from .models import PackSpec
-from .semantics import check_bundle, check_document, finish
+from .semantics import Findings, check_bundle, check_document
 
 FORMATS = ("text", "json", "github")
 
@@ -96,7 +96,7 @@ def _validate_one(label: str, path: Path | None, deps: list[Path]) -> Checked:
         return Checked(label, diagnostics=e.diagnostics)
     if isinstance(doc, PackSpec):
         return _validate_packs(label, [*deps, path], path)
-    return Checked(label, f"{doc.kind} {doc.id}", finish(check_document(doc, str(path))))
+    return Checked(label, f"{doc.kind} {doc.id}", check_document(doc, str(path)).diagnostics())
 
 
 def _validate_packs(label: str, paths: list[Path], target: Path | None) -> Checked:
@@ -104,16 +104,16 @@ def _validate_packs(label: str, paths: list[Path], target: Path | None) -> Check
         chain = collect(paths)
     except SpecError as e:
         return Checked(label, diagnostics=e.diagnostics)
-    diags: list[Diagnostic] = []
+    found = Findings()
     for _pack, docs in chain:
         for file, doc in docs:
-            diags += check_document(doc, file)
+            check_document(doc, file, found)
     maps, decks, factions, sources = documents(chain)
     fs = tuple(sorted(factions.values(), key=lambda f: (f.setup_order, f.id)))
     for m in maps.values():  # every map a pack offers, not only the default one
         for d in decks.values():
-            diags += check_bundle(m, d, fs, sources)
-    diags = finish(diags)
+            check_bundle(m, d, fs, sources, found)
+    diags = found.diagnostics()
     try:
         bundle = assemble(chain)
     except SpecError as e:

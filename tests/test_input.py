@@ -61,6 +61,15 @@ def test_json_at_the_limit_is_read(tmp_path):
     assert parse(json.dumps(data)).data == data
 
 
+def test_brackets_inside_strings_do_not_count_as_nesting():
+    text = json.dumps({"a": "[" * 100 + '\\"{' * 100, "b": ["]]]", {"c": "\\"}]})
+    assert parse(text).data == json.loads(text)
+    deep = '{"s": "]]]]", "x": ' + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "}"
+    with pytest.raises(JsonInputError) as e:
+        parse(deep)
+    assert e.value.code == "JSON-DEPTH"
+
+
 def test_a_200000_item_list_is_read_and_located(tmp_path):
     # The line index once recounted newlines per value (minutes for this file).
     data = json.loads(GOOD.read_text(encoding="utf-8"))
