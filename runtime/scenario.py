@@ -9,8 +9,9 @@ do, expect) is described in docs/scenarios.md.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
+
+from rootlaw.spec.jsonio import SCENARIO_MAX_BYTES, JsonInputError, read_json
 
 from . import rng
 from .errors import RootlawError
@@ -293,8 +294,11 @@ def run_scenario(data: dict, *, bundle=None, pure=None, where: str = "") -> list
 
 
 def run_file(path: Path, **kw) -> list[str]:
+    # Read like every other JSON file (size cap, UTF-8, nesting limit, keys named twice).
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError) as e:
-        return [f"{path}: SCENARIO-INVALID: {e}"]
-    return run_scenario(data, where=str(path), **kw)
+        _, parsed = read_json(path, max_bytes=SCENARIO_MAX_BYTES)
+    except JsonInputError as e:
+        return [str(e.diagnostic)]
+    if not isinstance(parsed.data, dict):
+        return [f"{path}: SCENARIO-INVALID: a scenario is a JSON object"]
+    return run_scenario(parsed.data, where=str(path), **kw)
