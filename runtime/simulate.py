@@ -28,6 +28,7 @@ import importlib.util
 import math
 import os
 import signal
+import socket
 import sys
 import tempfile
 import time
@@ -264,6 +265,7 @@ class CoreArtifact:
 class WorkerInfo:
     """What one worker process did with the core."""
 
+    host: str
     pid: int
     core_file: str
     compiled: bool
@@ -358,7 +360,7 @@ def install_artifact(art: CoreArtifact) -> tuple[ModuleType, bool]:
 
 
 def _info(mod: ModuleType, installed: bool) -> WorkerInfo:
-    return WorkerInfo(pid=os.getpid(), core_file=str(mod.__file__),
+    return WorkerInfo(host=socket.gethostname(), pid=os.getpid(), core_file=str(mod.__file__),
                       compiled=bool(mod.compiled()), installed=installed,
                       compiler_imported=_compiler_imported())
 
@@ -406,7 +408,7 @@ class Simulation:
     backend: str
     total: Tally
     chunk_tallies: dict[int, Tally] = field(default_factory=dict)  # chunk index -> tally
-    workers: dict[int, WorkerInfo] = field(default_factory=dict)
+    workers: dict[tuple[str, int], WorkerInfo] = field(default_factory=dict)  # (host, pid)
     interrupted: bool = False
     seconds: float = 0.0
     notes: list[str] = field(default_factory=list)
@@ -416,9 +418,9 @@ class Simulation:
         return self.total.games
 
     @property
-    def workers_compiled(self) -> list[int]:
-        """Pids of workers in which the Cython compiler was imported (should be none)."""
-        return sorted(pid for pid, w in self.workers.items() if w.compiler_imported)
+    def workers_compiled(self) -> list[tuple[str, int]]:
+        """Workers in which the Cython compiler was imported (there should be none)."""
+        return sorted(at for at, w in self.workers.items() if w.compiler_imported)
 
 
 def prepare_core(bundle, pure: bool | None = None) -> tuple[ModuleType, bool, list[str]]:
@@ -580,22 +582,22 @@ def simulate(bundle, factions: list[str], *, games: int, seed: int = 0,
     g = Game(factions, seed, bundle=bundle, pure=not compiled)
     seats = tuple(g._seats)
     key = core_key(bundle)
-    k = jobs or os.cpu_count() or 1
+    tasks = [ChunkTask(index=i, first=first, count=count, seed=seed, seats=seats,
+                       max_decisions=max_decisions)
+             for i, (first, count) in enumerate(chunks(games))]
+    k = min(jobs or os.cpu_count() or 1, len(tasks))  # no idle workers to start
     backend = (f"ray ({'local' if ray == 'local' else ray})" if ray else
                "this process" if k == 1 else f"{k} local processes")
     sim = Simulation(bundle=bundle.hash, factions=list(g.factions), seed=seed,
                      games_requested=games, max_decisions=max_decisions, core_key=key,
                      core_compiled=compiled, backend=backend, total=Tally(len(seats)),
                      notes=notes)
-    tasks = [ChunkTask(index=i, first=first, count=count, seed=seed, seats=seats,
-                       max_decisions=max_decisions)
-             for i, (first, count) in enumerate(chunks(games))]
 
     def on_chunk(index: int, tally: Tally, info: WorkerInfo | None) -> None:
         # One assignment, so a Ctrl-C arriving here leaves the chunk in or out, whole.
         sim.chunk_tallies[index] = tally
         if info is not None:
-            sim.workers[info.pid] = info
+            sim.workers[info.host, info.pid] = info
         if progress is not None:
             progress.update(tally.games)
 
