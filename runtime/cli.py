@@ -162,7 +162,9 @@ def cmd_simulate(args) -> int:
         print(f"rootlaw: interrupted: {sim.games} of {sim.games_requested} games finished "
               f"(whole chunks); the results below are theirs", file=sys.stderr)
     rate = sim.games / sim.seconds if sim.seconds > 0 else 0.0
-    timing = (f"{sim.games} games in {sim.seconds:.2f} s ({rate:.0f} games/s); "
+    ray = "" if sim.ray_start_seconds is None else \
+        f", of which {sim.ray_start_seconds:.2f} s to start or reach Ray"
+    timing = (f"{sim.games} games in {sim.seconds:.2f} s ({rate:.0f} games/s{ray}); "
               f"{sim_mod.worker_report(sim)}")
     if args.json:  # the JSON holds results only, the same on every backend
         print(json.dumps(data, indent=2))

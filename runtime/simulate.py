@@ -385,8 +385,14 @@ def _local_chunk(ref: CoreRef, task: ChunkTask) -> tuple[int, Tally, WorkerInfo]
     return task.index, tally, _info(mod, False)
 
 
-def _ray_chunk(art: CoreArtifact, task: ChunkTask) -> tuple[int, Tally, WorkerInfo]:
-    mod, installed = install_artifact(art)
+def _ray_chunk(key: str, art_box: list, task: ChunkTask) -> tuple[int, Tally, WorkerInfo]:
+    # The artifact's reference comes inside a list, so Ray does not fetch the core's
+    # bytes for every task: only a worker that has not loaded the core yet gets them.
+    if key in _LOADED:
+        mod, installed = _LOADED[key]
+    else:
+        import ray
+        mod, installed = install_artifact(ray.get(art_box[0]))
     tally = run_chunk(mod, task)
     return task.index, tally, _info(mod, installed)
 
@@ -410,7 +416,8 @@ class Simulation:
     chunk_tallies: dict[int, Tally] = field(default_factory=dict)  # chunk index -> tally
     workers: dict[tuple[str, int], WorkerInfo] = field(default_factory=dict)  # (host, pid)
     interrupted: bool = False
-    seconds: float = 0.0
+    seconds: float = 0.0  # the whole run, from starting the workers to the last chunk
+    ray_start_seconds: float | None = None  # of which starting or reaching Ray
     notes: list[str] = field(default_factory=list)
 
     @property
@@ -527,20 +534,22 @@ def _ray_init(address: str, jobs: int | None) -> bool:
 
 
 def _run_ray(art: CoreArtifact, tasks: list[ChunkTask], address: str, jobs: int | None,
-             on_chunk: OnChunk) -> None:
+             on_chunk: OnChunk, on_ready: Callable[[float], None]) -> None:
     import ray
 
+    t0 = time.perf_counter()
     started = _ray_init(address, jobs)
+    on_ready(time.perf_counter() - t0)
     refs: list = []
     try:
         remote = ray.remote(num_cpus=1)(_ray_chunk)
-        art_ref = ray.put(art)  # shipped once; each task names it
+        art_box = [ray.put(art)]  # stored once; each task names it (see _ray_chunk)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         window = 2 * max(1, jobs or cpus)  # chunks in flight at once
         todo = list(tasks)
         while todo or refs:
             while todo and len(refs) < window:
-                refs.append(remote.remote(art_ref, todo.pop(0)))
+                refs.append(remote.remote(art.key, art_box, todo.pop(0)))
             done, refs = ray.wait(refs, num_returns=1)
             for ref in done:
                 index, tally, info = ray.get(ref)
@@ -605,7 +614,8 @@ def simulate(bundle, factions: list[str], *, games: int, seed: int = 0,
     t0 = time.perf_counter()
     try:
         if ray:
-            _run_ray(core_artifact(mod, key, bundle), tasks, ray, jobs, on_chunk)
+            _run_ray(core_artifact(mod, key, bundle), tasks, ray, jobs, on_chunk,
+                     lambda s: setattr(sim, "ray_start_seconds", s))
         elif k == 1:
             _run_inline(mod, tasks, on_chunk)
         else:
