@@ -451,8 +451,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "Ray: win rates with 95%% CIs, how games were won, VP by round, length")
     p.add_argument("--factions", default="", help="comma-separated faction ids "
                    "(default: every faction of the bundle)")
-    p.add_argument("--games", type=int, required=True, metavar="N")
-    p.add_argument("--seed", type=int, default=0, help="game i uses seed S+i (default 0)")
+    p.add_argument("--games", type=int, required=True, metavar="N", help="how many games")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="game i (from 0) uses seed S+i (default 0)")
     p.add_argument("--jobs", type=int, default=None, metavar="K",
                    help="worker processes (default: one per CPU; 1: this process)")
     p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",

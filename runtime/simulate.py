@@ -731,7 +731,7 @@ def format_text(data: dict) -> str:
                      f"{r['wins_by']['coalition']:>9}  {first:>11}  {mean_vp:>7}")
     o = data["outcomes"]
     lines.append(f"outcomes: 30 VP {o['vp']}, dominance {o['dominance']}, coalition "
-                 f"{o['coalition']}, stopped {o['stopped']} (at {data['max_decisions']} "
+                 f"{o['coalition']}, stopped {o['stopped']} (the cap: {data['max_decisions']} "
                  f"decisions)")
     lines.append("")
     lines.append(f"{'length':<9}  {'mean':>9}  {'sd':>9}  {'min':>6}  {'median':>8}  {'max':>7}")
