@@ -15,9 +15,9 @@ The core.  The parent builds the bundle's core once (compiled when a compiler is
 available, else the pure path) and the workers only load it: local processes load the
 very file the parent loaded; Ray workers receive the artifact (rendered source and
 compiled extension, keyed by ``core_key``; put once in Ray's object store, named by
-every task) and install it into their own cache when it is missing.  Each worker reports what it loaded and whether the
-Cython compiler was ever imported in it (``WorkerInfo``), so "workers never compile" is
-checked, not assumed.
+every task) and install it into their own cache when it is missing.  Each worker
+reports what it loaded and whether the Cython compiler was ever imported in it
+(``WorkerInfo``), so "workers never compile" is checked, not assumed.
 """
 
 from __future__ import annotations
