@@ -160,6 +160,54 @@ def _report_game(args, g, i: int, seed: int, progress) -> None:
         print(line)
 
 
+# ---------------------------------------------------------------------- simulate
+
+
+def cmd_simulate(args) -> int:
+    from . import simulate as sim_mod
+
+    bundle = _bundle(args)
+    factions = _factions(args) or [f.id for f in bundle.factions]
+    if args.plot:
+        sim_mod.check_plot(Path(args.plot))  # fail before the games, not after them
+    show = sys.stderr.isatty() if args.progress is None else args.progress
+
+    def on_start(sim):
+        for note in sim.notes:
+            print(f"rootlaw: {note}", file=sys.stderr)
+        if not args.json:
+            print(sim_mod.cli_header(sim), flush=True)
+        if not show:
+            return None
+        from tqdm import tqdm
+        return tqdm(total=sim.games_requested, unit=" games", file=sys.stderr,
+                    dynamic_ncols=True)
+
+    sim = sim_mod.simulate(bundle, factions, games=args.games, seed=args.seed, jobs=args.jobs,
+                           ray=args.ray, max_decisions=args.max_decisions, pure=args.pure,
+                           on_start=on_start)
+    data = sim_mod.summary(sim)
+    if sim.interrupted:
+        print(f"rootlaw: interrupted: {sim.games} of {sim.games_requested} games finished "
+              f"(whole chunks); the results below are theirs", file=sys.stderr)
+    rate = sim.games / sim.seconds if sim.seconds > 0 else 0.0
+    ray = "" if sim.ray_start_seconds is None else \
+        f", of which {sim.ray_start_seconds:.2f} s to start or reach Ray"
+    timing = (f"{sim.games} games in {sim.seconds:.2f} s ({rate:.0f} games/s{ray}); "
+              f"{sim_mod.worker_report(sim)}")
+    if args.json:  # the JSON holds results only, the same on every backend
+        print(json.dumps(data, indent=2))
+        print(f"rootlaw: {timing}", file=sys.stderr)
+    else:
+        print(sim_mod.format_text(data))
+        print(f"\n{timing}")
+    if args.plot and sim.games:
+        from .simulate_plot import plot_summary
+        plot_summary(data, Path(args.plot))
+        print(f"wrote {args.plot}", file=sys.stderr)
+    return 130 if sim.interrupted else 0
+
+
 # ---------------------------------------------------------------------- info
 
 
@@ -475,6 +523,30 @@ def build_parser() -> argparse.ArgumentParser:
                    help="force the pure-Python core")
     packs(p)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("simulate", help="many seeded random games on local processes or "
+                       "Ray: win rates with 95%% CIs, how games were won, VP by round, length")
+    p.add_argument("--factions", default="", help="comma-separated faction ids "
+                   "(default: every faction of the bundle)")
+    p.add_argument("--games", type=int, required=True, metavar="N", help="how many games")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="game i (from 0) uses seed S+i (default 0)")
+    p.add_argument("--jobs", type=int, default=None, metavar="K",
+                   help="worker processes (default: one per CPU; 1: this process)")
+    p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
+                   help="play on Ray: alone, start a local instance; with an address, "
+                        "connect to that cluster (pip install 'rootlaw[ray]')")
+    p.add_argument("--json", action="store_true", help="one JSON summary (docs/simulate.md)")
+    p.add_argument("--plot", metavar="FILE.png", help="win rates with CI bars and mean VP "
+                   "by round as a PNG (pip install 'rootlaw[plot]')")
+    p.add_argument("--max-decisions", type=int, default=1_000_000, metavar="M",
+                   help="stop a game that has not ended after M decisions ('stopped')")
+    p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                   help="progress bar with games/s and ETA on stderr (default: on a terminal)")
+    p.add_argument("--pure", action="store_true", default=None,
+                   help="force the pure-Python core")
+    packs(p)
+    p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("info", help="what is installed and which core runs")
     packs(p)

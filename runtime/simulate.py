@@ -1,0 +1,778 @@
+"""`rootlaw simulate`: many seeded random games on local processes or a Ray cluster.
+
+Seeds.  Game i of a run (i = 0 .. games-1) uses seed S+i for the game (first player,
+shuffles, dice) and for its random agents: it is the game ``rootlaw play --seed S+i``
+plays, and ``Game(factions, S+i).playout(S+i)``.
+
+Chunks.  The games are cut into chunks of consecutive indices whose size depends on
+the number of games only.  A chunk comes back as a ``Tally`` of integers (wins by
+outcome, VP sums by round, histograms of game length); integer sums are exact, so the
+totals are the same whatever order the chunks finish in, how many workers played them
+and on which backend.  Floats are computed once, from the totals (``summary``), and
+rounded to ``DIGITS`` places: ``--json`` is byte-identical for a seed on any backend.
+
+The core.  The parent builds the bundle's core once (compiled when a compiler is
+available, else the pure path) and the workers only load it: local processes load the
+very file the parent loaded; Ray workers receive the artifact (rendered source and
+compiled extension, keyed by ``core_key``; put once in Ray's object store, named by
+every task) and install it into their own cache when it is missing.  Each worker
+reports what it loaded and whether the Cython compiler was ever imported in it
+(``WorkerInfo``), so "workers never compile" is checked, not assumed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import importlib.util
+import math
+import os
+import signal
+import socket
+import sys
+import tempfile
+import time
+from array import array
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from .errors import RootlawError
+
+FORMAT = "rootlaw-simulate/1"
+OUTCOMES = ("vp", "dominance", "coalition", "stopped")
+Z95 = 1.959963984540054  # the unit normal's 97.5% quantile: two-sided 95%
+DIGITS = 4  # every float in the summary is rounded to this many places
+MAX_CHUNK = 1000
+CHUNKS = 200  # aim for about this many chunks (fewer for small runs, never > MAX_CHUNK)
+
+
+def chunk_size(games: int) -> int:
+    """Games per chunk: a function of the number of games only (never of the workers)."""
+    return max(1, min(MAX_CHUNK, -(-games // CHUNKS)))
+
+
+def chunks(games: int) -> list[tuple[int, int]]:
+    """(first game index, count) of each chunk, in index order."""
+    n = chunk_size(games)
+    return [(i, min(n, games - i)) for i in range(0, games, n)]
+
+
+def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for k successes in n trials (95% for the default z):
+    unlike the normal approximation it stays inside [0, 1] and is sensible near 0 or 1."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = k / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+# ---------------------------------------------------------------------- one game
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What the summary needs from one game.  ``vp_by_round[r]`` holds the seats' VP at
+    the end of round r+1 (when the turn counter first passes it, i.e. when the next
+    round's first decision is asked), or at the game's end for the round it ended in;
+    a round is every seat's turn once, from the first player on."""
+
+    winner: int  # seat, -1 if none
+    outcome: str  # one of OUTCOMES
+    first: int  # the first player's seat
+    turns: int  # the turn counter at the end (the turn the game ended in)
+    rounds: int  # rounds the game was in: ceil(turns / players)
+    decisions: int
+    vp: tuple[int, ...]
+    vp_by_round: tuple[tuple[int, ...], ...]
+
+
+def classify(state, S: dict[str, int]) -> tuple[int, str]:
+    """(winner seat, outcome) of a finished or stopped game, read from its state.
+    The core ends a game in two ways: 30 VP (Law 3.1) and an activated dominance card
+    at the start of Birdsong (Law 3.3.1, the winner's dominance is set).  'coalition'
+    stays at 0 until a faction can form one; a game not over is 'stopped'."""
+    if not state[S["OVER"]]:
+        return -1, "stopped"
+    w = state[S["WINNER"]]
+    if w < 0:
+        raise RootlawError("a game ended without a winner", code="ENGINE-NO-WINNER")
+    return w, ("dominance" if state[S["DOMINANCE"] + w] >= 0 else "vp")
+
+
+def play_rounds(core, state, S: dict[str, int], max_decisions: int,
+                taken: int = 0) -> GameRecord:
+    """Random agents play on from the position (the agent stream already seeded with
+    ``core.seed_agent``) round by round until the game ends or ``max_decisions`` have
+    been taken in all; the scores are read at each round's end."""
+    np_ = state[S["NPLAYERS"]]
+    vp_at, turn_at, over_at = S["VP"], S["TURN"], S["OVER"]
+    rows: list[tuple[int, ...]] = []
+    r = start = max(1, -(-state[turn_at] // np_))  # the round in progress (setup: 1)
+    while True:
+        stop = r * np_ + 1
+        taken += core.play_on(max_decisions - taken, stop)
+        if state[turn_at] < stop and not state[over_at] and taken < max_decisions:
+            raise RootlawError("no legal decision and no winner", code="ENGINE-STUCK")
+        rows.append(tuple(state[vp_at:vp_at + np_]))
+        if state[over_at] or taken >= max_decisions:
+            break
+        r += 1
+    turns = state[turn_at]
+    rounds = max(1, -(-turns // np_))
+    # A game can end (dominance) or stop right as a round begins: that round has the
+    # final scores too.  From a position mid-game, the rows start at its round.
+    while len(rows) < rounds - start + 1:
+        rows.append(rows[-1])
+    winner, outcome = classify(state, S)
+    return GameRecord(winner=winner, outcome=outcome, first=state[S["FIRST"]], turns=turns,
+                      rounds=rounds, decisions=taken, vp=rows[-1], vp_by_round=tuple(rows))
+
+
+def play_game(mod: ModuleType, seats: list[int], seed: int, max_decisions: int) -> GameRecord:
+    """Game ``seed`` from setup to the end, random agents seeded with ``seed``."""
+    layout = mod.LAYOUT
+    state = array("q", [0]) * layout["consts"]["STATE_SIZE"]
+    core = mod.Core(state)
+    core.init_game(seed, seats)
+    core.seed_agent(seed)
+    return play_rounds(core, state, layout["state"], max_decisions)
+
+
+# ---------------------------------------------------------------------- tallies
+
+
+@dataclass
+class Tally:
+    """Integer totals over some games; two tallies add up exactly (``merge``)."""
+
+    players: int
+    games: int = 0
+    wins: list[int] = field(default_factory=list)  # by seat
+    outcomes: dict[str, list[int]] = field(default_factory=dict)  # outcome -> by seat
+    stopped: int = 0
+    first: list[int] = field(default_factory=list)  # games each seat went first
+    first_wins: list[int] = field(default_factory=list)  # ... and won
+    vp: list[int] = field(default_factory=list)  # final VP sums by seat
+    round_games: list[int] = field(default_factory=list)  # games that were in round r+1
+    round_vp: list[list[int]] = field(default_factory=list)  # their VP sums by round, seat
+    end_vp: list[list[int]] = field(default_factory=list)  # final VP sums by last round
+    turns: dict[int, int] = field(default_factory=dict)  # histograms: value -> games
+    rounds: dict[int, int] = field(default_factory=dict)
+    decisions: dict[int, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        p = self.players
+        self.wins = self.wins or [0] * p
+        self.outcomes = self.outcomes or {o: [0] * p for o in OUTCOMES if o != "stopped"}
+        self.first = self.first or [0] * p
+        self.first_wins = self.first_wins or [0] * p
+        self.vp = self.vp or [0] * p
+
+    def add(self, g: GameRecord) -> None:
+        self.games += 1
+        self.first[g.first] += 1
+        if g.outcome == "stopped":
+            self.stopped += 1
+        else:
+            self.wins[g.winner] += 1
+            self.outcomes[g.outcome][g.winner] += 1
+            if g.winner == g.first:
+                self.first_wins[g.winner] += 1
+        for p, v in enumerate(g.vp):
+            self.vp[p] += v
+        self._grow(len(g.vp_by_round))
+        for r, row in enumerate(g.vp_by_round):
+            self.round_games[r] += 1
+            for p, v in enumerate(row):
+                self.round_vp[r][p] += v
+        for p, v in enumerate(g.vp_by_round[-1]):
+            self.end_vp[len(g.vp_by_round) - 1][p] += v
+        for hist, value in ((self.turns, g.turns), (self.rounds, g.rounds),
+                            (self.decisions, g.decisions)):
+            hist[value] = hist.get(value, 0) + 1
+
+    def _grow(self, rounds: int) -> None:
+        while len(self.round_games) < rounds:
+            self.round_games.append(0)
+            self.round_vp.append([0] * self.players)
+            self.end_vp.append([0] * self.players)
+
+    def mean_vp_by_round(self) -> list[list[float]]:
+        """Mean VP at each round's end over all the games, [round][seat]: a game that
+        has ended counts with its final scores in the rounds after its last."""
+        out = []
+        ended = [0] * self.players  # final VP of the games that ended before round r
+        for r in range(len(self.round_games)):
+            out.append([(self.round_vp[r][p] + ended[p]) / self.games
+                        for p in range(self.players)])
+            for p in range(self.players):
+                ended[p] += self.end_vp[r][p]
+        return out
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        self.stopped += other.stopped
+        for mine, theirs in ((self.wins, other.wins), (self.first, other.first),
+                             (self.first_wins, other.first_wins), (self.vp, other.vp)):
+            for p, v in enumerate(theirs):
+                mine[p] += v
+        for o, row in other.outcomes.items():
+            for p, v in enumerate(row):
+                self.outcomes[o][p] += v
+        self._grow(len(other.round_games))
+        for r, n in enumerate(other.round_games):
+            self.round_games[r] += n
+            for p in range(self.players):
+                self.round_vp[r][p] += other.round_vp[r][p]
+                self.end_vp[r][p] += other.end_vp[r][p]
+        for mine_h, theirs_h in ((self.turns, other.turns), (self.rounds, other.rounds),
+                                 (self.decisions, other.decisions)):
+            for value, n in theirs_h.items():
+                mine_h[value] = mine_h.get(value, 0) + n
+
+
+# ---------------------------------------------------------------------- workers
+
+
+@dataclass(frozen=True)
+class CoreRef:
+    """Where the parent's core is, for workers on this machine."""
+
+    key: str
+    name: str  # the module name it was loaded under
+    path: str
+    compiled: bool
+
+
+@dataclass(frozen=True)
+class CoreArtifact:
+    """The parent's core as bytes, for workers elsewhere (Ray): the rendered source and,
+    when the parent runs compiled, the extension with the file name it was built as."""
+
+    key: str
+    source: bytes
+    ext_file: str | None = None
+    ext_bytes: bytes | None = None
+
+
+@dataclass(frozen=True)
+class WorkerInfo:
+    """What one worker process did with the core."""
+
+    host: str
+    pid: int
+    core_file: str
+    compiled: bool
+    installed: bool  # it wrote the shipped artifact into its own cache
+    compiler_imported: bool  # the Cython compiler was imported in this process
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    index: int
+    first: int  # game index
+    count: int
+    seed: int
+    seats: tuple[int, ...]
+    max_decisions: int
+
+
+_LOADED: dict[str, tuple[ModuleType, bool]] = {}  # per process: core key -> (module, installed)
+
+
+def _compiler_imported() -> bool:
+    return any(m in sys.modules for m in ("Cython.Build", "Cython.Compiler.Main"))
+
+
+def _load_file(path: Path, name: str) -> ModuleType:
+    from .core import _load_path
+    return _load_path(path, name)
+
+
+def load_ref(ref: CoreRef) -> ModuleType:
+    """Load the parent's core from the parent's file (a local worker)."""
+    if ref.key in _LOADED:
+        return _LOADED[ref.key][0]
+    if ref.name.startswith("rootlaw."):  # the core installed with the package
+        mod = importlib.import_module(ref.name)
+    else:
+        mod = _load_file(Path(ref.path), ref.name)
+    _LOADED[ref.key] = (mod, False)
+    return mod
+
+
+def _write_bytes_atomic(path: Path, data: bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o755 if path.suffix == ".so" else 0o644)
+        os.replace(tmp, path)  # another worker may do the same: same bytes either way
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def install_files(art: CoreArtifact) -> tuple[Path, str, bool]:
+    """Write a shipped core into this machine's cache unless it is there already:
+    (the file to load, the module name to load it under, whether it was written).
+    An extension built for another platform is not loadable here: the source (the pure
+    path) is used instead."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    from rootlaw.generator.build import cache_dir, module_name
+
+    d = cache_dir() / art.key
+    name = module_name(art.key)
+    if art.ext_file and art.ext_bytes is not None and \
+            any(art.ext_file.endswith(s) for s in EXTENSION_SUFFIXES):
+        path = d / art.ext_file
+        data = art.ext_bytes
+        stem = art.ext_file.split(".", 1)[0]
+        # An extension's init function is named after the file it was built as: one
+        # built into the installed package ("base") loads under a name ending so.
+        load_as = name if stem == name else f"{name}_shipped.{stem}"
+    else:
+        path, data, load_as = d / f"{name}.py", art.source, f"rootlaw_core_pure_{art.key}"
+    if path.exists():
+        return path, load_as, False
+    _write_bytes_atomic(path, data)
+    return path, load_as, True
+
+
+def install_artifact(art: CoreArtifact) -> tuple[ModuleType, bool]:
+    """Load a shipped core (a Ray worker), installing it first when it is missing;
+    (module, whether it was written).  Loaded once per process."""
+    if art.key not in _LOADED:
+        path, load_as, written = install_files(art)
+        _LOADED[art.key] = (_load_file(path, load_as), written)
+    return _LOADED[art.key]
+
+
+def _info(mod: ModuleType, installed: bool) -> WorkerInfo:
+    return WorkerInfo(host=socket.gethostname(), pid=os.getpid(), core_file=str(mod.__file__),
+                      compiled=bool(mod.compiled()), installed=installed,
+                      compiler_imported=_compiler_imported())
+
+
+def run_chunk(mod: ModuleType, task: ChunkTask) -> Tally:
+    tally = Tally(len(task.seats))
+    seats = list(task.seats)
+    for i in range(task.first, task.first + task.count):
+        tally.add(play_game(mod, seats, task.seed + i, task.max_decisions))
+    return tally
+
+
+def _local_init(ref: CoreRef) -> None:
+    # Ctrl-C reaches the whole process group: the parent stops the workers itself.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    load_ref(ref)
+
+
+def _local_chunk(ref: CoreRef, task: ChunkTask) -> tuple[int, Tally, WorkerInfo]:
+    mod = load_ref(ref)
+    tally = run_chunk(mod, task)
+    return task.index, tally, _info(mod, False)
+
+
+def _ray_chunk(key: str, art_box: list, task: ChunkTask) -> tuple[int, Tally, WorkerInfo]:
+    # The artifact's reference comes inside a list, so Ray does not fetch the core's
+    # bytes for every task: only a worker that has not loaded the core yet gets them.
+    if key in _LOADED:
+        mod, installed = _LOADED[key]
+    else:
+        import ray
+        mod, installed = install_artifact(ray.get(art_box[0]))
+    tally = run_chunk(mod, task)
+    return task.index, tally, _info(mod, installed)
+
+
+# ---------------------------------------------------------------------- the parent
+
+
+@dataclass
+class Simulation:
+    """A run: its parameters, the totals of the chunks that finished, the workers."""
+
+    bundle: str
+    factions: list[str]
+    seed: int
+    games_requested: int
+    max_decisions: int
+    core_key: str
+    core_compiled: bool
+    backend: str
+    total: Tally
+    chunk_tallies: dict[int, Tally] = field(default_factory=dict)  # chunk index -> tally
+    workers: dict[tuple[str, int], WorkerInfo] = field(default_factory=dict)  # (host, pid)
+    interrupted: bool = False
+    seconds: float = 0.0  # the whole run, from starting the workers to the last chunk
+    ray_start_seconds: float | None = None  # of which starting or reaching Ray
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def games(self) -> int:
+        return self.total.games
+
+    @property
+    def workers_compiled(self) -> list[tuple[str, int]]:
+        """Workers in which the Cython compiler was imported (there should be none)."""
+        return sorted(at for at, w in self.workers.items() if w.compiler_imported)
+
+
+def prepare_core(bundle, pure: bool | None = None) -> tuple[ModuleType, bool, list[str]]:
+    """Build the bundle's core once, here: compiled when it can be (one loaded already,
+    a cached or installed compiled core, else compile it now), else the pure path.
+    Returns (module, compiled, notes for the user)."""
+    from rootlaw.generator import build as gbuild
+
+    from . import core as rcore
+
+    notes: list[str] = []
+    if pure is None:
+        pure = rcore.want_pure()
+    key = gbuild.core_key(bundle)
+    if not pure and (key, False) not in rcore._LOADED and \
+            gbuild.compiled_path(bundle) is None and rcore._installed(key) is None:
+        try:
+            gbuild.compile_core(bundle)
+            notes.append(f"compiled the core for bundle {bundle.hash} (once, here)")
+        except Exception as e:  # noqa: BLE001 -- no compiler: the pure path still runs
+            notes.append(f"compiling the core failed ({e}); running the pure-Python path")
+    cm = rcore.load_core(bundle, pure)
+    return cm.module, cm.compiled, notes
+
+
+def core_ref(mod: ModuleType, key: str) -> CoreRef:
+    return CoreRef(key=key, name=mod.__name__, path=str(mod.__file__),
+                   compiled=bool(mod.compiled()))
+
+
+def core_artifact(mod: ModuleType, key: str, bundle) -> CoreArtifact:
+    """The loaded core as bytes: its extension file (when compiled) and the source
+    beside it (rendered again only if it is not there)."""
+    from rootlaw.generator.build import module_name, render_core
+
+    path = Path(str(mod.__file__))
+    src = path.with_name(f"{module_name(key)}.py")
+    if not src.exists():
+        src = path.with_name("base.py")  # the core installed with the package
+    source = src.read_bytes() if src.exists() else render_core(bundle).encode()
+    if not mod.compiled():
+        return CoreArtifact(key=key, source=source)
+    return CoreArtifact(key=key, source=source, ext_file=path.name,
+                        ext_bytes=path.read_bytes())
+
+
+OnChunk = Callable[[int, Tally, WorkerInfo | None], None]
+
+
+def _run_inline(mod: ModuleType, tasks: list[ChunkTask], on_chunk: OnChunk) -> None:
+    for t in tasks:
+        on_chunk(t.index, run_chunk(mod, t), None)
+
+
+def _run_processes(ref: CoreRef, tasks: list[ChunkTask], jobs: int, on_chunk: OnChunk) -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+
+    # spawn: a fresh interpreter per worker (nothing forked from the parent, the same on
+    # every OS), which loads the parent's core file in its initializer.
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                               initializer=_local_init, initargs=(ref,))
+    try:
+        for fut in as_completed([pool.submit(_local_chunk, ref, t) for t in tasks]):
+            on_chunk(*fut.result())
+    except BaseException as e:
+        # Ctrl-C or a failed chunk: stop every worker now, not after the queued chunks.
+        procs = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.join()
+        if isinstance(e, BrokenProcessPool):
+            raise RootlawError(f"a worker process died: {e}", code="WORKER-FAILED") from None
+        raise
+    pool.shutdown()
+
+
+def _ray_init(address: str, jobs: int | None) -> bool:
+    """Connect to (or start) Ray; True when this call started it (we shut it down)."""
+    try:
+        import ray
+    except ImportError:
+        raise RootlawError("--ray needs Ray: pip install 'rootlaw[ray]'",
+                           code="EXTRA-MISSING") from None
+    if ray.is_initialized():
+        return False
+    kw: dict = {"include_dashboard": False, "log_to_driver": False,
+                "configure_logging": False}
+    if address == "local":
+        kw["address"] = "local"
+        if jobs:
+            kw["num_cpus"] = jobs
+    else:
+        kw["address"] = address
+    try:
+        ray.init(**kw)
+    except (ConnectionError, ValueError, RuntimeError) as e:
+        raise RootlawError(f"cannot start or reach Ray at {address!r}: {e}",
+                           code="RAY-UNAVAILABLE") from None
+    return True
+
+
+def _run_ray(art: CoreArtifact, tasks: list[ChunkTask], address: str, jobs: int | None,
+             on_chunk: OnChunk, on_ready: Callable[[float], None]) -> None:
+    import ray
+
+    t0 = time.perf_counter()
+    started = _ray_init(address, jobs)
+    on_ready(time.perf_counter() - t0)
+    refs: list = []
+    try:
+        remote = ray.remote(num_cpus=1)(_ray_chunk)
+        art_box = [ray.put(art)]  # stored once; each task names it (see _ray_chunk)
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        window = 2 * max(1, jobs or cpus)  # chunks in flight at once
+        todo = list(tasks)
+        while todo or refs:
+            while todo and len(refs) < window:
+                refs.append(remote.remote(art.key, art_box, todo.pop(0)))
+            done, refs = ray.wait(refs, num_returns=1)
+            for ref in done:
+                index, tally, info = ray.get(ref)
+                on_chunk(index, tally, info)
+    except BaseException:
+        for ref in refs:
+            with contextlib.suppress(Exception):
+                ray.cancel(ref, force=True)
+        raise
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def simulate(bundle, factions: list[str], *, games: int, seed: int = 0,
+             jobs: int | None = None, ray: str | None = None,
+             max_decisions: int = 1_000_000, pure: bool | None = None,
+             on_start: Callable[[Simulation], Any] | None = None) -> Simulation:
+    """Play ``games`` random games (game i: seed+i) and total them.  jobs=None: one
+    process per CPU; jobs=1: in this process.  ray: None (local processes), "local"
+    (start a local Ray instance) or a Ray address.  A Ctrl-C stops the workers and
+    returns what finished (``interrupted``).  ``on_start(sim)``, called once the core
+    is ready, may return a progress bar (``update(n)``, ``close()``) to follow the games."""
+    from rootlaw.generator.build import core_key
+
+    from .game import Game
+
+    if games < 1:
+        raise RootlawError(f"--games must be at least 1, not {games}", code="VALUE-INVALID")
+    if jobs is not None and jobs < 1:
+        raise RootlawError(f"--jobs must be at least 1, not {jobs}", code="VALUE-INVALID")
+    if max_decisions < 1:
+        raise RootlawError(f"--max-decisions must be at least 1, not {max_decisions}",
+                           code="VALUE-INVALID")
+    if not (seed >= -(2**63) and seed + games - 1 < 2**63):
+        raise RootlawError("the seeds must be 64-bit integers", code="VALUE-INVALID")
+    mod, compiled, notes = prepare_core(bundle, pure)
+    # Game checks the seats (known factions, each once, how many) with clear errors.
+    g = Game(factions, seed, bundle=bundle, pure=not compiled)
+    seats = tuple(g._seats)
+    key = core_key(bundle)
+    tasks = [ChunkTask(index=i, first=first, count=count, seed=seed, seats=seats,
+                       max_decisions=max_decisions)
+             for i, (first, count) in enumerate(chunks(games))]
+    k = min(jobs or os.cpu_count() or 1, len(tasks))  # no idle workers to start
+    backend = (f"ray ({'local' if ray == 'local' else ray})" if ray else
+               "this process" if k == 1 else f"{k} local processes")
+    sim = Simulation(bundle=bundle.hash, factions=list(g.factions), seed=seed,
+                     games_requested=games, max_decisions=max_decisions, core_key=key,
+                     core_compiled=compiled, backend=backend, total=Tally(len(seats)),
+                     notes=notes)
+
+    def on_chunk(index: int, tally: Tally, info: WorkerInfo | None) -> None:
+        # One assignment, so a Ctrl-C arriving here leaves the chunk in or out, whole.
+        sim.chunk_tallies[index] = tally
+        if info is not None:
+            sim.workers[info.host, info.pid] = info
+        if progress is not None:
+            progress.update(tally.games)
+
+    progress = on_start(sim) if on_start is not None else None
+    t0 = time.perf_counter()
+    try:
+        if ray:
+            _run_ray(core_artifact(mod, key, bundle), tasks, ray, jobs, on_chunk,
+                     lambda s: setattr(sim, "ray_start_seconds", s))
+        elif k == 1:
+            _run_inline(mod, tasks, on_chunk)
+        else:
+            _run_processes(core_ref(mod, key), tasks, k, on_chunk)
+    except KeyboardInterrupt:
+        sim.interrupted = True
+    finally:
+        if progress is not None:
+            progress.close()
+    sim.seconds = time.perf_counter() - t0
+    for index in sorted(sim.chunk_tallies):  # exact integer sums: any order would do
+        sim.total.merge(sim.chunk_tallies[index])
+    return sim
+
+
+# ---------------------------------------------------------------------- the summary
+
+
+def check_plot(path: Path) -> None:
+    """Fail early when --plot cannot be written: matplotlib missing, no such folder."""
+    if importlib.util.find_spec("matplotlib") is None:
+        raise RootlawError("--plot needs matplotlib: pip install 'rootlaw[plot]'",
+                           code="EXTRA-MISSING")
+    if not path.parent.resolve().is_dir():
+        raise RootlawError(f"no folder {path.parent} for the plot", code="IO-ERROR",
+                           where=str(path))
+
+
+def _r(x: float) -> float:
+    return round(x, DIGITS)
+
+
+def spread(hist: dict[int, int]) -> dict:
+    """mean, sd (sample), min, median, max of a histogram of integers, computed from
+    exact integer sums (the same totals give the same floats)."""
+    n = sum(hist.values())
+    if n == 0:
+        return {"mean": None, "sd": None, "min": None, "median": None, "max": None}
+    s = sum(v * c for v, c in hist.items())
+    ss = sum(v * v * c for v, c in hist.items())
+    sd = math.sqrt((n * ss - s * s) / (n * (n - 1))) if n > 1 else 0.0
+    values = sorted(hist)
+    # The median: the middle value, or the mean of the two middle ones.
+    def nth(i: int) -> int:
+        seen = 0
+        for v in values:
+            seen += hist[v]
+            if seen > i:
+                return v
+        return values[-1]
+    median = nth((n - 1) // 2) if n % 2 else (nth(n // 2 - 1) + nth(n // 2)) / 2
+    return {"mean": _r(s / n), "sd": _r(sd), "min": values[0], "median": _r(median),
+            "max": values[-1]}
+
+
+def summary(sim: Simulation) -> dict:
+    """The run as plain data, keys in a fixed order (``--json``; docs/simulate.md)."""
+    t = sim.total
+    n = t.games
+    factions = {}
+    by_round = t.mean_vp_by_round() if n else []
+    for p, f in enumerate(sim.factions):
+        lo, hi = wilson_interval(t.wins[p], n)
+        factions[f] = {
+            "wins": t.wins[p],
+            "win_rate": _r(t.wins[p] / n) if n else None,
+            "win_rate_ci95": [_r(lo), _r(hi)] if n else None,
+            "wins_by": {o: t.outcomes[o][p] for o in OUTCOMES if o != "stopped"},
+            "first_player": {"games": t.first[p], "wins": t.first_wins[p]},
+            "mean_vp": _r(t.vp[p] / n) if n else None,
+            "mean_vp_by_round": [_r(row[p]) for row in by_round],
+        }
+    return {
+        "format": FORMAT,
+        "bundle": sim.bundle,
+        "factions": sim.factions,
+        "seed": sim.seed,
+        "seeds": "game i uses seed + i",
+        "games_requested": sim.games_requested,
+        "games": n,
+        "interrupted": sim.interrupted,
+        "max_decisions": sim.max_decisions,
+        "confidence": {"level": 0.95, "method": "wilson"},
+        "outcomes": {o: (t.stopped if o == "stopped" else sum(t.outcomes[o]))
+                     for o in OUTCOMES},
+        "results": factions,
+        "playing_by_round": list(t.round_games),
+        "length": {"turns": spread(t.turns), "rounds": spread(t.rounds),
+                   "decisions": spread(t.decisions)},
+    }
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def format_text(data: dict) -> str:
+    """The summary as tables for people."""
+    lines = []
+    fs = data["factions"]
+    w = max(8, *(len(f) for f in fs))
+    lines.append(f"{'faction':<{w}}  {'wins':>6}  {'win rate':>8}  {'95% CI (Wilson)':<17}  "
+                 f"{'30 VP':>6}  {'dominance':>9}  {'coalition':>9}  {'won as 1st':>11}  "
+                 f"{'mean VP':>7}")
+    for f in fs:
+        r = data["results"][f]
+        ci = r["win_rate_ci95"]
+        ci_text = "-" if ci is None else f"{_pct(ci[0])} - {_pct(ci[1])}"
+        first = f"{r['first_player']['wins']}/{r['first_player']['games']}"
+        mean_vp = "-" if r["mean_vp"] is None else f"{r['mean_vp']:.2f}"
+        lines.append(f"{f:<{w}}  {r['wins']:>6}  {_pct(r['win_rate']):>8}  {ci_text:<17}  "
+                     f"{r['wins_by']['vp']:>6}  {r['wins_by']['dominance']:>9}  "
+                     f"{r['wins_by']['coalition']:>9}  {first:>11}  {mean_vp:>7}")
+    o = data["outcomes"]
+    lines.append(f"outcomes: 30 VP {o['vp']}, dominance {o['dominance']}, coalition "
+                 f"{o['coalition']}, stopped {o['stopped']} (the cap: {data['max_decisions']} "
+                 f"decisions)")
+    lines.append("")
+    lines.append(f"{'length':<9}  {'mean':>9}  {'sd':>9}  {'min':>6}  {'median':>8}  {'max':>7}")
+    for name, s in data["length"].items():
+        if s["mean"] is None:
+            continue
+        lines.append(f"{name:<9}  {s['mean']:>9.2f}  {s['sd']:>9.2f}  {s['min']:>6}  "
+                     f"{s['median']:>8g}  {s['max']:>7}")
+    lines.append("")
+    lines.append("mean VP at each round's end, over all games (a game that ended keeps its "
+                 "final VP); playing: games still on in that round")
+    head = f"{'round':>5}  {'playing':>7}  " + "  ".join(f"{f:>{max(6, len(f))}}" for f in fs)
+    lines.append(head)
+    for r, n in enumerate(data["playing_by_round"]):
+        vals = "  ".join(f"{data['results'][f]['mean_vp_by_round'][r]:>{max(6, len(f))}.2f}"
+                         for f in fs)
+        lines.append(f"{r + 1:>5}  {n:>7}  {vals}")
+    return "\n".join(lines)
+
+
+def worker_report(sim: Simulation) -> str:
+    """One line on where the core came from in the workers."""
+    if not sim.workers:
+        return "workers: none (played in this process)"
+    ws = list(sim.workers.values())
+    loaded = sum(1 for w in ws if not w.installed)
+    installed = len(ws) - loaded
+    compiled = sum(1 for w in ws if w.compiled)
+    parts = [f"{len(ws)} worker process{'es' if len(ws) != 1 else ''} ran the core built "
+             f"here ({compiled} compiled, {len(ws) - compiled} pure"]
+    if installed:
+        parts.append(f"; {installed} installed it from the payload")
+    parts.append(")")
+    bad = sim.workers_compiled
+    parts.append("; none compiled" if not bad else
+                 f"; the Cython compiler was imported in {len(bad)} of them")
+    return "workers: " + "".join(parts)
+
+
+def cli_header(sim: Simulation) -> str:
+    last = sim.seed + sim.games_requested - 1
+    return (f"simulate: {sim.games_requested} games, seeds {sim.seed}..{last}, "
+            f"{' vs '.join(sim.factions)}; core {'compiled' if sim.core_compiled else 'pure'} "
+            f"({sim.core_key}); {sim.backend}")
