@@ -334,6 +334,8 @@ def build_tables(bundle: Bundle) -> Tables:
     t.put("DEF_COST", cost_tab)  # [K][4]: fox, rabbit, mouse, any
     t.put("DEF_CRAFTABLE", craftable)
     t.put("CARD_DEF", phys)
+    # The copies of def d are the physical cards DEF_FIRST[d] .. DEF_FIRST[d + 1] - 1.
+    t.put("DEF_FIRST", [phys.index(di) for di in range(K)] + [N])
     t.put("ITEM_SUPPLY", [bundle.deck.items[i] for i in items])
 
     # ---- abilities: value per faction and kind, and which roles switch them on
