@@ -61,6 +61,7 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         menu=u.menu,
         columns=u.columns,
         abilities=u.abilities,
+        eops=u.eops,
         frames=u.frames,
         bundle_hash=t.bundle_hash,
         consts=list(t.consts.items()),

@@ -30,18 +30,32 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
 MENU_ACTIONS = ("battle", "march", "recruit_all", "build", "spend_card_place")
 COLUMN_ACTIONS = ("recruit", "move", "battle", "build")
 ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
-                 "battle_removal_vp", "exclusive_placement", "rescue_removed_warriors")
+                 "battle_removal_vp", "exclusive_placement", "rescue_removed_warriors",
+                 "ignore_ambush_as_attacker", "effect", "trigger")
+# Ops of effect programs (effects, triggers, immediate cards), in catalogue order.
+EFFECT_OPS = ("score", "draw", "extra_hits", "ignore_rolled_hits", "take_random_card",
+              "look_at_hand", "remove_enemy_pieces", "remove_own_warrior", "take_actions")
+# When a usable effect is offered (models.Timing), whom it targets, which battle side uses it.
+TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
+           "daylight", "evening", "battle_before_roll", "battle_after_roll")
+TARGETS = ("none", "other_player", "other_player_with_cards", "own_warrior", "clearing")
+SIDES = ("attacker", "defender", "any")
+TRIGGER_EVENTS = ("pieces_removed", "warriors_moved_in")
 
 # Action types of the fixed action space, in order.  Each has a parameter shape.
 ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_all",
                 "recruit", "craft", "spend", "discard", "add", "spend_place", "remove",
-                "activate", "take", "suit", "fail")
+                "activate", "take", "suit", "fail", "use")
 
 
 # Decision frames: what interrupts a step to ask a player (codes 1.., 0 = no frame).
 # The runtime names the pending decision from these (Game.decision).
 FRAME_KINDS = ("march", "ambush", "foil", "remove", "rescue", "pay", "place", "craft_any",
-               "daylight_end")
+               "phase_end", "phase_start", "battle_effects", "effect", "react", "take_actions")
+# Frames run() works through on its own (never a decision): an effect program, and a
+# reaction to an event waiting for its turn (it becomes a decision or a program).
+AUTOMATIC_FRAMES = ("effect", "react")
+FRAME_FIELDS = 8  # kind, player, then six fields each frame kind names for itself
 
 
 @dataclass(frozen=True)
@@ -59,6 +73,7 @@ class Partial:
     menu: tuple[str, ...] = ()
     columns: tuple[str, ...] = ()
     abilities: tuple[str, ...] = ()
+    eops: tuple[str, ...] = ()
     frames: tuple[str, ...] = ()
 
 
@@ -72,14 +87,14 @@ PARTIALS = (
     Partial("rng", always=True),
     Partial("cards", always=True),
     Partial("queries", always=True),
-    Partial("victory", always=True, frames=("daylight_end",)),
-    Partial("pieces", always=True, frames=("place",)),
+    Partial("victory", always=True, frames=("phase_end",)),
+    Partial("pieces", always=True, frames=("place", "react")),
     Partial("frames", always=True),
     Partial("setup", always=True),
     Partial("turn", always=True),
     Partial("legal", always=True),
     Partial("apply", always=True),
-    Partial("actions", ops=("actions",)),
+    Partial("actions", ops=("actions",), eops=("take_actions",)),
     Partial("move", menu=("march",), columns=("move",), frames=("march",)),
     Partial("battle", menu=("battle",), columns=("battle",),
             frames=("ambush", "foil", "remove")),
@@ -88,6 +103,9 @@ PARTIALS = (
     Partial("craft", ops=("craft",), frames=("craft_any",)),
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
     Partial("roles", ops=("choose_role",)),
+    Partial("effects", abilities=("effect", "trigger"), eops=EFFECT_OPS,
+            frames=("phase_start", "battle_effects", "effect", "take_actions")),
+    Partial("triggers", abilities=("trigger",)),
     Partial("api", always=True),
 )
 
@@ -101,13 +119,14 @@ class Uses:
     ops: tuple[str, ...]        # step ops (STEP_OPS)
     menu: tuple[str, ...]       # menu actions of 'actions' steps (MENU_ACTIONS)
     columns: tuple[str, ...]    # column actions (COLUMN_ACTIONS)
-    abilities: tuple[str, ...]  # ability kinds (ABILITY_KINDS)
+    abilities: tuple[str, ...]  # ability kinds (ABILITY_KINDS), of factions and cards
+    eops: tuple[str, ...]       # effect ops of every program (EFFECT_OPS)
     partials: tuple[str, ...]   # the class body's partials, in PARTIALS order
     frames: tuple[str, ...]     # decision frames the emitted partials push (FRAME_KINDS)
 
 
 def uses_of(ops: Iterable[str] = (), menu: Iterable[str] = (), columns: Iterable[str] = (),
-            abilities: Iterable[str] = ()) -> Uses:
+            abilities: Iterable[str] = (), eops: Iterable[str] = ()) -> Uses:
     """What is emitted for content that uses these codes: the always-emitted partials,
     every family one of the codes pulls in, and the frames of those partials."""
 
@@ -121,19 +140,23 @@ def uses_of(ops: Iterable[str] = (), menu: Iterable[str] = (), columns: Iterable
     u_menu = in_order(MENU_ACTIONS, menu)
     u_columns = in_order(COLUMN_ACTIONS, columns)
     u_abilities = in_order(ABILITY_KINDS, abilities)
+    u_eops = in_order(EFFECT_OPS, eops)
     emitted = [p for p in PARTIALS
                if p.always or set(p.ops) & set(u_ops) or set(p.menu) & set(u_menu)
-               or set(p.columns) & set(u_columns) or set(p.abilities) & set(u_abilities)]
+               or set(p.columns) & set(u_columns) or set(p.abilities) & set(u_abilities)
+               or set(p.eops) & set(u_eops)]
     frames = in_order(FRAME_KINDS, [fr for p in emitted for fr in p.frames])
-    return Uses(u_ops, u_menu, u_columns, u_abilities, tuple(p.name for p in emitted), frames)
+    return Uses(u_ops, u_menu, u_columns, u_abilities, u_eops, tuple(p.name for p in emitted),
+                frames)
 
 
-EVERYTHING = uses_of(STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS)
+EVERYTHING = uses_of(STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS)
 
 
 def content_uses(bundle: Bundle) -> Uses:
-    """The codes a bundle's factions use: steps of every program (setup, phases, hooks),
-    menus of their 'actions' steps, column actions and ability kinds."""
+    """The codes a bundle's content uses: steps of every program (setup, phases, hooks),
+    menus of their 'actions' steps and of 'take_actions' ops, column actions, ability
+    kinds (of factions and of the deck's cards) and the ops of effect programs."""
     ops: list[str] = []
     menu: list[str] = []
     for f in bundle.factions:
@@ -143,8 +166,15 @@ def content_uses(bundle: Bundle) -> Uses:
                 ops.append(s.op)
                 if isinstance(s, M.Actions):
                     menu.extend(m.action for m in s.menu)
+    abilities = [a for f in bundle.factions for a in f.abilities] + \
+        [a for c in bundle.deck.cards for a in c.abilities]
+    programs = [a.do for a in abilities if isinstance(a, (M.Effect, M.Trigger))] + \
+        [c.on_craft for c in bundle.deck.cards if c.on_craft]
+    eops = [op.op for prog in programs for op in prog]
+    menu += [m.action for prog in programs for op in prog if isinstance(op, M.TakeActionsOp)
+             for m in op.menu]
     return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
-                   [a.kind for f in bundle.factions for a in f.abilities])
+                   [a.kind for a in abilities], eops)
 
 
 class Layout:
@@ -180,6 +210,7 @@ class Names(TypedDict, total=False):
     edges: list[str]
     ops: list[str]
     frames: list[str]
+    effects: list[str]
 
 
 @dataclass
@@ -268,7 +299,6 @@ def build_tables(bundle: Bundle) -> Tables:
                           ("CA", COLUMN_ACTIONS), ("AB", ABILITY_KINDS)):
         for i, code in enumerate(codes):
             consts[f"{prefix}_{code.upper()}"] = i
-    consts["NAB"] = len(ABILITY_KINDS)
     # Card locations (CARD_LOC values); hands, play areas and Decree columns are ranges.
     consts.update(LOC_DECK=0, LOC_DISCARD=1, LOC_OUT=2,  # out: removed from the game
                   LOC_RESERVE=3,                         # faction cards not in use
@@ -329,8 +359,12 @@ def build_tables(bundle: Bundle) -> Tables:
         for icon in d["cost"]:
             counts[ANY if icon == "any" else SUIT[icon]] += 1
         cost_tab += counts
-        # Only effects that exist as data are offered: items today (Law 4.1.2).
-        craftable.append(int(d["kind"] == CARD_KINDS.index("item")))
+        # A card is craftable when what it does is data the engine runs: an item, a
+        # persistent card granting abilities, an immediate card with a program (Law 4.1).
+        card = d["card"]
+        kind = CARD_KINDS[d["kind"]]
+        craftable.append(int(kind == "item" or (kind == "persistent" and bool(card.abilities))
+                             or (kind == "immediate" and bool(card.on_craft))))
     t.put("DEF_COST", cost_tab)  # [K][4]: fox, rabbit, mouse, any
     t.put("DEF_CRAFTABLE", craftable)
     t.put("CARD_DEF", phys)
@@ -339,29 +373,54 @@ def build_tables(bundle: Bundle) -> Tables:
     t.put("ITEM_SUPPLY", [bundle.deck.items[i] for i in items])
 
     # ---- abilities: value per faction and kind, and which roles switch them on
-    ab_value = [0] * (F * len(ABILITY_KINDS))
-    ab_roles = [0] * (F * len(ABILITY_KINDS))  # bitmask over roles; bit R = no role held
+    NAB = len(ABILITY_KINDS)
+
+    def ability_value(ab) -> int:
+        """The one number a static ability kind carries (a VP, a count, a piece ...)."""
+        if ab.kind in ("exclusive_placement", "rescue_removed_warriors"):
+            return pidx.get(ab.token, -1)
+        return {"rule_ties": 1, "item_vp": getattr(ab, "vp", 0),
+                "recruit_count": getattr(ab, "count", 0),
+                "attack_extra_hits": getattr(ab, "hits", 0),
+                "battle_removal_vp": getattr(ab, "vp", 0)}.get(ab.kind, 1)
+
+    def role_mask(f: M.FactionSpec, ab) -> int:
+        """Roles under which a faction ability is on (bit R: no role held)."""
+        granted_by = [ri for ri, r in enumerate(f.roles) if ab.id in r.abilities]
+        if granted_by:
+            return sum(1 << ri for ri in granted_by)
+        mask = (1 << (R + 1)) - 1
+        for ri, r in enumerate(f.roles):
+            if ab.id in r.suppress:
+                mask &= ~(1 << ri)
+        return mask
+
+    ab_value = [0] * (F * NAB)
+    ab_roles = [0] * (F * NAB)  # bitmask over roles; bit R = no role held
     for fi, f in enumerate(factions):
         for ab in f.abilities:
+            if isinstance(ab, (M.Effect, M.Trigger)):
+                continue  # usable effects and triggers have tables of their own
             ak = ABILITY_KINDS.index(ab.kind)
-            val = {"rule_ties": 1, "item_vp": getattr(ab, "vp", 0),
-                   "recruit_count": getattr(ab, "count", 0),
-                   "attack_extra_hits": getattr(ab, "hits", 0),
-                   "battle_removal_vp": getattr(ab, "vp", 0),
-                   "exclusive_placement": pidx.get(getattr(ab, "token", ""), -1),
-                   "rescue_removed_warriors": pidx.get(getattr(ab, "token", ""), -1)}[ab.kind]
-            granted_by = [ri for ri, r in enumerate(f.roles) if ab.id in r.abilities]
-            if granted_by:
-                mask = sum(1 << ri for ri in granted_by)
-            else:
-                mask = (1 << (R + 1)) - 1
-                for ri, r in enumerate(f.roles):
-                    if ab.id in r.suppress:
-                        mask &= ~(1 << ri)
-            ab_value[fi * len(ABILITY_KINDS) + ak] = val
-            ab_roles[fi * len(ABILITY_KINDS) + ak] = mask
+            ab_value[fi * NAB + ak] = ability_value(ab)
+            ab_roles[fi * NAB + ak] = role_mask(f, ab)
     t.put("AB_VALUE", ab_value)
     t.put("AB_ROLES", ab_roles)
+    # Static abilities granted by cards lying in a play area (persistent cards, Law 4.1.3).
+    card_ab_has = [0] * (K * NAB)
+    card_ab_value = [0] * (K * NAB)
+    kind_cards = [0] * NAB  # how many card defs grant each kind: 0 skips the play-area look
+    for di, d in enumerate(defs):
+        for ab in (d["card"].abilities if d["card"] is not None else []):
+            if isinstance(ab, (M.Effect, M.Trigger)):
+                continue
+            ak = ABILITY_KINDS.index(ab.kind)
+            card_ab_has[di * NAB + ak] = 1
+            card_ab_value[di * NAB + ak] = ability_value(ab)
+            kind_cards[ak] += 1
+    t.put("CARD_AB_HAS", card_ab_has)
+    t.put("CARD_AB_VALUE", card_ab_value)
+    t.put("KIND_CARDS", kind_cards)
 
     # ---- columns and roles
     col_action = [-1] * (F * L)
@@ -395,6 +454,26 @@ def build_tables(bundle: Bundle) -> Tables:
     for fi, f in enumerate(factions):
         for h in f.hooks:
             hook_names.append((fi, h))
+    def emit_menu(menu: list) -> tuple[int, int]:
+        """Append menu entries to the menu tables: (first entry, how many)."""
+        start = len(menu_kind)
+        for mn in menu:
+            ma = mb = mmask = 0
+            if isinstance(mn, M.MarchAction):
+                ma = mn.moves
+            elif isinstance(mn, M.RecruitAllAction):
+                ma = pidx[mn.building]
+            elif isinstance(mn, M.BuildAction):
+                ma = pidx[mn.pay_token]
+                mmask = sum(1 << pidx[x] for x in mn.buildings)
+            elif isinstance(mn, M.SpendCardPlaceAction):
+                ma, mb = pidx[mn.building], pidx[mn.piece]
+            menu_kind.append(MENU_ACTIONS.index(mn.action))
+            menu_a.append(ma)
+            menu_b.append(mb)
+            menu_mask.append(mmask)
+        return start, len(menu)
+
     def emit(fi: int, steps: list) -> tuple[int, int]:
         start = len(ops)
         for s in steps:
@@ -404,23 +483,7 @@ def build_tables(bundle: Bundle) -> Tables:
             elif isinstance(s, M.Actions):
                 a = s.count
                 b = SUIT[s.extra_action_suit] if s.extra_action_suit else -1
-                c = len(menu_kind)
-                d = len(s.menu)
-                for mn in s.menu:
-                    ma = mb = mmask = 0
-                    if isinstance(mn, M.MarchAction):
-                        ma = mn.moves
-                    elif isinstance(mn, M.RecruitAllAction):
-                        ma = pidx[mn.building]
-                    elif isinstance(mn, M.BuildAction):
-                        ma = pidx[mn.pay_token]
-                        mmask = sum(1 << pidx[x] for x in mn.buildings)
-                    elif isinstance(mn, M.SpendCardPlaceAction):
-                        ma, mb = pidx[mn.building], pidx[mn.piece]
-                    menu_kind.append(MENU_ACTIONS.index(mn.action))
-                    menu_a.append(ma)
-                    menu_b.append(mb)
-                    menu_mask.append(mmask)
+                c, d = emit_menu(s.menu)
             elif isinstance(s, M.Draw):
                 a = s.count
                 b = pidx[s.bonus_building] if s.bonus_building else -1
@@ -459,6 +522,122 @@ def build_tables(bundle: Bundle) -> Tables:
     hook_r = []
     for fi, h in hook_names:
         hook_r.append(emit(fi, factions[fi].hooks[h]))
+    # ---- effect programs (usable effects, triggers, immediate cards): one flat table
+    eop: list[int] = []
+    ea: list[int] = []
+    eb: list[int] = []
+    ec: list[int] = []
+    who = {"self": 0, "opponent": 1, "target": 2}
+
+    def emit_effect(prog: list, crafted: int = -1) -> tuple[int, int]:
+        """Append a program; an immediate card's ends with discarding the card."""
+        start = len(eop)
+        for op in prog:
+            a = b = c = 0
+            if isinstance(op, M.ScoreOp):
+                a, b, c = op.vp, int(op.per is not None), who[op.who]
+            elif isinstance(op, M.DrawOp):
+                a, c = op.count, who[op.who]
+            elif isinstance(op, M.ExtraHitsOp):
+                a = op.hits
+            elif isinstance(op, M.RemoveEnemyPiecesOp):
+                a, b = (SUIT[op.suit] if op.suit else -1), int(op.at is not None)
+            elif isinstance(op, M.TakeActionsOp):
+                a = op.count
+                b, c = emit_menu(op.menu)
+            eop.append(EFFECT_OPS.index(op.op))
+            for col, v in ((ea, a), (eb, b), (ec, c)):
+                col.append(v)
+        if crafted >= 0:
+            eop.append(len(EFFECT_OPS))  # EOP_DISCARD_CRAFTED: not content, the card's end
+            for col, v in ((ea, crafted), (eb, 0), (ec, 0)):
+                col.append(v)
+        return start, len(eop)
+
+    # Usable effects, dense and stable: faction abilities (in faction order), then card
+    # abilities (in card def order).  u indexes the 'use' actions and the used flags.
+    effects: list[tuple[int, int, M.Effect, int]] = []  # (source kind, source, ability, roles)
+    triggers: list[tuple[int, int, M.Trigger, int]] = []
+    for fi, f in enumerate(factions):
+        for ab in f.abilities:
+            if isinstance(ab, M.Effect):
+                effects.append((0, fi, ab, role_mask(f, ab)))
+            elif isinstance(ab, M.Trigger):
+                triggers.append((0, fi, ab, role_mask(f, ab)))
+    for di, d in enumerate(defs):
+        for ab in (d["card"].abilities if d["card"] is not None else []):
+            if isinstance(ab, M.Effect):
+                effects.append((1, di, ab, 0))
+            elif isinstance(ab, M.Trigger):
+                triggers.append((1, di, ab, 0))
+    U = len(effects)
+    u_cols: dict[str, list[int]] = {k: [] for k in (
+        "SRC_KIND", "SRC", "TIMING", "SIDE", "MANDATORY", "COST", "TARGET", "START", "END",
+        "ROLES", "PRE", "PRE_ARG")}
+    for src_kind, src, eff, roles in effects:
+        start, end = emit_effect(eff.do)
+        # What must hold for using it to do anything (public facts only): a menu entry
+        # its take_actions can take, or rolled hits for it to ignore.
+        pre, pre_arg = 0, 0
+        ta = [(i, op) for i, op in enumerate(eff.do) if isinstance(op, M.TakeActionsOp)]
+        # (A menu entry that spends a hand card would make the check depend on the hand.)
+        if ta and not any(isinstance(m, M.SpendCardPlaceAction) for m in ta[0][1].menu):
+            pre, pre_arg = 1, start + ta[0][0]
+        elif all(isinstance(op, M.IgnoreRolledHitsOp) for op in eff.do):
+            pre = 2
+        for key, val in (("SRC_KIND", src_kind), ("SRC", src),
+                         ("TIMING", TIMINGS.index(eff.timing)),
+                         ("SIDE", SIDES.index(eff.side)), ("MANDATORY", int(eff.mandatory)),
+                         ("COST", int(eff.cost == "discard")),
+                         ("TARGET", TARGETS.index(eff.target)),
+                         ("START", start), ("END", end), ("ROLES", roles), ("PRE", pre),
+                         ("PRE_ARG", pre_arg)):
+            u_cols[key].append(val)
+    for key, col in u_cols.items():
+        t.put(f"U_{key}", col or [0])
+    timing_u: list[int] = []
+    timing_range: list[int] = []
+    for tm in TIMINGS:
+        timing_range.append(len(timing_u))
+        timing_u += [u for u, e in enumerate(effects) if e[2].timing == tm]
+        timing_range.append(len(timing_u))
+    t.put("TIMING_U", timing_u or [0])
+    t.put("TIMING_RANGE", timing_range)
+    trig_cols: dict[str, list[int]] = {k: [] for k in (
+        "SRC_KIND", "SRC", "ON", "PIECES", "TOKEN", "BY", "ACTOR", "START", "END", "ROLES")}
+    for src_kind, src, trig, roles in triggers:
+        start, end = emit_effect(trig.do)
+        for key, val in (("SRC_KIND", src_kind), ("SRC", src),
+                         ("ON", TRIGGER_EVENTS.index(trig.on)),
+                         ("PIECES", sum(1 << pidx[x] for x in trig.pieces)),
+                         ("TOKEN", pidx[trig.token] if trig.token else -1),
+                         ("BY", int(trig.by == "any")), ("ACTOR", int(trig.actor == "other")),
+                         ("START", start), ("END", end), ("ROLES", roles)):
+            trig_cols[key].append(val)
+    for key, col in trig_cols.items():
+        t.put(f"TRIG_{key}", col or [0])
+    oncraft: list[int] = []
+    for di, d in enumerate(defs):
+        card = d["card"]
+        oncraft += list(emit_effect(card.on_craft, di)) if card is not None and card.on_craft \
+            else [0, 0]
+    t.put("DEF_ONCRAFT", oncraft)  # [K][2]: program range of an immediate card
+    t.put("EOP_OP", eop or [0])
+    t.put("EOP_A", ea or [0])
+    t.put("EOP_B", eb or [0])
+    t.put("EOP_C", ec or [0])
+    NTRIG = len(triggers)
+    TGT = 1 + P + C  # a use's target: none, a seat, a clearing
+    consts.update(U=U, NTRIG=NTRIG, TGT=TGT, NEOPS=len(eop), NAB=NAB,
+                  EOP_DISCARD_CRAFTED=len(EFFECT_OPS), WHO_SELF=0, WHO_OPPONENT=1,
+                  WHO_TARGET=2, FRAME_FIELDS=FRAME_FIELDS)
+    code_groups: tuple[tuple[str, tuple[str, ...]], ...] = (
+        ("EOP", EFFECT_OPS), ("TM", TIMINGS), ("TG", TARGETS), ("SD", SIDES),
+        ("EV", TRIGGER_EVENTS))
+    for prefix, group in code_groups:
+        for i, code in enumerate(group):
+            consts[f"{prefix}_{code.upper()}"] = i
+
     t.put("STEP_OP", ops or [0])
     t.put("STEP_A", pa or [0])
     t.put("STEP_B", pb or [0])
@@ -495,10 +674,14 @@ def build_tables(bundle: Bundle) -> Tables:
     A.add("take", K * K)
     A.add("suit", 3)  # the suit a '?' cost icon is paid with (fox, rabbit, mouse)
     A.add("fail", 1)  # take up a column card that cannot be resolved: its on_fail hook
+    A.add("use", U * TGT)  # use effect u on target t: none, seat 1..P, clearing 1+P..
     consts["NACTIONS"] = A.size
     assert tuple(A.offsets) == ACTION_TYPES
 
     # ---- state layout
+    # Frames nest a few deep (a window, a program, its decision, a battle's) plus the
+    # reactions one removal event can wait on: each seat's rescue and triggers.
+    max_frames = 16 + P * (1 + NTRIG)
     S = t.state_layout
     for name, size in [
         ("RNG", 1), ("NPLAYERS", 1), ("CURRENT", 1), ("PHASE", 1), ("STEP", 1),
@@ -519,16 +702,25 @@ def build_tables(bundle: Bundle) -> Tables:
         ("CARD_LOC", N), ("DECK", N), ("DECK_LEN", 1),
         # items
         ("ITEMS", I), ("CRAFTED", P * I),
-        # decision frames: kind, player, a, b
-        ("DEPTH", 1), ("FRAMES", 8 * 4),
-        # battle
-        ("B_STAGE", 1), ("B_ATT", 1), ("B_DEF", 1), ("B_AT", 1), ("B_HITS_ATT", 1),
-        ("B_HITS_DEF", 1), ("B_AMBUSH", 1), ("B_RESCUE", P), ("B_SCORED_REMOVAL", P),
-        ("B_REMOVED_BUILDING", P),
+        # decision frames: kind, player, six more fields
+        ("DEPTH", 1), ("FRAMES", max_frames * FRAME_FIELDS),
+        # usable effects used this turn (phase timings) or this battle, per seat (public)
+        ("USED", P * max(U, 1)),
+        # hands seen: what seat a saw of seat b's hand (counts per card def), and when
+        ("SEEN", P * P * K), ("SEEN_TURN", P * P),
+        # the removal event in progress (Law 1.5.4): pieces removed, where, by whom
+        ("LEDGER", NP), ("LEDGER_AT", 1), ("LEDGER_BY", P), ("LEDGER_N", 1),
+        # no win is decided while both sides' hits land (Law 4.3.6, 3.1.1)
+        ("HOLD_VICTORY", 1),
+        # battle: the six steps of Law 4.3
+        ("B_STAGE", 1), ("B_ATT", 1), ("B_DEF", 1), ("B_AT", 1), ("B_DEPTH", 1),
+        ("B_HITS_ATT", 1), ("B_HITS_DEF", 1), ("B_AMBUSH", 1), ("B_ROLL_ATT", 1),
+        ("B_ROLL_DEF", 1), ("B_EXTRA_ATT", 1), ("B_EXTRA_DEF", 1), ("B_IGNORE_ATT", 1),
+        ("B_IGNORE_DEF", 1),
     ]:
         S.add(name, size)
     consts["STATE_SIZE"] = S.size
-    consts["MAX_FRAMES"] = 8
+    consts["MAX_FRAMES"] = max_frames
 
     t.names = {
         "clearings": [str(c) for c in c_ids],
@@ -542,5 +734,6 @@ def build_tables(bundle: Bundle) -> Tables:
         "edges": [f"{c_ids[a]}-{c_ids[b]}" for a, b in edges],
         "ops": list(STEP_OPS),
         "frames": list(FRAME_KINDS),
+        "effects": [e[2].id for e in effects],
     }
     return t

@@ -29,6 +29,7 @@ class ObservationEncoder:
         self.consts = consts
         self.P, self.K, self.L, self.I = c["P"], c["K"], c["L"], c["I"]
         self.C, self.NP, self.N = c["C"], c["NP"], c["N"]
+        self.U = c["U"]
         self.decisions: list[str] = list(names["frames"]) + list(names["ops"])
         P, K, L, C, NP, n_items = self.P, self.K, self.L, self.C, self.NP, self.I
         fields = [
@@ -39,6 +40,7 @@ class ObservationEncoder:
             ("hand", K), ("discard", K), ("available", K), ("removed", K),
             ("play_area", P * K), ("columns", P * L * K),
             ("items", n_items), ("crafted", P * n_items),
+            ("used_effects", P * self.U), ("seen", P * K), ("seen_turn", P), ("battle", 10),
         ]
         self.layout: dict[str, tuple[int, int]] = {}
         off = 0
@@ -113,4 +115,25 @@ class ObservationEncoder:
                 out[lay["columns"][0] + (rel(q) * L + col) * K + dd] += 1
         for r in range(P):
             put("hand_size", r, hand_sizes[r])
+        U = self.U
+        for q in range(n):
+            r = rel(q)
+            for u in range(U):
+                put("used_effects", r * U + u, st[S["USED"] + q * U + u])
+            if q == seat:
+                continue
+            # What this seat saw of q's hand, only this seat's (a snapshot, and its turn).
+            put("seen_turn", r, st[S["SEEN_TURN"] + seat * P + q])
+            for dd in range(K):
+                put("seen", r * K + dd, st[S["SEEN"] + (seat * P + q) * K + dd])
+        # The battle in progress (public): stage, attacker and defender (relative seats),
+        # clearing, rolled hits each deals, extra hits, whether each ignores rolled hits.
+        stage = st[S["B_STAGE"]]
+        battle = [stage, -1, -1, -1, 0, 0, 0, 0, 0, 0]
+        if stage:
+            battle[1:] = [rel(st[S["B_ATT"]]), rel(st[S["B_DEF"]]), st[S["B_AT"]]] + \
+                [st[S[k]] for k in ("B_ROLL_ATT", "B_ROLL_DEF", "B_EXTRA_ATT", "B_EXTRA_DEF",
+                                    "B_IGNORE_ATT", "B_IGNORE_DEF")]
+        for i, v in enumerate(battle):
+            put("battle", i, v)
         return out

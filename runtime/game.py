@@ -163,14 +163,15 @@ class Game:
     @property
     def decision(self) -> str | None:
         """What the pending decision is about: a frame kind when something interrupts
-        a step ("ambush", "foil", "place", "pay", "daylight_end" ...), otherwise the
+        a step ("ambush", "foil", "place", "pay", "phase_end", "battle_effects" ...), otherwise the
         step's op ("craft", "actions", "resolve_columns" ...); None once the game is over.
         The same answer for every seat: it is public."""
         if self.is_over:
             return None
         depth = self._s("DEPTH")
         if depth > 0:
-            return self.names["frames"][self.state[self.S["FRAMES"] + (depth - 1) * 4] - 1]
+            top = self.S["FRAMES"] + (depth - 1) * self.consts["FRAME_FIELDS"]
+            return self.names["frames"][self.state[top] - 1]
         t = self._core_module.tables
         op = t.table[t.table_layout.offsets["STEP_OP"] + self._s("STEP")]
         return self.names["ops"][op]
@@ -186,8 +187,8 @@ class Game:
             text = self.space.notation(action, fac)
         except ValueError as e:
             raise IllegalAction(str(e)) from None
-        if text.startswith("battle "):
-            # Name the defender by faction, not seat.
+        if text.startswith("battle ") or (text.startswith("use ") and " on seat" in text):
+            # Name the defender (the target) by faction, not seat.
             head, seat = text.rsplit(" seat", 1)
             text = f"{head} {self.factions[int(seat)]}"
         return text
@@ -371,6 +372,46 @@ class Game:
         return {col: self.cards_at(self.consts["LOC_COLUMN"] + seat * L + i)
                 for i, col in enumerate(self.names["columns"][f])}
 
+    def play_area(self, seat: int) -> list[str]:
+        """Cards in a seat's play area (Law 2.1.4): persistent cards it crafted, its
+        activated dominance card; public."""
+        return self.cards_at(self.consts["LOC_PLAY"] + self._seat(seat))
+
+    def used_effects(self, seat: int) -> list[str]:
+        """The usable effects a seat has used this turn (this battle, for battle
+        effects); public."""
+        U = self.consts["U"]
+        at = self.S["USED"] + self._seat(seat) * U
+        return [self.names["effects"][u] for u in range(U) if self.state[at + u]]
+
+    def seen_hand(self, viewer: int, seat: int) -> tuple[list[str], int] | None:
+        """What viewer saw of seat's hand when it was last shown to viewer (Law 1.2.1
+        'show'), and the turn it saw it; None if never.  Only viewer's own observation
+        holds it."""
+        P, K = self.consts["P"], self.consts["K"]
+        viewer, seat = self._seat(viewer), self._seat(seat)
+        turn = self.state[self.S["SEEN_TURN"] + viewer * P + seat]
+        if not turn:
+            return None
+        at = self.S["SEEN"] + (viewer * P + seat) * K
+        return ([name for d, name in enumerate(self.names["cards"])
+                 for _ in range(self.state[at + d])], turn)
+
+    def battle(self) -> dict | None:
+        """The battle in progress (public): who fights where, at which step, the rolled
+        hits each side deals (once rolled), extra hits, and hits ignored; None without."""
+        stage = self._s("B_STAGE")
+        if not stage:
+            return None
+        att, dfn = self._s("B_ATT"), self._s("B_DEF")
+        return {"attacker": self.factions[att], "defender": self.factions[dfn],
+                "clearing": self.names["clearings"][self._s("B_AT")], "stage": stage,
+                "rolled": {"attacker": self._s("B_ROLL_ATT"), "defender": self._s("B_ROLL_DEF")},
+                "extra_hits": {"attacker": self._s("B_EXTRA_ATT"),
+                               "defender": self._s("B_EXTRA_DEF")},
+                "ignores_rolled_hits": {"attacker": bool(self._s("B_IGNORE_ATT")),
+                                        "defender": bool(self._s("B_IGNORE_DEF"))}}
+
     def ruler(self, clearing: str) -> str | None:
         r = self._core.ruler_of(self._clearing(clearing))
         return None if r < 0 else self.factions[r]
@@ -417,8 +458,14 @@ class Game:
                 # An activated dominance card lies face up (Law 3.3.1); cards in play.
                 "dominance": (self.names["cards"][self._s("DOMINANCE", q)]
                               if self._s("DOMINANCE", q) >= 0 else None),
-                "play_area": self.cards_at(self.consts["LOC_PLAY"] + q),
+                "play_area": self.play_area(q),
+                "used_effects": self.used_effects(q),
             })
+        seen = {}
+        for q in range(self.num_players):
+            shown = self.seen_hand(seat, q) if q != seat else None
+            if shown is not None:
+                seen[self.factions[q]] = {"cards": shown[0], "turn": shown[1]}
         return {
             "seat": seat,
             "turn": self.turn,
@@ -434,6 +481,9 @@ class Game:
             "removed": self.cards_at(self.consts["LOC_OUT"]),
             "deck_size": self._s("DECK_LEN"),
             "items": {it: self._s("ITEMS", i) for i, it in enumerate(self.names["items"])},
+            "battle": self.battle(),
+            # Hands shown to this seat only (a look_at_hand effect): what it saw, and when.
+            "seen": seen,
             "over": self.is_over,
             "winner": self.winner_faction,
         }

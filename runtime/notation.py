@@ -3,7 +3,8 @@
 The action space is fixed by the bundle (see ``rootlaw.generator.tables.ACTION_TYPES``);
 an index decodes to a type and parameters, and the notation spells them in the game's
 words: ``move 5->10 x3``, ``battle 12 <faction>``, ``build <building> 5``,
-``craft <card>``, ``pay <suit>`` (for a '?' cost icon).
+``craft <card>``, ``pay <suit>`` (for a '?' cost icon), ``use <effect> [on <faction> |
+at <clearing>]``.
 Names that depend on the acting faction (roles, columns) use the actor's faction.
 """
 
@@ -86,4 +87,12 @@ class ActionSpace:
             return "fail"
         if kind == "suit":
             return f"pay {n['suits'][x]}"
+        if kind == "use":
+            u, t = divmod(x, c["TGT"])
+            name = n["effects"][u]
+            if t == 0:
+                return f"use {name}"
+            if t <= c["P"]:
+                return f"use {name} on seat{t - 1}"
+            return f"use {name} at {n['clearings'][t - 1 - c['P']]}"
         return f"{kind} {x}"

@@ -129,9 +129,15 @@ class Card(Strict):
     """VP scored when crafted."""
     count: int = Field(default=1, ge=1, le=64)
     """Copies in the deck."""
-    effect: str | None = None
-    """The card's effect as written (a paraphrase).  Persistent and immediate cards are
-    offered for crafting only once their effect is data the engine can run."""
+    text: str | None = None
+    """The card's text (a paraphrase), for people: what the card does is in 'abilities'
+    (persistent) or 'on_craft' (immediate)."""
+    abilities: list[Ability] = []
+    """Persistent cards: what the card grants while it lies in its crafter's play area,
+    like a faction's abilities (Law 4.1.3).  A card with none is not craftable."""
+    on_craft: list[EffectOp] = []
+    """Immediate cards: the effect program resolved when the card is crafted; the card
+    is discarded afterwards (Law 4.1.2).  A card with none is not craftable."""
 
     @model_validator(mode="after")
     def _shape(self) -> Card:
@@ -140,6 +146,11 @@ class Card(Strict):
                       "an item card needs an 'item' and a 'cost'")
         if self.kind != "item" and self.item is not None:
             raise Err("VALUE-INVALID", ("item",), "only item cards carry an 'item'")
+        if self.kind != "persistent" and self.abilities:
+            raise Err("VALUE-INVALID", ("abilities",),
+                      "only persistent cards grant abilities (immediate ones: 'on_craft')")
+        if self.kind != "immediate" and self.on_craft:
+            raise Err("VALUE-INVALID", ("on_craft",), "only immediate cards have 'on_craft'")
         if self.kind in ("ambush", "dominance") and self.cost:
             raise Err("VALUE-INVALID", ("cost",),
                       f"{self.kind} cards cannot be crafted (no 'cost')")
@@ -282,10 +293,64 @@ class RescueRemovedWarriors(_Ability):
     token: Ident
 
 
+class IgnoreAmbushAsAttacker(_Ability):
+    """As attacker in battle, ambush cards have no effect on you: the defender is not
+    even asked (whoever holds this is public)."""
+
+    kind: Literal["ignore_ambush_as_attacker"]
+
+
+Timing = Literal["start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
+                 "daylight", "evening", "battle_before_roll", "battle_after_roll"]
+
+
+class Effect(_Ability):
+    """A usable effect: at its timing the holder may (or, mandatory, must) carry out its
+    program, once per turn (phase timings) or once per battle (battle timings).  Start
+    of a phase: before everything else in it (Law 1.4.1); a phase: at any of the
+    holder's decisions between actions in it, and as it ends; battle: before or after
+    the roll (Law 4.3.2, 4.3.4), the attacker asked first."""
+
+    kind: Literal["effect"]
+    timing: Timing
+    side: Literal["attacker", "defender", "any"] = "any"
+    """Battle timings: which side of the battle may use it."""
+    mandatory: bool = False
+    """'You must' rather than 'you may': the phase cannot go on while it is unused."""
+    cost: Literal["none", "discard"] = "none"
+    """discard: using it discards the card that grants it (cards only)."""
+    target: Literal["none", "other_player", "other_player_with_cards", "own_warrior",
+                    "clearing"] = "none"
+    """What the user chooses: another player (with cards in hand), a clearing with one
+    of their warriors, or any clearing."""
+    do: list[EffectOp] = Field(min_length=1)
+    """The effect program, run op by op."""
+
+
+class Trigger(_Ability):
+    """An automatic reaction of the holder's: when its event happens, the program runs
+    (after the event, Law 1.5.4: every piece removed at once is removed first)."""
+
+    kind: Literal["trigger"]
+    on: Literal["pieces_removed", "warriors_moved_in"]
+    """pieces_removed: some of your 'pieces' were removed from a clearing;
+    warriors_moved_in: warriors moved into a clearing holding your 'token'."""
+    pieces: list[Ident] = []
+    """pieces_removed: which of your pieces."""
+    token: Ident | None = None
+    """warriors_moved_in: the token the clearing must hold."""
+    by: Literal["enemy", "any"] = "enemy"
+    """Whose removal or move counts: another player's only, or anyone's."""
+    actor: Literal["self", "other"] = "self"
+    """Who carries out the program: you, or the player who removed or moved."""
+    do: list[EffectOp] = Field(min_length=1)
+
+
 Ability = Annotated[
     (
         RuleTies | ItemVp | RecruitCount | AttackExtraHits | BattleRemovalVp |
-        ExclusivePlacement | RescueRemovedWarriors
+        ExclusivePlacement | RescueRemovedWarriors | IgnoreAmbushAsAttacker | Effect |
+        Trigger
     ),
     Field(discriminator="kind"),
 ]
@@ -335,6 +400,91 @@ class SpendCardPlaceAction(Strict):
 MenuAction = Annotated[
     BattleAction | MarchAction | RecruitAllAction | BuildAction | SpendCardPlaceAction,
     Field(discriminator="action"),
+]
+
+
+# ---- effect ops: the programs of effects, triggers and immediate cards
+#
+# "self" is the player carrying out the program (the user of an effect, the crafter of
+# an immediate card, a trigger's actor); "target" the player the user chose; "opponent"
+# the other side of the battle (battle timings only).
+
+
+class ScoreOp(Strict):
+    """Score VP (a loss when negative; no score below 0): 'vp', or 'vp' for each
+    clearing the scorer rules ('per': ruled_clearing)."""
+
+    op: Literal["score"]
+    vp: int = Field(default=1, ge=-100, le=100)
+    per: Literal["ruled_clearing"] | None = None
+    who: Literal["self", "opponent", "target"] = "self"
+
+
+class DrawOp(Strict):
+    """Draw cards from the deck."""
+
+    op: Literal["draw"]
+    count: int = Field(default=1, ge=1, le=100)
+    who: Literal["self", "target"] = "self"
+
+
+class ExtraHitsOp(Strict):
+    """In battle: deal extra hits, which ignore the rolled-hits cap (Law 4.3.5.I)."""
+
+    op: Literal["extra_hits"]
+    hits: int = Field(default=1, ge=1, le=10)
+
+
+class IgnoreRolledHitsOp(Strict):
+    """In battle: ignore every rolled hit you would take (Law 4.3.5.III)."""
+
+    op: Literal["ignore_rolled_hits"]
+
+
+class TakeRandomCardOp(Strict):
+    """Take a random card from the target's hand into yours (the game's dice stream)."""
+
+    op: Literal["take_random_card"]
+
+
+class LookAtHandOp(Strict):
+    """See the target's hand (Law 1.2: shown to you only); what you saw stays in your
+    observation as a snapshot."""
+
+    op: Literal["look_at_hand"]
+
+
+class RemoveEnemyPiecesOp(Strict):
+    """Remove every enemy piece in each clearing of a suit ('suit'), or in the
+    program's clearing ('at': context); you score 1 VP per building and token removed
+    (Law 3.2.1).  Each clearing is one removal event."""
+
+    op: Literal["remove_enemy_pieces"]
+    suit: ClearingSuit | None = None
+    at: Literal["context"] | None = None
+
+
+class RemoveOwnWarriorOp(Strict):
+    """Remove one of your warriors from the chosen clearing (target own_warrior)."""
+
+    op: Literal["remove_own_warrior"]
+
+
+class TakeActionsOp(Strict):
+    """Take up to 'count' actions from a menu (or 'done'); battles it starts run in
+    full before the program goes on."""
+
+    op: Literal["take_actions"]
+    count: int = Field(default=1, ge=1, le=10)
+    menu: list[MenuAction] = Field(min_length=1)
+
+
+EffectOp = Annotated[
+    (
+        ScoreOp | DrawOp | ExtraHitsOp | IgnoreRolledHitsOp | TakeRandomCardOp |
+        LookAtHandOp | RemoveEnemyPiecesOp | RemoveOwnWarriorOp | TakeActionsOp
+    ),
+    Field(discriminator="op"),
 ]
 
 
@@ -503,6 +653,9 @@ class FactionSpec(Strict):
     color: str | None = Field(default=None, pattern=r"^#[0-9a-fA-F]{6}$")
     """Drawing only: the faction's colour in pictures ('#rrggbb'); without one, a colour
     is derived from the faction id."""
+    reach: int | None = Field(default=None, ge=0, le=100)
+    """The faction's reach (Law 5.2.2): how much of the Woodland it contests.  A table
+    whose reach adds up to less than Law 5.2.1's viable sum is warned about."""
     pieces: dict[Ident, Piece]
     crafting_piece: Ident | None = None
     abilities: list[Ability] = []
@@ -531,6 +684,21 @@ class FactionSpec(Strict):
         for i, a in enumerate(self.abilities):
             if isinstance(a, (ExclusivePlacement, RescueRemovedWarriors)):
                 need(a.token, ("abilities", i, "token"), f"ability {a.id}")
+            if isinstance(a, Trigger):
+                for j, pid in enumerate(a.pieces):
+                    need(pid, ("abilities", i, "pieces", j), f"ability {a.id}")
+                if a.token is not None:
+                    need(a.token, ("abilities", i, "token"), f"ability {a.id}")
+            if isinstance(a, (Effect, Trigger)):
+                for j, op in enumerate(a.do):
+                    for k, m in enumerate(getattr(op, "menu", [])):
+                        at_menu = ("abilities", i, "do", j, "menu", k)
+                        for attr in ("building", "piece", "pay_token"):
+                            v = getattr(m, attr, None)
+                            if v is not None:
+                                need(v, (*at_menu, attr), f"menu {m.action}")
+                        for jj, b in enumerate(getattr(m, "buildings", [])):
+                            need(b, (*at_menu, "buildings", jj), f"menu {m.action}")
         columns = {c.id for c in self.columns}
         for i, c in enumerate(self.columns):
             if c.action in ("recruit", "build"):
@@ -596,3 +764,11 @@ class PackSpec(Strict):
 
 Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec,
                      Field(discriminator="kind")]
+
+
+# Cards and abilities name effect programs and abilities defined after them.
+Effect.model_rebuild()
+Trigger.model_rebuild()
+Card.model_rebuild()
+DeckSpec.model_rebuild()
+FactionSpec.model_rebuild()
