@@ -116,3 +116,22 @@ def test_three_player_games_keep_the_invariants_and_the_cores_agree(green_game, 
         assert g.is_over and g.winner is not None
     if core_kind == "compiled":
         assert cores_agree(b, list(order), 3, 20_000) is None
+
+
+@pytest.mark.parametrize("looker", ["marquise", "test-green"])
+def test_a_hand_shown_is_seen_by_the_looker_alone(green_game, looker):
+    """Law 1.2.1 'show' (Codebreakers: 'look at another player's hand'): the looker's
+    observation holds the hand it saw; the owner's and the third seat's do not."""
+    g = three(green_game)
+    me = g.factions.index(looker)
+    target = g.factions.index("eyrie")
+    third = 3 - me - target
+    sc.move_card(g, "codebreakers", g.consts["LOC_PLAY"] + me)
+    sc.set_hand(g, target, ["anvil", "sappers"])
+    sc.goto(g, looker, "daylight", "actions")
+    g.apply("use codebreakers on eyrie")
+    assert sorted(g.observation(me)["seen"]["eyrie"]["cards"]) == ["anvil", "sappers"]
+    assert g.observation(target)["seen"] == {} and g.observation(third)["seen"] == {}
+    off, size = g.observation_layout["seen"]
+    assert sum(g.observation_vector(me)[off:off + size]) == 2
+    assert sum(g.observation_vector(third)[off:off + size]) == 0
