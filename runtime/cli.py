@@ -89,11 +89,21 @@ def _check_output_folder(option: str, path: str | None) -> None:
                         path=path, errno=2)
 
 
+def _warn_reach(bundle, factions: list[str]) -> None:
+    """Law 5.2: a table below the viable reach sum is warned about, never refused."""
+    from .reach import reach_warning
+
+    note = reach_warning(bundle, factions)
+    if note:
+        print(f"rootlaw: warning: {note}", file=sys.stderr)
+
+
 def cmd_play(args) -> int:
     from .log import play_game
 
     bundle = _bundle(args)
     factions = _factions(args) or [f.id for f in bundle.factions]
+    _warn_reach(bundle, factions)
     games = args.games
     if args.log and games > 1:
         raise RootlawError("--log takes one game; use --games 1", code="VALUE-INVALID")
@@ -168,6 +178,7 @@ def cmd_simulate(args) -> int:
 
     bundle = _bundle(args)
     factions = _factions(args) or [f.id for f in bundle.factions]
+    _warn_reach(bundle, factions)
     if args.plot:
         sim_mod.check_plot(Path(args.plot))  # fail before the games, not after them
     show = sys.stderr.isatty() if args.progress is None else args.progress

@@ -21,7 +21,8 @@ from .models import DeckSpec, FactionSpec, MapSpec, PackSpec
 BASE_PACK = Path(__file__).resolve().parent / "content" / "base"
 # Drawing-only fields (models.py says so in their docs), outside the bundle hash.
 _MAP_DRAWING: Any = {"clearings": {"__all__": {"position"}}}
-_FACTION_DRAWING: Any = {"color"}
+# A faction's reach (Law 5.2) only recommends tables: not a rule either.
+_FACTION_DRAWING: Any = {"color", "reach"}
 
 
 @dataclass(frozen=True)

@@ -552,3 +552,41 @@ def test_perft_command_prints_counts_and_divide(capsys):
     assert "perft 1 4" in lines and "perft 2 16" in lines
     divided = [x for x in lines if x.startswith("  clearing ")]
     assert len(divided) == 4 and sum(int(x.rsplit(": ", 1)[1]) for x in divided) == 16
+
+
+# ---------------------------------------------------------------------- Law 5.2 reach
+
+LOW_REACH = Path(__file__).resolve().parent / "data" / "packs" / "low-reach"
+
+
+def test_play_and_simulate_warn_below_the_viable_reach_but_play(capsys):
+    """Law 5.2.1: a table whose factions' reach (5.2.2) adds up to less than the viable
+    sum for its player count is warned about, not refused: the games are played."""
+    for cmd in (["play", "--games", "1", "--quiet", "--max-decisions", "10"],
+                ["simulate", "--games", "2", "--no-progress", "--max-decisions", "10"]):
+        rc, out, err = run(capsys, *cmd, "--pack", LOW_REACH, "--factions",
+                           "eyrie,test-stoats")
+        assert rc == 0, err
+        assert "warning: the factions' reach adds up to 9 (eyrie 7 + test-stoats 2), " \
+            "below the 17 Law 5.2.1 recommends for 2 players" in err
+        assert out.strip()
+    rc, _, err = run(capsys, "play", "--games", "1", "--quiet", "--max-decisions", "10",
+                     "--factions", "marquise,eyrie")
+    assert rc == 0 and "reach" not in err  # 10 + 7 = 17: viable
+
+
+def test_reach_sums_by_player_count():
+    """Law 5.2.1's table (2: 17, 3: 18, 4: 21, 5: 25, 6: 28) against the seated
+    factions' reach; a faction without a known reach leaves nothing to judge by."""
+    from rootlaw.runtime.reach import VIABLE_REACH, reach_warning
+    from rootlaw.spec import Bundle, resolve
+
+    assert VIABLE_REACH == {2: 17, 3: 18, 4: 21, 5: 25, 6: 28}
+    assert reach_warning(resolve(), ["marquise", "eyrie"]) is None  # 17
+    low = resolve([LOW_REACH])
+    assert reach_warning(low, ["marquise", "eyrie", "test-stoats"]) is None  # 19 >= 18
+    assert "adds up to 12 (marquise 10 + test-stoats 2), below the 17" in \
+        reach_warning(low, ["marquise", "test-stoats"])
+    unknown = low.factions[-1].model_copy(update={"reach": None})
+    b = Bundle(low.map, low.deck, (*low.factions[:-1], unknown))
+    assert reach_warning(b, ["eyrie", "test-stoats"]) is None
