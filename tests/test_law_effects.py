@@ -281,3 +281,50 @@ def test_trigger_on_warriors_moved_in_runs_before_the_next_move(green_game):
     sc.goto(g, "test-green", "daylight", "actions")
     g.apply("move 2->5 x1")
     assert g.scores[G] == 5
+
+
+# ---------------------------------------------------------------- 4.3.2, 4.3.5
+
+def test_before_roll_effects_come_before_the_dice(green_game):
+    """Law 4.3.2: 'before rolling' effects are used in step 2, before the dice are rolled
+    (step 3); an extra hit is not capped by the attacker's warriors (4.3.5.I)."""
+    g = green_game()
+    sc.put(g, "5", "green-warrior", 1)
+    sc.put(g, "5", "cat-warrior", 3)
+    sc.set_hand(g, CAT, [])
+    G = g.factions.index("test-green")
+    sc.set_hand(g, G, [])
+    sc.goto(g, "test-green", "daylight", "actions")
+    sc.set_dice(g, 3, 0)
+    rng = g.state[g.S["RNG"]]
+    g.apply("battle 5 marquise")
+    assert g.decision == "battle_effects" and g.to_play == G
+    assert g.state[g.S["RNG"]] == rng  # not rolled yet
+    assert set(g.legal()) == {"use green-drums", "done"}
+    g.apply("use green-drums")
+    assert sc.count(g, "5", "cat-warrior") == 1  # 1 rolled (capped at 1 warrior) + 1 extra
+
+
+def test_ignored_rolled_hits_leave_extra_hits_standing(mid_game):
+    """Law 4.3.5.II-III: Armorers ignores the rolled hits its holder takes; the extra
+    hit against a defenseless defender still counts, and the defender chooses which of
+    its buildings and tokens it removes (4.3.6)."""
+    g = mid_game()
+    sc.put(g, "5", "bird-warrior", 2)
+    sc.put(g, "5", "sawmill", 1)
+    sc.put(g, "5", "workshop", 1)
+    sc.put(g, "5", "wood", 1)
+    sc.move_card(g, "armorers", g.consts["LOC_PLAY"] + CAT)
+    sc.set_hand(g, CAT, [])
+    sc.set_hand(g, BIRD, [])
+    sc.set_vp(g, BIRD, 0)
+    eyrie_battle_decree(g)
+    sc.set_dice(g, 2, 1)
+    g.apply("battle 5 marquise")
+    assert g.decision == "battle_effects" and g.to_play == CAT
+    g.apply("use armorers")
+    assert g.decision == "remove" and g.to_play == CAT  # one hit: the defender picks
+    g.apply("remove sawmill")
+    assert sc.count(g, "5", "sawmill") == 0
+    assert sc.count(g, "5", "workshop") == 1 and sc.count(g, "5", "wood") == 1
+    assert g.scores[BIRD] == 1
