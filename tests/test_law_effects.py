@@ -328,3 +328,16 @@ def test_ignored_rolled_hits_leave_extra_hits_standing(mid_game):
     assert sc.count(g, "5", "sawmill") == 0
     assert sc.count(g, "5", "workshop") == 1 and sc.count(g, "5", "wood") == 1
     assert g.scores[BIRD] == 1
+
+
+def test_a_position_can_begin_at_the_very_start_of_a_turn(mid_game):
+    """The core's begin_turn (for scenarios): the turn starts as after the previous
+    one's end, so 'at start of Birdsong' effects resolve (Law 1.4.1): the bank draws
+    for both before the Eyrie's Emergency Orders look at an empty hand."""
+    g = mid_game()
+    play_area(g, BIRD, "better-burrow-bank")
+    sc.set_hand(g, BIRD, [])
+    sc.set_hand(g, CAT, [])
+    g._core.begin_turn(BIRD)
+    assert g.current == BIRD and g.used_effects(BIRD) == ["better-burrow-bank"]
+    assert len(g.hand(BIRD)) == 1 and len(g.hand(CAT)) == 1
