@@ -135,3 +135,29 @@ def test_a_hand_shown_is_seen_by_the_looker_alone(green_game, looker):
     off, size = g.observation_layout["seen"]
     assert sum(g.observation_vector(me)[off:off + size]) == 2
     assert sum(g.observation_vector(third)[off:off + size]) == 0
+
+
+FOUR = ("marquise", "eyrie", "test-green", "test-red")
+
+
+def test_four_player_games_set_up_take_turns_and_end(green_game, core_kind):
+    """Four seats (the two test factions of tests/data/families as the third and
+    fourth): setup in setup order (Law 5.1.7, ties by bundle order), every corner taken,
+    random games end with a winner, invariants holding; the cores agree."""
+    from conftest import green_bundle
+
+    g = green_game(FOUR, 1, setup=False)
+    order = []
+    while g.phase == "setup":
+        who = g.factions[g.to_play]
+        if not order or order[-1] != who:
+            order.append(who)
+        g.apply(g.legal_actions()[0])
+    assert order == ["marquise", "test-red", "eyrie", "test-green"]
+    b = green_bundle(*FOUR)
+    g, problems = play_checked(b, list(FOUR), 2, max_decisions=30_000,
+                               pure=(core_kind == "pure"))
+    assert not problems, problems[:3]
+    assert g.is_over and g.winner is not None
+    if core_kind == "compiled":
+        assert cores_agree(b, list(FOUR), 3, 30_000) is None
