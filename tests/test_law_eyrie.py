@@ -28,8 +28,8 @@ TUCKS = {
 }
 ROLES = list(TUCKS)
 
-# Cards by suit that the engine never offers to craft (persistent effects): rabbit, fox,
-# mouse, and two different birds.
+# Cards by suit, used for their suit alone (none of the tests below crafts them): rabbit,
+# fox, mouse, and two different birds.
 RABBIT, FOX, MOUSE, BIRD, BIRD2 = "cobbler", "tax-collector", "codebreakers", "armorers", \
     "sappers"
 

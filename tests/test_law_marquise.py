@@ -25,8 +25,8 @@ VP_TRACK = {
     "recruiter": [0, 1, 2, 3, 3, 4],
 }
 
-# Cards by suit that the engine never offers to craft (persistent effects), so they
-# never open a craft decision: rabbit, fox, mouse, bird.
+# Cards by suit, used for their suit alone (none of the tests below crafts them): rabbit,
+# fox, mouse, bird.
 RABBIT, FOX, MOUSE, BIRD = "cobbler", "tax-collector", "codebreakers", "armorers"
 
 
