@@ -739,13 +739,15 @@ def _card_piece_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...])
     known = {pid for f in fs for pid in f.pieces}
     for i, c in enumerate(d.cards):
         for j, a in enumerate(c.abilities):
-            names = [("pieces", k, x) for k, x in enumerate(getattr(a, "pieces", []))]
-            if getattr(a, "token", None) is not None:
-                names.append(("token", None, a.token))
-            for key, k, x in names:
+            names: list[tuple[Loc, str]] = [(("pieces", k), x) for k, x in
+                                            enumerate(getattr(a, "pieces", []))]
+            token = getattr(a, "token", None)
+            if token is not None:
+                names.append((("token",), token))
+            for at, x in names:
                 if x not in known:
-                    loc = ("cards", i, "abilities", j, key) + (() if k is None else (k,))
-                    yield d, loc, f"card {c.id}: no faction has a piece {x!r}"
+                    yield d, ("cards", i, "abilities", j, *at), \
+                        f"card {c.id}: no faction has a piece {x!r}"
 
 
 # --------------------------------------------------------------------------- runners
