@@ -100,7 +100,7 @@ setup(
     package_data={
         "rootlaw.spec": ["content/*/*.json", "schema/*.json", "py.typed"],
         "rootlaw.generator": ["templates/*.j2", "py.typed"],
-        "rootlaw.runtime": ["py.typed"],
+        "rootlaw.runtime": ["scenario_examples.json", "py.typed"],
         "rootlaw._core": ["base.py"],
     },
     ext_modules=extensions(),

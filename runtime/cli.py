@@ -340,8 +340,17 @@ def cmd_perft(args) -> int:
 
 
 def cmd_scenario(args) -> int:
-    from .scenario import run_file
+    from .scenario import run_file, scenarios_markdown
 
+    if args.docs:
+        text = scenarios_markdown()
+        if args.out:
+            from rootlaw.generator.build import write_atomic
+            write_atomic(Path(args.out), text)
+            print(f"wrote {args.out}")
+        else:
+            sys.stdout.write(text)
+        return 0
     files = []
     for raw in args.paths:
         p = Path(raw)
@@ -462,7 +471,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("scenario", help="run rules scenario files (JSON)")
-    p.add_argument("paths", nargs="+")
+    p.add_argument("paths", nargs="*", help="scenario files, or folders of them")
+    p.add_argument("--docs", action="store_true",
+                   help="print the scenario format's reference (markdown) instead")
+    p.add_argument("--out", metavar="FILE", help="with --docs: write it to FILE")
     packs(p)
     p.set_defaults(func=cmd_scenario)
     return ap
