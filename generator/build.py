@@ -55,12 +55,20 @@ def core_key(bundle: Bundle) -> str:
     return hashlib.sha256((bundle.hash + generator_fingerprint()).encode()).hexdigest()[:16]
 
 
+GENERATOR = Path(__file__).resolve().parent
+
+
+def generator_sources() -> list[Path]:
+    """What renders a core: the generator's modules and every template, the partials
+    under templates/core/ included (a changed partial must not reuse a cached core)."""
+    return sorted([*GENERATOR.glob("*.py"), *(GENERATOR / "templates").rglob("*.j2")])
+
+
 @lru_cache(maxsize=1)
 def generator_fingerprint() -> str:
-    here = Path(__file__).resolve().parent
     h = hashlib.sha256()
-    for f in sorted([*here.glob("*.py"), *(here / "templates").glob("*.j2")]):
-        h.update(f.name.encode())
+    for f in generator_sources():
+        h.update(f.relative_to(GENERATOR).as_posix().encode())
         h.update(f.read_bytes())
     return h.hexdigest()
 

@@ -8,7 +8,7 @@ import jinja2
 
 from rootlaw.spec import Bundle
 
-from .tables import Tables, build_tables
+from .tables import Tables, Uses, build_tables
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 REGENERATE = "rootlaw build"
@@ -20,17 +20,48 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
         autoescape=False,
+        # A block tag on a line of its own leaves no trace: guards and includes
+        # in the partials do not shift the generated code.
+        trim_blocks=True,
+        lstrip_blocks=True,
     )
 
 
-def render_core(bundle: Bundle, tables: Tables | None = None) -> str:
-    """The core module's source for a bundle (Cython pure-Python mode)."""
+def template_files(partials: list[str]) -> list[str]:
+    """The template files a core is rendered from, in the order they appear in it."""
+    return ["core.py.j2", "core/prelude.py.j2", *(f"core/{p}.py.j2" for p in partials)]
+
+
+def banner(bundle_hash: str, partials: list[str]) -> list[str]:
+    """The generated file's opening comment lines: do not edit, how to regenerate, and
+    the templates (under generator/templates/) it came from."""
+    lines = [f"GENERATED, DO NOT EDIT: rendered by rootlaw.generator for bundle {bundle_hash};",
+             f"regenerate with `{REGENERATE}`.  Templates (generator/templates/):"]
+    line = ""
+    for name in template_files(partials):
+        if line and len(line) + len(name) + 2 > 84:
+            lines.append(line + ",")
+            line = ""
+        line = f"{line}, {name}" if line else name
+    lines.append(line + ".")
+    return lines
+
+
+def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None = None) -> str:
+    """The core module's source for a bundle (Cython pure-Python mode).  It holds only
+    the primitives the bundle uses (``tables.uses``); ``uses`` overrides that, for tests
+    (``tables.EVERYTHING`` emits every family)."""
     t = tables or build_tables(bundle)
-    banner = (f"GENERATED, DO NOT EDIT: rendered by rootlaw.generator from "
-              f"templates/core.py.j2 for bundle {t.bundle_hash}; regenerate with "
-              f"`{REGENERATE}`.")
+    u = uses or t.uses
+    partials = list(u.partials)
     return _environment().get_template("core.py.j2").render(
-        banner=banner,
+        banner=banner(t.bundle_hash, partials),
+        partials=partials,
+        ops=u.ops,
+        menu=u.menu,
+        columns=u.columns,
+        abilities=u.abilities,
+        frames=u.frames,
         bundle_hash=t.bundle_hash,
         consts=list(t.consts.items()),
         table_offsets=list(t.table_layout.offsets.items()),

@@ -7,6 +7,7 @@ template only loops and substitutes (see ``render.py``); all decisions live here
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TypedDict
 
@@ -41,6 +42,109 @@ ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_
 # The runtime names the pending decision from these (Game.decision).
 FRAME_KINDS = ("march", "ambush", "foil", "remove", "rescue", "pay", "place", "craft_any",
                "daylight_end")
+
+
+@dataclass(frozen=True)
+class Partial:
+    """One template partial of the core's class body: ``templates/core/<name>.py.j2``.
+
+    An ``always`` partial is emitted for every bundle.  The others are primitive
+    families, emitted only when the bundle's content uses one of the codes listed
+    (a step op, a menu action, a column action or an ability kind).  ``frames`` are
+    the decision frames the partial pushes: their dispatch is emitted with it."""
+
+    name: str
+    always: bool = False
+    ops: tuple[str, ...] = ()
+    menu: tuple[str, ...] = ()
+    columns: tuple[str, ...] = ()
+    abilities: tuple[str, ...] = ()
+    frames: tuple[str, ...] = ()
+
+
+# The core's class body, in order (the module prelude comes before it).  Adding a
+# primitive family: a partial, an entry here naming the codes that pull it in, and the
+# dispatch lines for its codes guarded in the always-emitted partials (docs/design.md).
+# The order is also the order of the compiled functions, and the compiled core's speed
+# depends on code layout: 'cards' comes early so that find_in, the hottest loop, sits
+# where edits to later partials do not move it (docs/design.md, "Speed and layout").
+PARTIALS = (
+    Partial("rng", always=True),
+    Partial("cards", always=True),
+    Partial("queries", always=True),
+    Partial("victory", always=True, frames=("daylight_end",)),
+    Partial("pieces", always=True, frames=("place",)),
+    Partial("frames", always=True),
+    Partial("setup", always=True),
+    Partial("turn", always=True),
+    Partial("legal", always=True),
+    Partial("apply", always=True),
+    Partial("actions", ops=("actions",)),
+    Partial("move", menu=("march",), columns=("move",), frames=("march",)),
+    Partial("battle", menu=("battle",), columns=("battle",),
+            frames=("ambush", "foil", "remove")),
+    Partial("rescue", abilities=("rescue_removed_warriors",), frames=("rescue",)),
+    Partial("build", menu=("build",), columns=("build",), frames=("pay",)),
+    Partial("craft", ops=("craft",), frames=("craft_any",)),
+    Partial("columns", ops=("add_to_columns", "resolve_columns")),
+    Partial("roles", ops=("choose_role",)),
+    Partial("api", always=True),
+)
+
+
+@dataclass(frozen=True)
+class Uses:
+    """The primitives a bundle's content uses, and so what its core emits.  Every field
+    is in catalogue order (never a set's order), so a bundle renders the same bytes in
+    every process."""
+
+    ops: tuple[str, ...]        # step ops (STEP_OPS)
+    menu: tuple[str, ...]       # menu actions of 'actions' steps (MENU_ACTIONS)
+    columns: tuple[str, ...]    # column actions (COLUMN_ACTIONS)
+    abilities: tuple[str, ...]  # ability kinds (ABILITY_KINDS)
+    partials: tuple[str, ...]   # the class body's partials, in PARTIALS order
+    frames: tuple[str, ...]     # decision frames the emitted partials push (FRAME_KINDS)
+
+
+def uses_of(ops: Iterable[str] = (), menu: Iterable[str] = (), columns: Iterable[str] = (),
+            abilities: Iterable[str] = ()) -> Uses:
+    """What is emitted for content that uses these codes: the always-emitted partials,
+    every family one of the codes pulls in, and the frames of those partials."""
+
+    def in_order(catalogue: tuple[str, ...], names: Iterable[str]) -> tuple[str, ...]:
+        names = set(names)
+        unknown = names - set(catalogue)
+        assert not unknown, f"not in the catalogue: {sorted(unknown)}"
+        return tuple(code for code in catalogue if code in names)
+
+    u_ops = in_order(STEP_OPS, ops)
+    u_menu = in_order(MENU_ACTIONS, menu)
+    u_columns = in_order(COLUMN_ACTIONS, columns)
+    u_abilities = in_order(ABILITY_KINDS, abilities)
+    emitted = [p for p in PARTIALS
+               if p.always or set(p.ops) & set(u_ops) or set(p.menu) & set(u_menu)
+               or set(p.columns) & set(u_columns) or set(p.abilities) & set(u_abilities)]
+    frames = in_order(FRAME_KINDS, [fr for p in emitted for fr in p.frames])
+    return Uses(u_ops, u_menu, u_columns, u_abilities, tuple(p.name for p in emitted), frames)
+
+
+EVERYTHING = uses_of(STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS)
+
+
+def content_uses(bundle: Bundle) -> Uses:
+    """The codes a bundle's factions use: steps of every program (setup, phases, hooks),
+    menus of their 'actions' steps, column actions and ability kinds."""
+    ops: list[str] = []
+    menu: list[str] = []
+    for f in bundle.factions:
+        for steps in (f.setup, f.turn.birdsong, f.turn.daylight, f.turn.evening,
+                      *f.hooks.values()):
+            for s in steps:
+                ops.append(s.op)
+                if isinstance(s, M.Actions):
+                    menu.extend(m.action for m in s.menu)
+    return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
+                   [a.kind for f in bundle.factions for a in f.abilities])
 
 
 class Layout:
@@ -89,6 +193,7 @@ class Tables:
     actions: Layout = field(default_factory=lambda: Layout("A_"))
     names: Names = field(default_factory=Names)
     bundle_hash: str = ""
+    uses: Uses = EVERYTHING  # what the core emits: the bundle's own, from build_tables
 
     def put(self, name: str, values: list[int]) -> None:
         off = self.table_layout.add(name, len(values))
@@ -97,7 +202,7 @@ class Tables:
 
 
 def build_tables(bundle: Bundle) -> Tables:
-    t = Tables(bundle_hash=bundle.hash)
+    t = Tables(bundle_hash=bundle.hash, uses=content_uses(bundle))
     m = bundle.map
     c_ids = sorted(c.id for c in m.clearings)
     cidx = {cid: i for i, cid in enumerate(c_ids)}

@@ -1,4 +1,4 @@
-"""The `rootlaw` command line: play, info, validate, schema, build, bench, replay."""
+"""The `rootlaw` command line: play, info, validate, schema, build, bench, replay, render."""
 
 from __future__ import annotations
 
@@ -271,9 +271,38 @@ def cmd_bench(args) -> int:
 def cmd_replay(args) -> int:
     from .log import replay_log
 
-    g = replay_log(Path(args.log), _bundle(args))
+    bundle = _bundle(args)
+    g = replay_log(Path(args.log), bundle)
     print(f"ok: {args.log} replays to the same end: winner: {g.winner_faction} "
           f"({len(g.history)} decisions)")
+    if args.html:
+        from rootlaw.generator.build import write_atomic
+
+        from .viewer import page, replay_data
+        text = page(replay_data(g))
+        write_atomic(Path(args.html), text)
+        print(f"wrote {args.html} ({len(text.encode()) // 1024} KiB, "
+              f"{len(g.history) + 1} positions)")
+    return 0
+
+
+# ---------------------------------------------------------------------- render
+
+
+def cmd_render(args) -> int:
+    from rootlaw.generator.build import write_atomic
+
+    from .render import render_svg
+    from .viewer import position
+
+    g = position(_bundle(args), save=Path(args.save) if args.save else None,
+                 log=Path(args.log) if args.log else None, at=args.at)
+    svg = render_svg(g, seat=args.seat)
+    if args.out:
+        write_atomic(Path(args.out), svg)
+        print(f"wrote {args.out}")
+    else:
+        sys.stdout.write(svg)
     return 0
 
 
@@ -443,8 +472,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("replay", help="replay a JSON-lines game log and check it")
     p.add_argument("log")
+    p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML "
+                   "viewer that steps through the game")
     packs(p)
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("render", help="draw a saved game, or a position of a game log, "
+                       "as SVG")
+    p.add_argument("save", nargs="?", help="a saved game (rootlaw play --save FILE)")
+    p.add_argument("--log", metavar="FILE", help="a JSON-lines game log instead of a save")
+    p.add_argument("--at", type=int, metavar="N",
+                   help="the position after N decisions (default: the last)")
+    p.add_argument("--seat", type=int, metavar="S",
+                   help="draw what seat S sees, its hand too (default: public facts only)")
+    p.add_argument("-o", "--out", metavar="FILE", help="SVG file (default: print it)")
+    packs(p)
+    p.set_defaults(func=cmd_render)
     p = sub.add_parser("check", help="conformance: random games with invariants after "
                        "every decision, compiled/pure agreement, the packs' scenarios")
     p.add_argument("--factions", default="")

@@ -19,6 +19,9 @@ from .loader import load_pack
 from .models import DeckSpec, FactionSpec, MapSpec, PackSpec
 
 BASE_PACK = Path(__file__).resolve().parent / "content" / "base"
+# Drawing-only fields (models.py says so in their docs), outside the bundle hash.
+_MAP_DRAWING: Any = {"clearings": {"__all__": {"position"}}}
+_FACTION_DRAWING: Any = {"color"}
 
 
 @dataclass(frozen=True)
@@ -39,10 +42,13 @@ class Bundle:
         raise SpecError([Diagnostic("REF-UNDEF", f"unknown faction {fid!r} (known: {known})")])
 
     def canonical(self) -> dict:
+        # How pictures draw content (clearing positions, faction colours) is not a rule:
+        # left out, so a new colour keeps saves, logs and the built core valid.
         return {
-            "map": self.map.model_dump(mode="json"),
+            "map": self.map.model_dump(mode="json", exclude=_MAP_DRAWING),
             "deck": self.deck.model_dump(mode="json"),
-            "factions": [f.model_dump(mode="json") for f in self.factions],
+            "factions": [f.model_dump(mode="json", exclude=_FACTION_DRAWING)
+                         for f in self.factions],
         }
 
     @cached_property

@@ -19,6 +19,7 @@ Suit = Literal["fox", "rabbit", "mouse", "bird"]
 ClearingSuit = Literal["fox", "rabbit", "mouse"]
 CostSuit = Literal["fox", "rabbit", "mouse", "any"]
 Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", max_length=64)]
+Percent = Annotated[float, Field(ge=0, le=100)]
 
 
 class Strict(BaseModel):
@@ -41,6 +42,9 @@ class Clearing(Strict):
     """Whether one slot starts filled by a ruin (Law 2.2.4, setup 5.1.4)."""
     corner: bool = False
     """Corner clearings are the starting corners of Law 6.3.2 and 7.3.2."""
+    position: tuple[Percent, Percent] | None = None
+    """Drawing only: where pictures put the clearing, x and y in percent of the board
+    from its top-left.  A map without positions is laid out from its paths."""
 
 
 class Forest(Strict):
@@ -485,6 +489,9 @@ class FactionSpec(Strict):
     """The Law section of the faction."""
     setup_order: int = Field(ge=0, le=100)
     """Setup letter order (Law 5.1.7): lower sets up first."""
+    color: str | None = Field(default=None, pattern=r"^#[0-9a-fA-F]{6}$")
+    """Drawing only: the faction's colour in pictures ('#rrggbb'); without one, a colour
+    is derived from the faction id."""
     pieces: dict[Ident, Piece]
     crafting_piece: Ident | None = None
     abilities: list[Ability] = []

@@ -1,0 +1,284 @@
+"""The generator: the core is composed of template partials and holds only the primitive
+families a bundle's content uses; the same bundle renders the same bytes, and what is
+left out never changes a game."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import importlib.util
+import os
+import shutil
+import subprocess
+import sys
+from array import array
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from rootlaw.generator import build as gbuild
+from rootlaw.generator import build_tables, render_core
+from rootlaw.generator.render import TEMPLATES
+from rootlaw.generator.tables import (
+    ABILITY_KINDS,
+    COLUMN_ACTIONS,
+    EVERYTHING,
+    FRAME_KINDS,
+    MENU_ACTIONS,
+    PARTIALS,
+    STEP_OPS,
+    uses_of,
+)
+from rootlaw.runtime import Game
+from rootlaw.runtime.conformance import cores_agree, play_checked
+from rootlaw.runtime.game import base_bundle
+from rootlaw.spec import Bundle
+from rootlaw.spec.loader import load_file
+
+FAMILIES = Path(__file__).resolve().parent / "data" / "families"
+
+
+# Bundles on the base map and deck whose factions use only some primitive families: the
+# two test factions of tests/data/families (no crafting, columns, roles or abilities),
+# and each of them beside a base faction (no columns and roles; no rescue and some
+# setup steps).
+MIXES = {
+    "subset": ("test-red", "test-blue"),
+    "marquise+blue": ("marquise", "test-blue"),
+    "eyrie+red": ("eyrie", "test-red"),
+}
+
+
+@cache
+def mixed_bundle(name: str) -> Bundle:
+    b = base_bundle()
+    factions = tuple(b.faction(fid) if fid in ("marquise", "eyrie")
+                     else load_file(FAMILIES / f"{fid}.json") for fid in MIXES[name])
+    return Bundle(b.map, b.deck, factions)
+
+
+def subset_bundle() -> Bundle:
+    return mixed_bundle("subset")
+
+
+def core_class(source: str) -> ast.ClassDef:
+    tree = ast.parse(source)
+    return next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Core")
+
+
+def methods(source: str) -> set[str]:
+    return {n.name for n in core_class(source).body if isinstance(n, ast.FunctionDef)}
+
+
+def self_calls(source: str) -> set[str]:
+    """Names of the methods the Core class calls on itself."""
+    return {n.func.attr for n in ast.walk(core_class(source))
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+            and isinstance(n.func.value, ast.Name) and n.func.value.id == "self"}
+
+
+def module_statements(source: str) -> list[str]:
+    """The module's statements apart from the Core class (constants, tables, RNG), by AST:
+    comments such as the banner do not count."""
+    return [ast.dump(n) for n in ast.parse(source).body
+            if not (isinstance(n, ast.ClassDef) and n.name == "Core")]
+
+
+def load_source(source: str, path: Path, name: str):
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+# ---------------------------------------------------------------- same bundle, same bytes
+
+
+@pytest.mark.parametrize("bundle", [base_bundle, subset_bundle], ids=["base", "subset"])
+def test_rendering_twice_gives_the_same_bytes(bundle):
+    assert render_core(bundle()) == render_core(bundle())
+
+
+RENDER_DIGESTS = """
+import hashlib
+from rootlaw.generator import render_core
+from rootlaw.runtime.game import base_bundle
+from rootlaw.spec import Bundle
+from rootlaw.spec.loader import load_file
+b = base_bundle()
+subset = Bundle(b.map, b.deck, tuple(load_file(f"{FAMILIES}/{fid}.json")
+                                     for fid in ("test-red", "test-blue")))
+print(*(hashlib.sha256(render_core(x).encode()).hexdigest() for x in (b, subset)))
+"""
+
+
+def test_rendering_is_the_same_in_other_processes():
+    # No set or dict order may leak into the source: other hash seeds, same bytes.
+    here = [hashlib.sha256(render_core(b).encode()).hexdigest()
+            for b in (base_bundle(), subset_bundle())]
+    for seed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        out = subprocess.run([sys.executable, "-c", RENDER_DIGESTS.replace("{FAMILIES}",
+                                                                            str(FAMILIES))],
+                             env=env, capture_output=True, text=True, check=True)
+        assert out.stdout.split() == here
+
+
+# ---------------------------------------------------------------- the partials
+
+
+def test_every_partial_file_is_in_the_registry_and_back():
+    on_disk = sorted(p.name for p in (TEMPLATES / "core").glob("*.py.j2"))
+    registered = sorted([f"{p.name}.py.j2" for p in PARTIALS] + ["prelude.py.j2"])
+    assert on_disk == registered
+    assert len({p.name for p in PARTIALS}) == len(PARTIALS)
+
+
+def test_registry_codes_are_catalogue_codes_and_each_frame_has_one_home():
+    for p in PARTIALS:
+        assert set(p.ops) <= set(STEP_OPS), p.name
+        assert set(p.menu) <= set(MENU_ACTIONS), p.name
+        assert set(p.columns) <= set(COLUMN_ACTIONS), p.name
+        assert set(p.abilities) <= set(ABILITY_KINDS), p.name
+        assert not p.always or not (p.ops or p.menu or p.columns or p.abilities), p.name
+    homes = [fr for p in PARTIALS for fr in p.frames]
+    assert sorted(homes) == sorted(FRAME_KINDS)
+
+
+def test_the_base_bundle_uses_every_family():
+    # So the golden transcripts and perft counts, all on the base bundle, run every
+    # family the generator can emit.
+    assert build_tables(base_bundle()).uses == EVERYTHING
+    assert render_core(base_bundle()) == render_core(base_bundle(), uses=EVERYTHING)
+
+
+def test_the_banner_names_the_templates_and_the_command():
+    src = render_core(subset_bundle())
+    head = "".join(line[2:] + " " for line in src.splitlines()[:6] if line.startswith("# "))
+    assert "GENERATED, DO NOT EDIT" in head and "`rootlaw build`" in head
+    assert "core.py.j2" in head and "core/prelude.py.j2" in head and "core/battle.py.j2" in head
+    assert "core/craft.py.j2" not in head and "core/columns.py.j2" not in head
+
+
+def without(*codes: str) -> tuple:
+    """Every code of the catalogues except these (to drop the families they pull in)."""
+    keep = [[c for c in cat if c not in codes]
+            for cat in (STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS)]
+    return uses_of(*keep)
+
+
+# Each family left out in turn, then all of them at once; and the subset bundle's own.
+EMISSIONS = {
+    **{f"no-{p.name}": without(*p.ops, *p.menu, *p.columns, *p.abilities)
+       for p in PARTIALS if not p.always},
+    "no-families": uses_of(),
+}
+
+
+@pytest.mark.parametrize("name", [*EMISSIONS, "subset", "base"])
+def test_every_method_called_is_emitted(name):
+    """A guard that leaves a method out must leave out its every caller as well."""
+    if name in ("subset", "base"):
+        src = render_core(subset_bundle() if name == "subset" else base_bundle())
+    else:
+        src = render_core(base_bundle(), uses=EMISSIONS[name])
+        dropped = name.removeprefix("no-")
+        if dropped != "families":
+            assert dropped not in EMISSIONS[name].partials
+    compile(src, name, "exec")
+    missing = self_calls(src) - methods(src)
+    assert not missing, f"{name}: called but not emitted: {sorted(missing)}"
+
+
+def test_the_subset_core_leaves_out_what_its_factions_do_not_use():
+    b = subset_bundle()
+    uses = build_tables(b).uses
+    assert uses.columns == () and uses.abilities == ()
+    assert {"craft", "choose_role", "resolve_columns", "add_to_columns"}.isdisjoint(uses.ops)
+    assert {"craft", "columns", "roles", "rescue"}.isdisjoint(uses.partials)
+    assert {"actions", "move", "battle", "build"} <= set(uses.partials)
+    assert {"rescue", "craft_any"}.isdisjoint(uses.frames)
+
+    src, full = render_core(b), render_core(b, uses=EVERYTHING)
+    left_out = {
+        "craft", "gen_craft", "craft_spare", "craft_any_settle",           # craft
+        "gen_add", "gen_column", "gen_column_for", "do_column", "seek_column",  # columns
+        "take_role", "retire_role", "gen_roles",                          # roles
+        "offer_rescue", "gen_matching_cards",                             # rescue
+        "gen_setup_buildings", "next_setup_building",   # setup_buildings_near_home
+    }
+    assert left_out <= methods(full)
+    assert left_out.isdisjoint(methods(src))
+    for dispatch in ("if op == OP_CRAFT:", "if op == OP_RESOLVE_COLUMNS:",
+                     "if op == OP_CHOOSE_ROLE:", "if op == OP_END_PHASE:",
+                     "if kind == FR_RESCUE:", "if kind == FR_CRAFT_ANY:", "if act == CA_"):
+        assert dispatch in full and dispatch not in src, dispatch
+    # Kept: what the factions use.
+    for used in ("if op == OP_PLACE_IF_NONE:", "if kind == MA_BUILD:", "if kind == FR_PAY:"):
+        assert used in src, used
+    assert len(src.splitlines()) < len(full.splitlines())
+    # Constants, tables and the action space do not depend on what is emitted.
+    assert module_statements(src) == module_statements(full)
+
+
+@pytest.mark.parametrize("mix", MIXES)
+def test_leaving_families_out_never_changes_a_game(tmp_path, mix):
+    """A bundle's own core and one with every family emitted play the same games: the
+    same legal actions and the same state after every decision (pure path)."""
+    b = mixed_bundle(mix)
+    assert build_tables(b).uses != EVERYTHING
+    key = build_tables(b).bundle_hash
+    own = load_source(render_core(b), tmp_path / "own.py", f"rootlaw_test_own_{key}")
+    full = load_source(render_core(b, uses=EVERYTHING), tmp_path / "full.py",
+                       f"rootlaw_test_full_{key}")
+    size = own.LAYOUT["consts"]["STATE_SIZE"]
+    assert own.LAYOUT == full.LAYOUT
+    for seed in range(1, 4):
+        s1, s2 = array("q", [0]) * size, array("q", [0]) * size
+        a, z = own.Core(s1), full.Core(s2)
+        a.init_game(seed, [0, 1])
+        z.init_game(seed, [0, 1])
+        trace = own.Core(array("q", s1)).playout_trace(seed, 5000)  # on a copy
+        assert trace, "the game took no decision"
+        for action in trace:
+            assert a.legal_actions() == z.legal_actions()
+            assert a.apply(action) == 1 and z.apply(action) == 1
+            assert list(s1) == list(s2)
+        assert s1[own.LAYOUT["state"]["OVER"]] == 1
+
+
+@pytest.mark.parametrize("mix", MIXES)
+def test_bundles_using_some_families_play_to_the_end_on_the_pure_core(mix):
+    for seed in range(1, 6):
+        g, problems = play_checked(mixed_bundle(mix), None, seed, max_decisions=20_000,
+                                   pure=True)
+        assert not problems, problems[:3]
+        assert g.is_over and g.winner_faction in MIXES[mix], seed
+
+
+def test_the_subset_bundle_compiles_and_agrees_with_the_pure_core():
+    b = subset_bundle()
+    gbuild.compile_core(b)  # cached by the bundle's hash: cheap after the first run
+    g = Game(None, 1, bundle=b, pure=False)
+    assert g.compiled
+    assert g.playout(1) > 0 and g.is_over and g.winner is not None
+    for seed in range(1, 4):
+        assert cores_agree(b, None, seed, max_decisions=20_000) is None
+
+
+# ---------------------------------------------------------------- build cache
+
+
+def test_the_generator_fingerprint_covers_the_partials(tmp_path, monkeypatch):
+    """A changed partial must not reuse a core built from the old one."""
+    copy = tmp_path / "generator"
+    shutil.copytree(gbuild.GENERATOR, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(gbuild, "GENERATOR", copy)
+    fingerprint = gbuild.generator_fingerprint.__wrapped__
+    before = fingerprint()
+    partial = copy / "templates" / "core" / "battle.py.j2"
+    partial.write_text(partial.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert fingerprint() != before
