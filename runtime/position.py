@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from rootlaw.generator.tables import CARD_KINDS, PIECE_KINDS, SUITS
+from rootlaw.generator.tables import STOPS as STOP_NAMES
 
-from . import rng
 from .errors import RootlawError
 from .game import PHASES, Game
 
@@ -586,44 +586,59 @@ def ruler(g: Game, clearing: str) -> str | None:
 # ---------------------------------------------------------------------- dice
 
 
-def set_dice(g: Game, high: int, low: int) -> None:
-    """Seed the game RNG so the next battle roll is (high, low) (Law 4.3.3)."""
-    for state in range(1, 1 << 20):
-        x = state
-        rolls = []
-        for _ in range(2):
-            x = rng.step(x)
-            rolls.append(rng.below(x, 4))
-        if max(rolls) == high and min(rolls) == low:
-            g.state[g.S["RNG"]] = state
-            return
-    raise _bad(f"no RNG state rolls {high},{low}")
-
-
 def set_dice_queue(g: Game, rolls: list[tuple[int, int]]) -> None:
-    if len(rolls) != 1:
-        raise _bad("one roll only, for now")
-    set_dice(g, *rolls[0])
+    """Queue battle rolls, each (high, low) with dice 0 to 3 (Law 4.3.3): the next
+    battles use them in order, before the game's own dice."""
+    most = g.consts["MAX_DICE"]
+    if len(rolls) > most:
+        raise _bad(f"at most {most} rolls can be queued, not {len(rolls)}")
+    for k, (high, low) in enumerate(rolls):
+        if not (0 <= low <= high <= 3):
+            raise _bad(f"a roll is [high, low] with dice 0 to 3, not [{high}, {low}]")
+        g.state[g.S["DICE"] + 2 * k] = high
+        g.state[g.S["DICE"] + 2 * k + 1] = low
+    g.state[g.S["DICE_POS"]] = 0
+    g.state[g.S["DICE_LEN"]] = 2 * len(rolls)
 
 
 def dice_queue(g: Game) -> list[tuple[int, int]]:
-    raise _bad("not yet")
+    """The queued rolls not yet used."""
+    s, S = g.state, g.S
+    left = [s[S["DICE"] + i] for i in range(s[S["DICE_POS"]], s[S["DICE_LEN"]])]
+    return [(left[i], left[i + 1]) for i in range(0, len(left), 2)]
+
+
+def set_dice(g: Game, high: int, low: int) -> None:
+    """The next battle roll is (high, low) (Law 4.3.3)."""
+    set_dice_queue(g, [(high, low)])
+
+
+# ---------------------------------------------------------------------- turn flow aids
+
+STOPS = {name: i + 1 for i, name in enumerate(STOP_NAMES)}  # the core's STOP_* codes
 
 
 def begin_turn(g: Game, faction: str) -> None:
-    raise _bad("a turn 'at' its start is not supported yet")
+    """Begin a faction's turn through the engine's turn flow (its start-of-Birdsong
+    checks included), then run to the first decision."""
+    g._core.begin_turn(seat_of(g, faction))
 
 
-def set_stop(g: Game, at: str) -> None:
-    raise _bad("stop_at is not supported yet")
+def set_stop(g: Game, at: str | None) -> None:
+    """Hold the turn where it ends ("end_of_turn") or where any phase ends
+    ("end_of_phase") instead of running on into the next one; None: never."""
+    g._core.set_stop(0 if at is None else STOPS[at])
 
 
 def stopped(g: Game) -> str | None:
-    return None
+    """Where the engine holds the turn now, or None."""
+    code = g.state[g.S["STOPPED"]]
+    return next((name for name, c in STOPS.items() if c == code), None) if code else None
 
 
 def resume(g: Game) -> None:
-    return None
+    """Go on from a stop (nothing when there is none)."""
+    g._core.resume()
 
 
 __all__ = [
@@ -636,4 +651,6 @@ __all__ = [
     "set_counter", "set_crafted", "set_deck_size", "set_deck_top", "set_dominance",
     "set_first_player", "set_hand", "set_play_area", "set_retired_roles", "set_role",
     "set_ruins", "set_supply", "set_vp", "slots", "step_op", "steps_of", "supply",
+    "begin_turn", "dice_queue", "resume", "set_dice", "set_dice_queue", "set_stop",
+    "stopped", "STOPS",
 ]

@@ -49,7 +49,7 @@ from .position import (  # noqa: F401 -- the editing functions, for tests and to
 
 PHASE_CODES = pos.PHASE_CODES
 MAX_STEPS = 10_000   # decisions in one scenario, a bound against runaway files
-STOPS = ("end_of_turn", "end_of_phase")
+STOPS = tuple(pos.STOPS)  # where stop_at can hold the turn
 
 
 class Invalid(Exception):
@@ -814,12 +814,8 @@ def _read_decision(r: Reader, v, ptr):
     return r.one_of(v, ptr, decisions(r.g), "decision")
 
 
-def _decision(g: Game) -> str | None:
-    return pos.stopped(g) or g.decision
-
-
 def _check_decision(g, v, ptr):
-    return _diff(ptr, "decision", _decision(g), v)
+    return _diff(ptr, "decision", g.decision, v)
 
 
 def _read_faction_or_null(r: Reader, v, ptr):
@@ -1131,9 +1127,13 @@ def run_scenario(data: object, *, bundle=None, pure=None, where: str = "") -> li
     except Invalid as e:
         return [_fmt(where, e.ptr, f"SCENARIO-INVALID: {e.message}")]
     problems: list[str] = []
-    for step in sc.steps:
+    for i, step in enumerate(sc.steps):
+        # A stop (stop_at) holds while a step's checks look: the next step goes on from
+        # it, and so does each decision (the position's own stop is checked by step 0).
+        if i > 0:
+            pos.resume(g)
         for ptr, a in step.do:
-            pos.resume(g)  # a stop (stop_at) holds only while the checks look
+            pos.resume(g)
             try:
                 g.apply(a)
             except IllegalAction as e:
@@ -1237,9 +1237,10 @@ def scenarios_markdown() -> str:
         "`note` says what the step shows |",
         "| `do`, `expect` | one step, without `steps` (the older form) |",
         f"| `stop_at` | {' or '.join(f'`{s}`' for s in STOPS)}: the engine stops where "
-        "a turn (or phase) ends instead of running on into the next player's automatic "
-        "steps, so checks see the state as it ended (`decision` is then the stop's name); "
-        "the next step's decisions go on from there |",
+        "a turn (or any phase) ends instead of running on into the next one's automatic "
+        "steps, so a step's checks see the state as it ended (`decision` is then the "
+        "stop's name). The next step goes on from there (the first step checks the "
+        "position as set), and so does each decision |",
         "", "## Position keys", "",
         "| key | meaning | example |",
         "|---|---|---|",

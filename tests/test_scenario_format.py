@@ -326,6 +326,7 @@ ROUND_TRIP = {
     "roles": ({"eyrie": "despot"}, {"eyrie": None}),
     "retired_roles": ({"eyrie": ["builder", "commander"]}, {"eyrie": ["builder"]}),
     "first_player": ("eyrie", "marquise"),
+    "dice": ([[3, 1], [2, 2]], [[3, 1]]),
     "counters": ({"actions_left": 1, "recruited": True, "crafting_used": {"fox": 1}},
                  {"crafting_used": {"fox": 0}}),
 }
@@ -334,7 +335,7 @@ ROUND_TRIP = {
 def test_every_shared_key_has_a_round_trip_case():
     # `turn` is checked by the turn-flow scenarios (a position's turn is where it starts).
     shared = {k.name for k in sc.KEYS if k.put and k.check}
-    assert shared - {"turn", "dice"} == set(ROUND_TRIP)
+    assert shared - {"turn"} == set(ROUND_TRIP)
 
 
 @pytest.mark.parametrize("key", sorted(ROUND_TRIP))
@@ -418,3 +419,114 @@ def test_the_docs_example_is_valid_json_as_printed():
     text = sc.scenarios_markdown()
     block = text.split("```json\n", 1)[1].split("```", 1)[0]
     assert json.loads(block) == sc.examples()["scenario"]
+
+
+# ---------------------------------------------------------------------- turn flow aids
+
+
+def _steps(position: dict, steps: list, **more) -> dict:
+    data = {"factions": ["marquise", "eyrie"], "position": position, "steps": steps}
+    data.update(more)
+    return data
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_a_turn_begun_at_its_start_runs_birdsong(pure):
+    """Law 6.4 through the turn flow: the Marquise's turn begins, Birdsong places wood
+    at her sawmills, Daylight asks; the turn counter counts it."""
+    data = _steps({"clear": True, "pieces": {"5": {"sawmill": 2}}, "hands": {"marquise": []},
+                   "turn": {"faction": "marquise", "at": "start"}},
+                  [{"expect": {"pieces": {"5": {"wood": 2}}, "decision": "actions",
+                               "turn": {"faction": "marquise", "phase": "daylight",
+                                        "number": 1}}}])
+    assert sc.run_scenario(data, pure=pure) == []
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_stop_at_end_of_phase_holds_each_phase_end(pure):
+    data = _steps({"clear": True, "pieces": {"5": {"sawmill": 1, "cat-warrior": 1}},
+                   "hands": {"marquise": ["anvil", "sword", "bake-sale", "investments",
+                                          "cobbler"], "eyrie": []},
+                   "deck_top": ["codebreakers"],
+                   "turn": {"faction": "marquise", "at": "start"}},
+                  [{"note": "Birdsong placed the wood and ended",
+                    "expect": {"decision": "end_of_phase", "legal_exactly": [],
+                               "turn": {"phase": "birdsong"}, "pieces": {"5": {"wood": 1}},
+                               "to_play": "marquise"}},
+                   {"note": "the step goes on: Daylight, one action, done",
+                    "do": ["move 5->1 x1", "done", "done"],
+                    "expect": {"decision": "end_of_phase", "turn": {"phase": "daylight"}}},
+                   {"note": "Evening draws the sixth card; the discard ends the turn",
+                    "expect": {"decision": "discard_down_to", "hand_size": {"marquise": 6}}},
+                   {"do": ["discard codebreakers"],
+                    "expect": {"decision": "end_of_turn", "hand_size": {"marquise": 5},
+                               "turn": {"faction": "marquise", "phase": "evening"}}},
+                   {"note": "then the Eyrie's turn",
+                    "expect": {"turn": {"faction": "eyrie", "phase": "birdsong"}}}],
+                  stop_at="end_of_phase")
+    assert sc.run_scenario(data, pure=pure) == []
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_stop_at_end_of_phase_after_the_daylight_window_and_after_rest(pure):
+    """The two other ways a phase ends: 'done' in the end-of-Daylight dominance window
+    (Law 3.3.1), and turmoil's Rest (Law 7.7.4)."""
+    window = _steps({"clear": True, "hands": {"marquise": ["anvil"]}, "vp": {"marquise": 10},
+                     "removed": ["bird-dominance", "mouse-dominance", "rabbit-dominance"],
+                     "turn": {"faction": "marquise", "phase": "daylight", "step": "actions"},
+                     "counters": {"actions_left": 0}},
+                    [{"do": ["done"], "expect": {"decision": "daylight_end"}},
+                     {"do": ["done"], "expect": {"decision": "end_of_phase",
+                                                 "turn": {"phase": "daylight"}}},
+                     {"expect": {"decision": "end_of_turn", "turn": {"phase": "evening"},
+                                 "hand_size": {"marquise": 2}}}],
+                    stop_at="end_of_phase")
+    assert sc.run_scenario(window, pure=pure) == []
+    rest = _steps({"clear": True, "pieces": {"3": {"roost": 1}}, "hands": {"eyrie": []},
+                   "roles": {"eyrie": "builder"},
+                   "columns": {"eyrie": {"recruit": ["anvil"]}},
+                   "turn": {"faction": "eyrie", "phase": "daylight", "step": "resolve_columns"}},
+                  [{"do": ["role despot"], "expect": {"decision": "end_of_phase",
+                                                      "turn": {"phase": "daylight"},
+                                                      "roles": {"eyrie": "despot"}}},
+                   {"expect": {"decision": "end_of_turn", "turn": {"phase": "evening"},
+                               "hand_size": {"eyrie": 1}}}],
+                  stop_at="end_of_phase")
+    assert sc.run_scenario(rest, pure=pure) == []
+
+
+def test_without_stop_at_the_engine_runs_on():
+    """The control: the same decisions without stop_at run into the Eyrie's turn."""
+    data = copy.deepcopy(sc.examples()["scenario"])
+    del data["stop_at"]
+    problems = sc.run_scenario(data)
+    assert "#/steps/1/expect/decision: decision: add_to_columns != end_of_turn" in problems
+
+
+def test_a_stop_in_a_position_is_checked_by_the_first_step():
+    data = _steps({"clear": True, "hands": {"marquise": ["anvil"], "eyrie": []},
+                   "turn": {"faction": "marquise", "phase": "evening"}},
+                  [{"expect": {"decision": "end_of_turn", "hand_size": {"marquise": 2}}},
+                   {"expect": {"turn": {"faction": "eyrie"}, "hand_size": {"eyrie": 1}}}],
+                  stop_at="end_of_turn")
+    assert sc.run_scenario(data) == []
+
+
+def test_dice_rolls_are_used_in_order_and_the_game_rolls_after():
+    data = _steps({"clear": True, "pieces": {"5": {"cat-warrior": 6, "bird-warrior": 6}},
+                   "hands": {"marquise": [], "eyrie": []},
+                   "dice": [[3, 0], [1, 1]],
+                   "turn": {"faction": "marquise", "phase": "daylight", "step": "actions"}},
+                  [{"do": ["battle 5 eyrie"],
+                    "expect": {"pieces": {"5": {"bird-warrior": 3, "cat-warrior": 6}},
+                               "dice": [[1, 1]]}},
+                   {"do": ["battle 5 eyrie"],
+                    "expect": {"pieces": {"5": {"bird-warrior": 2, "cat-warrior": 5}},
+                               "dice": []}}])
+    assert sc.run_scenario(data) == []
+
+
+def test_too_many_dice_rolls_are_invalid():
+    data = with_("/position/dice", [[1, 0]] * 17)
+    assert sc.run_scenario(data) == [
+        "#/position/dice: SCENARIO-INVALID: at most 16 rolls can be queued, not 17"]
