@@ -90,7 +90,8 @@ def extensions():
 
 
 setup(
-    packages=["rootlaw.spec", "rootlaw.generator", "rootlaw.runtime", "rootlaw._core"],
+    packages=["rootlaw.spec", "rootlaw.generator", "rootlaw.runtime", "rootlaw.runtime.envs",
+              "rootlaw._core"],
     package_dir={
         "rootlaw.spec": "spec",
         "rootlaw.generator": "generator",

@@ -23,6 +23,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from rootlaw.spec import Bundle
+from rootlaw.spec.diagnostics import FileError
 
 from .render import render_core
 
@@ -77,17 +78,22 @@ def module_name(key: str) -> str:
     return f"rootlaw_core_{key}"
 
 
-def write_atomic(path: Path, text: str) -> None:
+def write_atomic(path: Path, text: str, *, parents: bool = True) -> None:
     """Write a file so readers see the old or the new content, never a torn one.
-    An OSError names the target path, not the temporary file."""
+    A failure is a FileError (IO-ERROR, an OSError too) naming the target path, not the
+    temporary file.  ``parents=False``: a missing folder is an error, not created (for
+    files a user names: saves, logs, --out)."""
+    if not parents and not path.parent.is_dir():
+        raise FileError(f"no folder {str(path.parent)!r} to write into", path=path, errno=2)
     try:
-        _write_atomic(path, text)
+        _write_atomic(path, text, parents)
     except OSError as e:
-        raise OSError(e.errno, e.strerror or str(e), str(path)) from e
+        raise FileError(e.strerror or str(e), path=path, errno=e.errno) from e
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _write_atomic(path: Path, text: str, parents: bool) -> None:
+    if parents:
+        path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:

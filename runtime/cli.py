@@ -11,7 +11,7 @@ from pathlib import Path
 
 from rootlaw.spec import SpecError, resolve
 
-from .errors import RootlawError
+from .errors import FileError, RootlawError
 
 
 def _version() -> str:
@@ -75,60 +75,89 @@ class _Stats:
         }
 
 
+def save_path(save: str, seed: int, games: int) -> Path:
+    """Where a game of a run is saved: the --save path for one game; for several, each
+    game under its own name, the seed before the suffix (game.json -> game-7.json)."""
+    p = Path(save)
+    return p if games == 1 else p.with_name(f"{p.stem}-{seed}{p.suffix}")
+
+
+def _check_output_folder(option: str, path: str | None) -> None:
+    # Fail before the games are played, not after (a thousand games lost to a typo).
+    if path and not Path(path).parent.is_dir():
+        raise FileError(f"{option}: no folder {str(Path(path).parent)!r} to write into",
+                        path=path, errno=2)
+
+
 def cmd_play(args) -> int:
     from .log import play_game
 
     bundle = _bundle(args)
     factions = _factions(args) or [f.id for f in bundle.factions]
-    games = max(1, args.games)
+    games = args.games
     if args.log and games > 1:
         raise RootlawError("--log takes one game; use --games 1", code="VALUE-INVALID")
+    _check_output_folder("--log", args.log)
+    _check_output_folder("--save", args.save)
     progress = None
     if (args.quiet or args.json) and games > 1 and args.progress:
         from tqdm import tqdm
         progress = tqdm(total=games, unit="game", file=sys.stderr)
     stats = _Stats(factions)
-    for i in range(games):
-        seed = args.seed + i
-        out = None if args.quiet or args.json else sys.stdout
-        g = play_game(bundle, factions, seed, out=out, log_path=args.log, pure=args.pure,
-                      max_decisions=args.max_decisions)
-        if i == 0 and games >= 50 and not g.compiled and not args.pure:
-            print("rootlaw: this bundle runs on the pure-Python core; `rootlaw build` with "
-                  "the same --pack/--map options compiles it (tens of times faster)",
-                  file=sys.stderr)
-        w = g.winner_faction
-        stats.add(g)
-        scores = " ".join(f"{f}={v}" for f, v in zip(g.factions, g.scores, strict=True))
-        line = (f"winner: {w or 'none'} seed={seed} turns={g.turn} "
-                f"decisions={len(g.history)} vp: {scores}")
-        if w is None:
-            line += f" (stopped after {args.max_decisions} decisions)"
-        if args.json:
-            if progress is not None:
-                progress.update(1)
-        elif args.quiet:
-            if progress is not None:
-                progress.write(f"game {i + 1}: {line}")
-                progress.update(1)
-            else:
-                print(f"game {i + 1}: {line}")
-        else:
-            print(line)
-        if args.save:
-            g.save(args.save)
+    interrupted = False
+    try:
+        for i in range(games):
+            seed = args.seed + i
+            out = None if args.quiet or args.json else sys.stdout
+            g = play_game(bundle, factions, seed, out=out, log_path=args.log, pure=args.pure,
+                          max_decisions=args.max_decisions)
+            if i == 0 and games >= 50 and not g.compiled and not args.pure:
+                print("rootlaw: this bundle runs on the pure-Python core; `rootlaw build` "
+                      "with the same --pack/--map options compiles it (tens of times faster)",
+                      file=sys.stderr)
+            stats.add(g)
+            _report_game(args, g, i, seed, progress)
+            if args.save:
+                g.save(save_path(args.save, seed, games))
+    except KeyboardInterrupt:
+        # Ctrl-C: the games finished so far still make a summary (exit 130, as shells do).
+        interrupted = True
     if progress is not None:
         progress.close()
     if args.json:
-        summary = {"bundle": bundle.hash, "factions": factions,
-                   "seeds": [args.seed, args.seed + games - 1], **stats.summary()}
+        seeds = [args.seed, args.seed + stats.games - 1] if stats.games else []
+        summary = {"bundle": bundle.hash, "factions": factions, "seeds": seeds,
+                   **stats.summary()}
+        if interrupted:
+            summary["interrupted"] = True
         print(json.dumps(summary, indent=2))
-    elif games > 1:
+    elif games > 1 or interrupted:
         tally = sorted((f, n) for f, n in stats.wins.items() if n)
         if stats.no_winner:
             tally.insert(0, ("none", stats.no_winner))
-        print("wins: " + ", ".join(f"{f}={n}" for f, n in tally))
-    return 0
+        print("wins: " + ", ".join(f"{f}={n}" for f, n in tally) +
+              (f" (interrupted after {stats.games} games)" if interrupted else ""))
+    return 130 if interrupted else 0
+
+
+def _report_game(args, g, i: int, seed: int, progress) -> None:
+    w = g.winner_faction
+    scores = " ".join(f"{f}={v}" for f, v in zip(g.factions, g.scores, strict=True))
+    line = (f"winner: {w or 'none'} seed={seed} turns={g.turn} "
+            f"decisions={len(g.history)} vp: {scores}")
+    if w is None:
+        line += f" (stopped after {args.max_decisions} decisions)"
+    if args.json:
+        if progress is not None:
+            progress.update(1)
+    elif args.quiet:
+        if progress is not None:
+            progress.write(f"game {i + 1}: {line}")
+            progress.update(1)
+        else:
+            print(f"game {i + 1}: {line}")
+    else:
+        print(line)
 
 
 # ---------------------------------------------------------------------- info
@@ -163,24 +192,35 @@ def cmd_info(args) -> int:
 
 
 def cmd_validate(args) -> int:
-    from rootlaw.spec import load_file, load_pack
+    from rootlaw.spec.validate import format_github, format_json, format_text, validate
 
-    failed = 0
-    for raw in args.paths:
-        p = Path(raw)
-        try:
-            if p.is_dir() or p.name == "pack.json":
-                pack, docs = load_pack(p)
-                b = resolve([p])
-                print(f"ok: {p} (pack {pack.id}: {len(docs)} files; bundle {b.hash})")
-            else:
-                doc = load_file(p)
-                print(f"ok: {p} ({doc.kind} {doc.id})")
-        except SpecError as e:
-            failed += 1
-            for d in e.diagnostics:
-                print(str(d))
-    return 1 if failed else 0
+    if args.list_checks:
+        from rootlaw.spec.semantics import checks_markdown
+
+        return _write_or_print(checks_markdown(), args.out)
+    if not args.paths and not args.pack:
+        raise RootlawError("name content files or packs to validate (or --pack DIR)",
+                           code="VALUE-INVALID")
+    report = validate(args.paths, args.pack)
+    if args.format == "json":
+        print(format_json(report, args.strict))
+    elif args.format == "github":
+        print(format_github(report))
+    else:
+        text = format_text(report)
+        if text:
+            print(text)
+    return report.exit_code(args.strict)
+
+
+def _write_or_print(text: str, out: str | None) -> int:
+    if out:
+        from rootlaw.generator.build import write_atomic
+        write_atomic(Path(out), text, parents=False)
+        print(f"wrote {out}")
+    else:
+        sys.stdout.write(text)
+    return 0
 
 
 # ---------------------------------------------------------------------- schema
@@ -199,10 +239,7 @@ def cmd_schema(args) -> int:
         print(f"ok: {SCHEMA_PATH} is up to date")
         return 0
     if args.out:
-        from rootlaw.generator.build import write_atomic
-        write_atomic(Path(args.out), text)
-        print(f"wrote {args.out}")
-        return 0
+        return _write_or_print(text, args.out)
     sys.stdout.write(text)
     return 0
 
@@ -213,14 +250,7 @@ def cmd_schema(args) -> int:
 def cmd_catalogue(args) -> int:
     from rootlaw.spec.catalogue import catalogue_markdown
 
-    text = catalogue_markdown()
-    if args.out:
-        from rootlaw.generator.build import write_atomic
-        write_atomic(Path(args.out), text)
-        print(f"wrote {args.out}")
-    else:
-        sys.stdout.write(text)
-    return 0
+    return _write_or_print(catalogue_markdown(), args.out)
 
 
 # ---------------------------------------------------------------------- build
@@ -372,14 +402,7 @@ def cmd_scenario(args) -> int:
     from .scenario import run_file, scenarios_markdown
 
     if args.docs:
-        text = scenarios_markdown()
-        if args.out:
-            from rootlaw.generator.build import write_atomic
-            write_atomic(Path(args.out), text)
-            print(f"wrote {args.out}")
-        else:
-            sys.stdout.write(text)
-        return 0
+        return _write_or_print(scenarios_markdown(), args.out)
     files = []
     for raw in args.paths:
         p = Path(raw)
@@ -405,6 +428,19 @@ def cmd_scenario(args) -> int:
 # ---------------------------------------------------------------------- main
 
 
+def at_least(minimum: int, kind: type = int):
+    """An argparse type: a number no smaller than minimum (a count, a limit, a depth)."""
+    def parse(text: str):
+        try:
+            n = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not n >= minimum:  # also refuses nan
+            raise argparse.ArgumentTypeError(f"must be at least {minimum}, not {text}")
+        return n
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="rootlaw", description="Root (Leder Games) as data, "
                                  "compiled: play, validate and build content.")
@@ -420,18 +456,23 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play games with random agents")
     p.add_argument("--factions", default="", help="comma-separated faction ids "
                    "(default: every faction of the bundle)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--games", type=int, default=1)
+    p.add_argument("--seed", type=int, default=0,
+                   help="seed of the first game (game i plays seed+i; default 0)")
+    p.add_argument("--games", type=at_least(1), default=1, metavar="N",
+                   help="how many games to play (default 1)")
     p.add_argument("--quiet", action="store_true", help="one summary line per game")
     p.add_argument("--progress", action="store_true",
                    help="progress bar with --quiet or --json")
     p.add_argument("--json", action="store_true",
                    help="print one JSON summary of all games (wins, win rates, mean VP and "
-                        "turns, first-player win rate) instead of per-game lines")
-    p.add_argument("--log", metavar="FILE", help="write a JSON-lines game log")
-    p.add_argument("--max-decisions", type=int, default=1_000_000, metavar="N",
+                        "turns, first-player win rate) instead of per-game lines; Ctrl-C "
+                        "prints the summary of the games finished so far (exit 130)")
+    p.add_argument("--log", metavar="FILE", help="write a JSON-lines game log (one game)")
+    p.add_argument("--max-decisions", type=at_least(1), default=1_000_000, metavar="N",
                    help="stop a game that has not ended after N decisions (no winner)")
-    p.add_argument("--save", metavar="FILE", help="save the final game as JSON")
+    p.add_argument("--save", metavar="FILE",
+                   help="save the final game as JSON; with --games N, each game under its "
+                        "own name, the seed before the suffix (game.json -> game-7.json)")
     p.add_argument("--pure", action="store_true", default=None,
                    help="force the pure-Python core")
     packs(p)
@@ -441,37 +482,54 @@ def build_parser() -> argparse.ArgumentParser:
     packs(p)
     p.set_defaults(func=cmd_info)
 
-    p = sub.add_parser("validate", help="validate content files or packs")
-    p.add_argument("paths", nargs="+")
+    p = sub.add_parser("validate", help="validate content files or packs: the schema and "
+                       "what makes content playable (exit 0 clean, 1 findings, 2 unusable "
+                       "input)", description="Validate content files or packs. A pack gets "
+                       "the bundle checks too (each of its maps and decks with the factions). "
+                       "Codes: docs/validation.md.")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="a content file, or a pack (its folder or pack.json)")
+    p.add_argument("--pack", action="append", metavar="DIR",
+                   help="a pack the validated packs may require (repeatable); with no PATH, "
+                        "validate the bundle of these packs")
+    p.add_argument("--format", choices=("text", "json", "github"), default="text",
+                   help="text (default): file:line: CODE at /pointer: message; json: one "
+                        "object with every finding; github: workflow-command annotations")
+    p.add_argument("--strict", action="store_true",
+                   help="warnings fail too (exit 1)")
+    p.add_argument("--list-checks", action="store_true",
+                   help="print the table of codes and checks (markdown) instead")
+    p.add_argument("--out", metavar="FILE", help="with --list-checks: write it to FILE")
     p.set_defaults(func=cmd_validate)
 
     p = sub.add_parser("schema", help="export the JSON Schema of content files")
-    p.add_argument("--out", metavar="FILE")
+    p.add_argument("--out", metavar="FILE", help="write the schema to FILE (default: stdout)")
     p.add_argument("--check", action="store_true", help="fail when the committed file is stale")
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("catalogue", help="print the primitive catalogue (markdown)")
-    p.add_argument("--out", metavar="FILE")
+    p.add_argument("--out", metavar="FILE", help="write it to FILE (default: stdout)")
     p.set_defaults(func=cmd_catalogue)
 
     p = sub.add_parser("build", help="render and compile the core for a bundle")
     p.add_argument("--source-only", action="store_true", help="render without compiling")
-    p.add_argument("--verbose", action="store_true")
+    p.add_argument("--verbose", action="store_true", help="show the compiler's output")
     packs(p)
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("bench", help="compiled vs pure speed on the same seeded games")
     p.add_argument("--factions", default="", help="default: every faction of the bundle")
-    p.add_argument("--games", type=int, default=20)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--min-seconds", type=float, default=1.0,
+    p.add_argument("--games", type=at_least(1), default=20, metavar="N",
+                   help="games per core (default 20)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    p.add_argument("--min-seconds", type=at_least(0, float), default=1.0,
                    help="repeat the compiled games until this much time has passed")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
     packs(p)
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser("replay", help="replay a JSON-lines game log and check it")
-    p.add_argument("log")
+    p.add_argument("log", help="the log (written by play --log)")
     p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML "
                    "viewer that steps through the game")
     packs(p)
@@ -481,40 +539,46 @@ def build_parser() -> argparse.ArgumentParser:
                        "as SVG")
     p.add_argument("save", nargs="?", help="a saved game (rootlaw play --save FILE)")
     p.add_argument("--log", metavar="FILE", help="a JSON-lines game log instead of a save")
-    p.add_argument("--at", type=int, metavar="N",
+    p.add_argument("--at", type=at_least(0), metavar="N",
                    help="the position after N decisions (default: the last)")
-    p.add_argument("--seat", type=int, metavar="S",
+    p.add_argument("--seat", type=at_least(0), metavar="S",
                    help="draw what seat S sees, its hand too (default: public facts only)")
     p.add_argument("-o", "--out", metavar="FILE", help="SVG file (default: print it)")
     packs(p)
     p.set_defaults(func=cmd_render)
     p = sub.add_parser("check", help="conformance: random games with invariants after "
                        "every decision, compiled/pure agreement, the packs' scenarios")
-    p.add_argument("--factions", default="")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--games", type=int, default=20)
-    p.add_argument("--agreement", type=int, default=3, metavar="N",
+    p.add_argument("--factions", default="", help="comma-separated faction ids "
+                   "(default: every faction of the bundle)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    p.add_argument("--games", type=at_least(0), default=20, metavar="N",
+                   help="random games to play (default 20; 0: scenarios and agreement only)")
+    p.add_argument("--agreement", type=at_least(0), default=3, metavar="N",
                    help="games compared on both cores (needs a compiled core)")
-    p.add_argument("--max-decisions", type=int, default=20_000, metavar="N")
+    p.add_argument("--max-decisions", type=at_least(1), default=20_000, metavar="N",
+                   help="a game not over after N decisions fails the check (default 20000)")
     p.add_argument("--scenarios", nargs="*", metavar="PATH",
                    help="scenario files or folders (default: each pack's scenarios/)")
-    p.add_argument("--progress", action="store_true")
+    p.add_argument("--progress", action="store_true", help="progress bar on stderr")
     packs(p)
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("perft", help="count decision sequences from a position "
                        "(tests/perft/*.perft keeps such counts)")
-    p.add_argument("--factions", default="")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--after", type=int, default=0,
+    p.add_argument("--factions", default="", help="comma-separated faction ids "
+                   "(default: every faction of the bundle)")
+    p.add_argument("--seed", type=int, default=1, help="the game's seed (default 1)")
+    p.add_argument("--after", type=at_least(0), default=0, metavar="N",
                    help="random decisions (RandomAgent(seed)) played first")
-    p.add_argument("--depth", type=int, default=3)
+    p.add_argument("--depth", type=at_least(1), default=3, metavar="N",
+                   help="count sequences of up to N decisions (default 3)")
     p.add_argument("--divide", action="store_true", help="the count below each first decision")
     packs(p)
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("scenario", help="run rules scenario files (JSON)")
-    p.add_argument("paths", nargs="*", help="scenario files, or folders of them")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="scenario files, or folders searched for *.json")
     p.add_argument("--docs", action="store_true",
                    help="print the scenario format's reference (markdown) instead")
     p.add_argument("--out", metavar="FILE", help="with --docs: write it to FILE")

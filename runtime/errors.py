@@ -1,23 +1,13 @@
-"""Errors the runtime raises for bad input: each has a stable code and says where."""
+"""Errors the runtime raises for bad input: each has a stable code and says where.
+
+``RootlawError`` (defined with the content diagnostics in rootlaw.spec, so that a
+content ``SpecError`` is one too) is the base of every error meant for users;
+``FileError`` (IO-ERROR) is a file that cannot be read or written.
+"""
 
 from __future__ import annotations
 
-
-class RootlawError(Exception):
-    """Base of every error meant for users; the CLI prints it without a traceback."""
-
-    code = "ERROR"
-
-    def __init__(self, message: str, *, code: str | None = None, where: str = ""):
-        self.message = message
-        if code:
-            self.code = code
-        self.where = where
-        super().__init__(str(self))
-
-    def __str__(self) -> str:
-        where = f"{self.where}: " if self.where else ""
-        return f"{where}{self.code}: {self.message}"
+from rootlaw.spec.diagnostics import FileError, RootlawError
 
 
 class IllegalAction(RootlawError):
@@ -26,3 +16,13 @@ class IllegalAction(RootlawError):
 
 class SaveError(RootlawError):
     code = "SAVE-CORRUPT"
+
+
+class LogError(RootlawError):
+    """A game log that cannot be replayed: LOG-INVALID (not a log), LOG-DIVERGED (the
+    rules disagree with it), LOG-BUNDLE (another bundle's log)."""
+
+    code = "LOG-INVALID"
+
+
+__all__ = ["FileError", "IllegalAction", "LogError", "RootlawError", "SaveError"]

@@ -17,6 +17,7 @@ from pathlib import Path
 from rootlaw.generator.build import write_atomic
 from rootlaw.generator.tables import STOPS
 from rootlaw.spec import Bundle, SpecError, resolve
+from rootlaw.spec.jsonio import SAVE_MAX_BYTES, JsonInputError, parse, read_text
 
 from .core import CoreModule, load_core
 from .encode import ObservationEncoder
@@ -43,6 +44,17 @@ class GameInfo:
     max_decisions: int
     chance: str = ("dice, shuffles and the first player come from a seeded xorshift32 "
                    "stream kept in the state: a seed and the actions fix the game")
+
+
+def _save_error(e: JsonInputError, where: str) -> SaveError:
+    """A save that cannot be read as JSON: SAVE-CORRUPT, with the reader's reason."""
+    d = e.diagnostic
+    what = {"JSON-SYNTAX": "not JSON", "JSON-DEPTH": "not a save (JSON nested too deep)",
+            "FILE-TOO-BIG": "not a save (too big)", "FILE-ENCODING": "not JSON (not UTF-8)",
+            "KEY-DUP": "a key named twice", "FILE-MISSING": "cannot read"}.get(d.code, d.code)
+    place = (where or "<input>") + (f":{d.line}" if d.line else "") + \
+        (f"#{d.pointer}" if d.pointer else "")
+    return SaveError(f"{what}: {d.message}", where=place)
 
 
 _BASE: Bundle | None = None
@@ -242,62 +254,76 @@ class Game:
     @classmethod
     def from_dict(cls, data: object, *, bundle: Bundle | None = None,
                   pure: bool | None = None, where: str = "") -> Game:
+        """A game from a save's data: every value is checked (a wrong type anywhere is a
+        SaveError at its pointer), then the actions are replayed and the state compared."""
         if not isinstance(data, dict):
             raise SaveError("a save is a JSON object", where=where)
+
+        def at(key: str) -> str:
+            return f"{where}#/{key}"
+
         for key in ("format", "bundle", "factions", "seed", "actions", "state"):
             if key not in data:
-                raise SaveError(f"missing key {key!r}", where=f"{where}#/{key}".lstrip("#"))
-        if data["format"] != SAVE_FORMAT:
-            raise SaveError(f"unsupported save format {data['format']!r}", where=where)
+                raise SaveError(f"missing key {key!r}", where=at(key).lstrip("#"))
+        if type(data["format"]) is not int or data["format"] != SAVE_FORMAT:
+            raise SaveError(f"unsupported save format {data['format']!r}", where=at("format"))
         bundle = bundle or base_bundle()
+        if not isinstance(data["bundle"], str):
+            raise SaveError("'bundle' must be a bundle hash (a string)", where=at("bundle"))
         if data["bundle"] != bundle.hash:
             raise SaveError(f"the save is for bundle {data['bundle']}, this is {bundle.hash}",
                             where=where, code="SAVE-BUNDLE")
-        acts, st = data["actions"], data["state"]
+        acts, st, seed = data["actions"], data["state"], data["seed"]
         if not (isinstance(acts, list) and all(type(a) is int for a in acts)):
-            raise SaveError("'actions' must be a list of integers", where=where)
+            raise SaveError("'actions' must be a list of integers", where=at("actions"))
         if not (isinstance(st, list) and all(type(v) is int for v in st)):
-            raise SaveError("'state' must be a list of integers", where=where)
-        if type(data["seed"]) is not int:
-            raise SaveError("'seed' must be an integer", where=f"{where}#/seed")
+            raise SaveError("'state' must be a list of integers", where=at("state"))
+        if type(seed) is not int or not -(2**63) <= seed < 2**63:
+            raise SaveError("'seed' must be a 64-bit integer", where=at("seed"))
         fs = data["factions"]
         if not (isinstance(fs, list) and fs and all(isinstance(f, str) for f in fs)):
             raise SaveError("'factions' must be a non-empty list of faction ids",
-                            where=f"{where}#/factions")
+                            where=at("factions"))
         # Replay the actions: a save must be a game the rules can reach.
         try:
-            g = cls(fs, data["seed"], bundle=bundle, pure=pure)
+            g = cls(fs, seed, bundle=bundle, pure=pure)
         except RootlawError as e:
-            raise SaveError(e.message, where=f"{where}#/factions") from None
+            raise SaveError(e.message, where=at("factions")) from None
         for i, a in enumerate(acts):
             try:
                 g.apply(a)
             except IllegalAction:
                 raise SaveError(f"action #{i} ({a}) is not legal when replayed",
-                                where=f"{where}#/actions/{i}") from None
+                                where=at(f"actions/{i}")) from None
         if list(g.state) != st:
             raise SaveError("the saved state does not match its replayed actions",
-                            where=f"{where}#/state")
+                            where=at("state"))
         return g
 
     @classmethod
     def from_json(cls, text: str, **kw) -> Game:
         where = kw.pop("where", "")
+        if not isinstance(text, str):
+            raise SaveError("a save is JSON text", where=where)
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise SaveError(f"not JSON: {e.msg}", where=f"{where}:{e.lineno}") from None
+            data = parse(text, where or "<input>").data
+        except JsonInputError as e:
+            raise _save_error(e, where) from None
         return cls.from_dict(data, where=where, **kw)
 
     def save(self, path: str | os.PathLike) -> None:
-        write_atomic(Path(path), self.to_json() + "\n")
+        """Write the save atomically; a failure (a missing folder, no permission, a full
+        disk) is a FileError (IO-ERROR) naming the path, never a raw OSError."""
+        write_atomic(Path(path), self.to_json() + "\n", parents=False)
 
     @classmethod
     def load(cls, path: str | os.PathLike, **kw) -> Game:
+        """Read a save (at most SAVE_MAX_BYTES) and replay it; anything wrong is a
+        SaveError naming the file and, where it can, the line or JSON pointer."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as e:
-            raise SaveError(f"cannot read: {e}", where=str(path)) from None
+            text = read_text(path, max_bytes=SAVE_MAX_BYTES)
+        except JsonInputError as e:
+            raise _save_error(e, str(path)) from None
         return cls.from_json(text, where=str(path), **kw)
 
     # ------------------------------------------------------------------ views

@@ -14,9 +14,10 @@ from typing import TextIO
 
 from rootlaw.generator.build import write_atomic
 from rootlaw.spec import Bundle
+from rootlaw.spec.jsonio import JsonInputError, read_json_lines
 
 from .agents import RandomAgent
-from .errors import RootlawError
+from .errors import LogError, RootlawError
 from .game import MAX_DECISIONS, Game
 
 
@@ -64,68 +65,96 @@ def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | N
                              "turns": g.turn, "decisions": len(g.history),
                              "stopped": not g.is_over}))
     if log_path:
-        write_atomic(Path(log_path), "\n".join(lines) + "\n")
+        write_atomic(Path(log_path), "\n".join(lines) + "\n", parents=False)
     return g
 
 
 def replay_log(path: Path, bundle: Bundle) -> Game:
-    """Replay a JSON-lines log; raise a located error where it stops matching."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise RootlawError(f"cannot read: {e}", code="LOG-INVALID", where=str(path)) from None
-    g = None
-    result = None
+    """Replay a JSON-lines log; raise a LogError at the line where it stops matching.
+
+    The log is read as a stream (no cap on its length, 64 KiB per line); every value is
+    checked for its type before it is used, so a log however broken gives LOG-INVALID
+    (not a log), LOG-BUNDLE (another bundle's) or LOG-DIVERGED (the rules disagree)."""
+    g: Game | None = None
+    result: dict | None = None
     result_line = 0
-    for n, raw in enumerate(text.splitlines(), 1):
-        where = f"{path}:{n}"
-        try:
-            rec = json.loads(raw)
-        except json.JSONDecodeError as e:
-            raise RootlawError(f"not JSON: {e.msg}", code="LOG-INVALID", where=where) from None
-        kind = rec.get("type") if isinstance(rec, dict) else None
-        if kind == "header":
-            if rec.get("bundle") != bundle.hash:
-                raise RootlawError(f"log is for bundle {rec.get('bundle')}, this is "
-                                   f"{bundle.hash}", code="LOG-BUNDLE", where=where)
-            factions, seed = rec.get("factions"), rec.get("seed")
-            if not (isinstance(factions, list) and factions
-                    and all(isinstance(f, str) for f in factions)) or type(seed) is not int:
-                raise RootlawError("the header needs 'factions' (a list of ids) and 'seed' "
-                                   "(an integer)", code="LOG-INVALID", where=where)
-            try:
-                g = Game(factions, seed, bundle=bundle)
-            except RootlawError as e:
-                raise RootlawError(e.message, code="LOG-INVALID", where=where) from None
-        elif kind == "decision":
-            if g is None:
-                raise RootlawError("decision before the header", code="LOG-INVALID", where=where)
-            legal = g.legal()
-            if rec.get("notation") not in legal or legal[rec["notation"]] != rec.get("action"):
-                raise RootlawError(f"{rec.get('notation')!r} is not legal here",
-                                   code="LOG-DIVERGED", where=where)
-            g.apply(rec["action"])
-            if rec.get("vp") != g.scores:
-                raise RootlawError(f"scores {g.scores} differ from the log's {rec.get('vp')}",
-                                   code="LOG-DIVERGED", where=where)
-        elif kind == "result":
-            result, result_line = rec, n
-        else:
-            raise RootlawError(f"unknown record type {kind!r}", code="LOG-INVALID", where=where)
+    try:
+        for n, rec in read_json_lines(path):
+            where = f"{path}:{n}"
+            if not isinstance(rec, dict):
+                raise LogError("a record is a JSON object", where=where)
+            kind = rec.get("type")
+            if result is not None:
+                raise LogError("a record after the result line", where=where)
+            if kind == "header":
+                g = _start(rec, bundle, g, where)
+            elif kind == "decision":
+                if g is None:
+                    raise LogError("decision before the header", where=where)
+                _replay_decision(g, rec, where)
+            elif kind == "result":
+                result, result_line = rec, n
+            else:
+                shown = kind if isinstance(kind, str) or kind is None else type(kind).__name__
+                raise LogError(f"unknown record type {shown!r}", where=where)
+    except JsonInputError as e:
+        d = e.diagnostic
+        raise LogError(f"{d.code}: {d.message}",
+                       where=str(path) + (f":{d.line}" if d.line else "")) from None
     if g is None:
-        raise RootlawError("no header line", code="LOG-INVALID", where=str(path))
+        raise LogError("no header line", where=str(path))
     if result is None:
-        raise RootlawError("the log ends before the game does (no result line)",
-                           code="LOG-INVALID", where=str(path))
+        raise LogError("the log ends before the game does (no result line)", where=str(path))
+    at = f"{path}:{result_line}"
+    stopped = result.get("stopped", False)
+    if not isinstance(stopped, bool):
+        raise LogError("'stopped' must be true or false", where=at)
     # A game stopped at the decision cap ends without a winner; say so, or it is cut.
-    if g.is_over == bool(result.get("stopped")):
-        raise RootlawError("the result says the game " +
-                           ("was stopped, but it is over" if g.is_over else
-                            "is over, but it goes on after the last decision"),
-                           code="LOG-DIVERGED" if g.is_over else "LOG-INVALID",
-                           where=f"{path}:{result_line}")
+    if g.is_over == stopped:
+        if g.is_over:
+            raise LogError("the result says the game was stopped, but it is over",
+                           code="LOG-DIVERGED", where=at)
+        raise LogError("the result says the game is over, but it goes on after the last "
+                       "decision", where=at)
     if result.get("winner") != g.winner_faction:
-        raise RootlawError(f"winner {g.winner_faction} differs from the log's "
-                           f"{result.get('winner')}", code="LOG-DIVERGED",
-                           where=f"{path}:{result_line}")
+        raise LogError(f"winner {g.winner_faction} differs from the log's "
+                       f"{_shown(result.get('winner'))}", code="LOG-DIVERGED", where=at)
     return g
+
+
+def _shown(v: object) -> str:
+    """A value from a log, for a message (never megabytes of it)."""
+    text = repr(v)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _start(rec: dict, bundle: Bundle, g: Game | None, where: str) -> Game:
+    if g is not None:
+        raise LogError("a second header line", where=where)
+    if rec.get("bundle") != bundle.hash:
+        raise LogError(f"log is for bundle {_shown(rec.get('bundle'))}, this is {bundle.hash}",
+                       code="LOG-BUNDLE", where=where)
+    factions, seed = rec.get("factions"), rec.get("seed")
+    if not (isinstance(factions, list) and factions
+            and all(isinstance(f, str) for f in factions)) or type(seed) is not int:
+        raise LogError("the header needs 'factions' (a list of ids) and 'seed' (an integer)",
+                       where=where)
+    try:
+        return Game(factions, seed, bundle=bundle)
+    except RootlawError as e:
+        raise LogError(e.message, where=where) from None
+
+
+def _replay_decision(g: Game, rec: dict, where: str) -> None:
+    notation, action = rec.get("notation"), rec.get("action")
+    if not isinstance(notation, str) or type(action) is not int:
+        raise LogError("a decision needs 'notation' (a string) and 'action' (an integer)",
+                       where=where)
+    legal = {} if g.is_over else g.legal()
+    if legal.get(notation) != action:
+        raise LogError(f"{_shown(notation)} is not legal here", code="LOG-DIVERGED",
+                       where=where)
+    g.apply(action)
+    if rec.get("vp") != g.scores:
+        raise LogError(f"scores {g.scores} differ from the log's {_shown(rec.get('vp'))}",
+                       code="LOG-DIVERGED", where=where)

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rootlaw.spec.jsonio import SCENARIO_MAX_BYTES, JsonInputError, read_json
+
 from . import position as pos
 from .errors import IllegalAction, RootlawError
 from .game import Game
@@ -1149,34 +1151,14 @@ def run_scenario(data: object, *, bundle=None, pure=None, where: str = "") -> li
     return problems
 
 
-def _no_constant(name: str) -> object:
-    raise json.JSONDecodeError(f"{name} is not JSON", name, 0)
-
-
-def read_file(path: Path) -> object:
-    """A scenario file's JSON (raises Invalid with what is wrong with the file)."""
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise Invalid("", f"cannot read: {e.strerror or e}") from None
-    if len(data) > 2**20:
-        raise Invalid("", "larger than 1 MiB, the limit for a scenario file")
-    try:
-        return json.loads(data.decode("utf-8-sig"), parse_constant=_no_constant)
-    except UnicodeDecodeError:
-        raise Invalid("", "not UTF-8 text") from None
-    except json.JSONDecodeError as e:
-        raise Invalid("", f"not JSON: {e.msg} (line {e.lineno})") from None
-    except RecursionError:
-        raise Invalid("", "nested too deeply") from None
-
-
 def run_file(path: Path, **kw) -> list[str]:
+    # Read like every other JSON file (size cap, UTF-8, nesting limit, keys named twice):
+    # a file that is not JSON gets that reader's coded error.
     try:
-        data = read_file(path)
-    except Invalid as e:
-        return [_fmt(str(path), e.ptr, f"SCENARIO-INVALID: {e.message}")]
-    return run_scenario(data, where=str(path), **kw)
+        _, parsed = read_json(path, max_bytes=SCENARIO_MAX_BYTES)
+    except JsonInputError as e:
+        return [str(e.diagnostic)]
+    return run_scenario(parsed.data, where=str(path), **kw)
 
 
 # ---------------------------------------------------------------------- docs

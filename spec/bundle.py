@@ -57,7 +57,7 @@ class Bundle:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def _collect(paths: list[Path]) -> list[tuple[PackSpec, list]]:
+def collect(paths: list[Path]) -> list[tuple[PackSpec, list]]:
     """Load packs and their requirements in dependency order (requirements first)."""
     loaded: dict[str, tuple[PackSpec, list]] = {}
     where: dict[str, Path] = {}
@@ -112,8 +112,31 @@ def _collect(paths: list[Path]) -> list[tuple[PackSpec, list]]:
 
 def resolve(packs: list[str | Path] | None = None, *, map_id: str | None = None,
             deck_id: str | None = None) -> Bundle:
-    """Resolve the base pack plus ``packs`` (directories or manifests) into a Bundle."""
-    chain = _collect([Path(p) for p in packs or []])
+    """Resolve the base pack plus ``packs`` (directories or manifests) into a Bundle.
+
+    Content with a semantic error (see rootlaw.spec.semantics) is refused here, so no
+    command builds or plays it; ``rootlaw validate`` reports the warnings too."""
+    b = assemble(collect([Path(p) for p in packs or []]), map_id=map_id, deck_id=deck_id)
+    errors = [d for d in findings(b) if d.severity == "error"]
+    if errors:
+        raise SpecError(errors)
+    return b
+
+
+def assemble(chain: list[tuple[PackSpec, list]], *, map_id: str | None = None,
+             deck_id: str | None = None) -> Bundle:
+    """The Bundle of loaded packs (later packs override earlier ones), unchecked."""
+    maps, decks, factions, sources = documents(chain)
+    m = _pick(maps, map_id, "map")
+    d = _pick(decks, deck_id, "deck")
+    fs = tuple(sorted(factions.values(), key=lambda f: (f.setup_order, f.id)))
+    return Bundle(map=m, deck=d, factions=fs, packs=tuple(p.id for p, _ in chain),
+                  sources=sources)
+
+
+def documents(chain: list[tuple[PackSpec, list]]
+              ) -> tuple[dict[str, MapSpec], dict[str, DeckSpec], dict[str, FactionSpec], dict]:
+    """Maps, decks and factions by id after overrides, and 'kind:id' -> source file."""
     maps: dict[str, MapSpec] = {}
     decks: dict[str, DeckSpec] = {}
     factions: dict[str, FactionSpec] = {}
@@ -124,12 +147,19 @@ def resolve(packs: list[str | Path] | None = None, *, map_id: str | None = None,
             table = tables[type(doc)]
             table[doc.id] = doc  # later packs override earlier ones
             sources[f"{doc.kind}:{doc.id}"] = file
-    m = _pick(maps, map_id, "map")
-    d = _pick(decks, deck_id, "deck")
-    fs = tuple(sorted(factions.values(), key=lambda f: (f.setup_order, f.id)))
-    _check_cross_references(m, d, fs, sources)
-    return Bundle(map=m, deck=d, factions=fs, packs=tuple(p.id for p, _ in chain),
-                  sources=sources)
+    return maps, decks, factions, sources
+
+
+def findings(b: Bundle) -> list[Diagnostic]:
+    """The semantic findings of a bundle: each of its documents, then all together."""
+    from .semantics import Findings, check_bundle, check_document
+
+    found = Findings()
+    docs: list[MapSpec | DeckSpec | FactionSpec] = [b.map, b.deck, *b.factions]
+    for doc in docs:
+        check_document(doc, b.sources.get(f"{doc.kind}:{doc.id}", ""), found)
+    check_bundle(b.map, b.deck, b.factions, b.sources, found)
+    return found.diagnostics()
 
 
 def _pick(table: dict, wanted: str | None, kind: str):
@@ -141,27 +171,3 @@ def _pick(table: dict, wanted: str | None, kind: str):
         raise SpecError([Diagnostic("REF-UNDEF",
                                     f"unknown {kind} {wanted!r} (known: {', '.join(table)})")])
     return table[wanted]
-
-
-def _check_cross_references(m: MapSpec, d: DeckSpec, fs: tuple[FactionSpec, ...],
-                            sources: dict) -> None:
-    errors = []
-    card_ids = {c.id for c in d.cards}
-    piece_owner: dict[str, str] = {}
-    for f in fs:
-        for c in f.cards:
-            if c.id in card_ids:
-                errors.append(Diagnostic(
-                    "ID-DUP", f"faction card {c.id!r} clashes with a deck card",
-                    sources.get(f"faction:{f.id}", "")))
-        for p in f.pieces:
-            if p in piece_owner:
-                errors.append(Diagnostic(
-                    "ID-DUP", f"piece {p!r} is defined by both {piece_owner[p]!r} and {f.id!r}",
-                    sources.get(f"faction:{f.id}", "")))
-            piece_owner[p] = f.id
-    if not any(c.corner for c in m.clearings):
-        errors.append(Diagnostic("VALUE-INVALID", "the map has no corner clearings",
-                                 sources.get(f"map:{m.id}", "")))
-    if errors:
-        raise SpecError(errors)

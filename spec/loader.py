@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
 from .diagnostics import (
+    MAX_PER_FILE,
     Diagnostic,
     LocatedValueError,
     SpecError,
@@ -16,7 +16,9 @@ from .diagnostics import (
     located,
     nearest_line,
     pointer,
+    too_many,
 )
+from .jsonio import CONTENT_MAX_BYTES, parse, read_text
 from .models import Document, PackSpec
 
 _DOCUMENT: TypeAdapter[Document] = TypeAdapter(Document)
@@ -37,18 +39,24 @@ def _strip_schema_key(data: object) -> object:
 
 
 def parse_document(text: str, file: str = "<input>"):
-    """Parse and validate one content document; raise SpecError with located diagnostics."""
+    """Parse and validate one content document; raise SpecError with located diagnostics
+    (every problem of the file at once: keys named twice, then the schema's findings)."""
+    parsed = parse(text, file, duplicates="report")
+    data = _strip_schema_key(parsed.data)
+    found: list[tuple[str, str, str]] = []  # (code, message, pointer)
+    for ptr in parsed.duplicates:
+        key = ptr.rsplit("/", 1)[1]
+        found.append(("KEY-DUP", f"the key {key!r} appears twice in one object (JSON keeps "
+                                 "only the last one)", ptr))
+    total = len(found)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise SpecError([Diagnostic("JSON-SYNTAX", e.msg, file, e.lineno)]) from None
-    data = _strip_schema_key(data)
-    try:
-        return _DOCUMENT.validate_python(data)
+        doc = _DOCUMENT.validate_python(data)
     except ValidationError as e:
-        lines = line_index(text)
-        diags = []
-        for err in e.errors():
+        doc = None
+        errors = e.errors(include_url=False)
+        total += len(errors)
+        # Only the problems that will be listed are located and described.
+        for err in errors[:max(0, MAX_PER_FILE - len(found))]:
             loc = _content_loc(err["loc"], data)
             code = _CODES.get(err["type"], "VALUE-INVALID")
             msg = err["msg"]
@@ -58,9 +66,16 @@ def parse_document(text: str, file: str = "<input>"):
                 if isinstance(cause, LocatedValueError):
                     # A model validator's error: its location is relative to the model.
                     code, loc = cause.code, [*loc, *cause.loc]
-            ptr = pointer(loc)
-            diags.append(Diagnostic(code, msg, file, nearest_line(lines, ptr), ptr))
-        raise SpecError(diags) from None
+            found.append((code, msg, pointer(loc)))
+    if not total:
+        return doc
+    found = found[:MAX_PER_FILE]
+    lines = line_index(text, {ptr for _, _, ptr in found})
+    diags = [Diagnostic(code, msg, file, nearest_line(lines, ptr), ptr)
+             for code, msg, ptr in found]
+    if total > len(found):
+        diags.append(too_many(file, total - len(found)))
+    raise SpecError(diags) from None
 
 
 def _content_loc(loc: tuple, data: object) -> list:
@@ -87,18 +102,8 @@ def _tag_values(d: dict) -> set:
 
 
 def load_file(path: str | Path):
-    path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise SpecError([Diagnostic("FILE-MISSING", "no such file", str(path))]) from None
-    except UnicodeDecodeError as e:
-        raise SpecError([Diagnostic("FILE-ENCODING", f"not UTF-8 text: {e.reason} at byte "
-                                    f"{e.start}", str(path))]) from None
-    except OSError as e:
-        raise SpecError([Diagnostic("FILE-MISSING", f"cannot read: {e.strerror or e}",
-                                    str(path))]) from None
-    return parse_document(text, str(path))
+    """Read (see jsonio: size, encoding, depth) and validate one content file."""
+    return parse_document(read_text(path, max_bytes=CONTENT_MAX_BYTES), str(path))
 
 
 def load_pack(manifest: str | Path) -> tuple[PackSpec, list[tuple[str, object]]]:
@@ -119,7 +124,13 @@ def load_pack(manifest: str | Path) -> tuple[PackSpec, list[tuple[str, object]]]
     root = manifest.parent.resolve()
     for i, rel in enumerate(pack.content):
         f = manifest.parent / rel
-        if Path(rel).is_absolute() or not f.resolve().is_relative_to(root):
+        try:
+            inside = not Path(rel).is_absolute() and f.resolve().is_relative_to(root)
+        except (OSError, ValueError, RuntimeError):  # a NUL byte, a symlink loop ...
+            errors.append(located("VALUE-INVALID", f"content file {rel!r} is not a usable "
+                                  "file name", manifest, ["content", i]))
+            continue
+        if not inside:
             # A pack is one folder: what it lists must live inside it.
             errors.append(located("VALUE-INVALID", f"content file {rel!r} is outside the pack "
                                   "folder", manifest, ["content", i]))

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Strict as Strictness
 
 from .diagnostics import LocatedValueError as Err
 
@@ -23,9 +24,19 @@ Percent = Annotated[float, Field(ge=0, le=100)]
 
 
 class Strict(BaseModel):
-    """One strict base: unknown keys are errors, models are immutable."""
+    """One strict base: unknown keys are errors, models are immutable, and values are
+    taken as written: "25" or true where an integer goes, or 1 where a boolean goes, are
+    errors (as the exported JSON Schema says), never converted."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True,
+                              strict=True)
+
+
+# A JSON array read as a fixed-size tuple: strict mode would demand a Python tuple, so
+# only the container is lax; its items stay strict.
+ClearingPair = Annotated[tuple[int, int], Strictness(False)]
+ForestPair = Annotated[tuple[str, str], Strictness(False)]
+Position = Annotated[tuple[Percent, Percent], Strictness(False)]
 
 
 # --------------------------------------------------------------------------- maps
@@ -42,7 +53,7 @@ class Clearing(Strict):
     """Whether one slot starts filled by a ruin (Law 2.2.4, setup 5.1.4)."""
     corner: bool = False
     """Corner clearings are the starting corners of Law 6.3.2 and 7.3.2."""
-    position: tuple[Percent, Percent] | None = None
+    position: Position | None = None
     """Drawing only: where pictures put the clearing, x and y in percent of the board
     from its top-left.  A map without positions is laid out from its paths."""
 
@@ -59,14 +70,14 @@ class MapSpec(Strict):
     id: Ident
     name: str
     clearings: list[Clearing] = Field(min_length=2)
-    paths: list[tuple[int, int]]
+    paths: list[ClearingPair]
     """Printed paths between clearings (Law 2.2.1)."""
-    rivers: list[tuple[int, int]] = []
+    rivers: list[ClearingPair] = []
     """River links; rivers are not paths (Law 2.3)."""
     forests: list[Forest] = []
-    forest_adjacency: list[tuple[str, str]] = []
+    forest_adjacency: list[ForestPair] = []
     """Pairs of forests separated by a single path (Law 2.4.1)."""
-    opposite_corners: list[tuple[int, int]]
+    opposite_corners: list[ClearingPair]
     """Pairs of diagonally opposite corner clearings."""
 
     @model_validator(mode="after")
@@ -509,26 +520,24 @@ class FactionSpec(Strict):
         if len(warriors) != 1:
             raise Err("VALUE-INVALID", ("pieces",), "a faction has exactly one warrior piece")
 
-        def need(name: str, kinds: tuple[str, ...], loc: tuple, where: str) -> None:
+        def need(name: str, loc: tuple, where: str) -> None:
+            # References only; the kind a field takes is a semantic check (PIECE-KIND).
             if name not in pieces:
                 raise Err("REF-UNDEF", loc, f"{where}: unknown piece {name!r}")
-            if pieces[name].kind not in kinds:
-                raise Err("VALUE-INVALID", loc, f"{where}: {name!r} is a {pieces[name].kind}, "
-                                                f"expected {' or '.join(kinds)}")
 
         if self.crafting_piece:
-            need(self.crafting_piece, ("building", "token"), ("crafting_piece",), "crafting_piece")
+            need(self.crafting_piece, ("crafting_piece",), "crafting_piece")
         ability_ids = [a.id for a in self.abilities]
         for i, a in enumerate(self.abilities):
             if isinstance(a, (ExclusivePlacement, RescueRemovedWarriors)):
-                need(a.token, ("token",), ("abilities", i, "token"), f"ability {a.id}")
+                need(a.token, ("abilities", i, "token"), f"ability {a.id}")
         columns = {c.id for c in self.columns}
         for i, c in enumerate(self.columns):
             if c.action in ("recruit", "build"):
                 if c.building is None:
                     raise Err("KEY-MISSING", ("columns", i, "building"),
                               f"column {c.id}: {c.action} needs a 'building'")
-                need(c.building, ("building",), ("columns", i, "building"), f"column {c.id}")
+                need(c.building, ("columns", i, "building"), f"column {c.id}")
         for i, r in enumerate(self.roles):
             for j, col in enumerate(r.tuck):
                 if col not in columns:
@@ -549,9 +558,9 @@ class FactionSpec(Strict):
                 for attr in ("piece", "building", "token", "bonus_building"):
                     v = getattr(s, attr, None)
                     if v is not None:
-                        need(v, ("warrior", "building", "token"), (*at, attr), where)
+                        need(v, (*at, attr), where)
                 for j, b in enumerate(getattr(s, "buildings", [])):
-                    need(b, ("building",), (*at, "buildings", j), where)
+                    need(b, (*at, "buildings", j), where)
                 if isinstance(s, ResolveColumns) and s.on_fail not in self.hooks:
                     raise Err("REF-UNDEF", (*at, "on_fail"),
                               f"{where}: unknown hook {s.on_fail!r}")
@@ -563,9 +572,9 @@ class FactionSpec(Strict):
                         for attr in ("building", "piece", "pay_token"):
                             v = getattr(m, attr, None)
                             if v is not None:
-                                need(v, ("building", "token", "warrior"), (*mat, attr), mwhere)
+                                need(v, (*mat, attr), mwhere)
                         for j, b in enumerate(getattr(m, "buildings", [])):
-                            need(b, ("building",), (*mat, "buildings", j), mwhere)
+                            need(b, (*mat, "buildings", j), mwhere)
         return self
 
 

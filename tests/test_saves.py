@@ -118,8 +118,10 @@ def test_a_failed_save_keeps_the_old_file_and_leaves_no_temp_file(tmp_path, monk
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "fsync", disk_full)
-    with pytest.raises(OSError):
+    with pytest.raises(RootlawError) as e:  # the project's coded error, not a raw OSError
         g.save(path)
+    assert e.value.code == "IO-ERROR" and str(path) in str(e.value)
+    assert "No space left" in str(e.value)
     monkeypatch.undo()
     assert path.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["s.json"]

@@ -466,9 +466,10 @@ def load_file_error_message(path: Path) -> str:
     return e.value.diagnostics[0].message
 
 
-def test_validate_goes_on_after_a_failure_and_still_exits_1(capsys):
+def test_validate_goes_on_after_a_failure_and_still_fails(capsys):
+    # A file that is not JSON is unusable input: exit 2 (docs/validation.md).
     good, bad = CONTENT / "good-faction.json", CONTENT / "syntax.json"
-    assert main(["validate", str(bad), str(good)]) == 1
+    assert main(["validate", str(bad), str(good)]) == 2
     out = capsys.readouterr().out.splitlines()
     line = line_of(bad, '"clearings"')
     assert out[0].startswith(f"{bad}:{line}: JSON-SYNTAX")
@@ -477,7 +478,7 @@ def test_validate_goes_on_after_a_failure_and_still_exits_1(capsys):
 
 def test_validate_a_pack_with_a_missing_file(capsys):
     manifest = PACKS / "missing-file" / "pack.json"
-    assert main(["validate", str(manifest.parent)]) == 1
+    assert main(["validate", str(manifest.parent)]) == 2  # a file that cannot be read
     out = capsys.readouterr().out.splitlines()
     line = line_of(manifest, '"no-such-file.json"')
     assert out == [f"{manifest}:{line}: FILE-MISSING at /content/1: "
@@ -485,7 +486,7 @@ def test_validate_a_pack_with_a_missing_file(capsys):
 
 
 def test_validate_a_missing_path(capsys, tmp_path):
-    assert main(["validate", str(tmp_path / "nope.json")]) == 1
+    assert main(["validate", str(tmp_path / "nope.json")]) == 2
     assert "FILE-MISSING" in capsys.readouterr().out
 
 

@@ -1,0 +1,157 @@
+"""Root as a single-agent Gymnasium environment: one learner, the other seats played by
+a policy (the seeded random agent unless given).
+
+    import gymnasium, rootlaw.runtime.envs
+    env = gymnasium.make("rootlaw/Root-v0", factions=[...])
+    obs, info = env.reset(seed=7)
+    obs, reward, terminated, truncated, info = env.step(action)
+
+A step is one decision of the learner; the other seats then play until the learner is
+asked again or the game ends.  Observations, the action space, rewards and seeds are
+those of the PettingZoo environment (docs/agents.md); ``action_masks()`` also gives the
+mask, for libraries that ask for it that way.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+
+from ._extra import require
+
+require("rootlaw.runtime.envs.gymnasium", "numpy", "gymnasium")
+
+import gymnasium  # noqa: E402
+import numpy as np  # noqa: E402
+
+from ..errors import IllegalAction, RootlawError  # noqa: E402
+from ..game import Game  # noqa: E402
+from . import outcome, picture  # noqa: E402
+from .seats import bundle_for, game_info  # noqa: E402
+from .table import (  # noqa: E402
+    ILLEGAL_ACTIONS,
+    SeatPolicy,
+    action_mask,
+    check_cap,
+    check_choice,
+    check_seed,
+    default_policy,
+    observation_array,
+    spaces_for,
+)
+
+
+class RootEnv(gymnasium.Env):
+    """One game of Root per episode, seen from the learner's seat.
+
+    factions: the seated factions in seat order (default: every faction of the bundle).
+    faction: the learner's faction (default: the first seated).
+    opponent: makes the agent for the other seats from the game seed (default: the
+        seeded ``RandomAgent``; one agent plays all of them).
+    packs, map, deck, max_decisions, illegal_action, render_mode: as the PettingZoo
+        ``raw_env``;
+        an illegal action with "terminate" ends the episode with reward -1.
+    """
+
+    metadata = {"render_modes": picture.render_modes(), "render_fps": 1}
+    game: Game  # the game of the episode, from reset() on
+
+    def __init__(self, factions: Iterable[str] | None = None, faction: str | None = None,
+                 opponent: SeatPolicy | None = None, packs: Iterable[str | os.PathLike] = (),
+                 map: str | None = None, deck: str | None = None,
+                 max_decisions: int | None = None, illegal_action: str = "terminate",
+                 render_mode: str | None = None, pure: bool | None = None):
+        self.bundle = bundle_for([str(p) for p in packs], map, deck)
+        probe = Game(list(factions) if factions is not None else None, 0, bundle=self.bundle,
+                     pure=pure)
+        self.factions = list(probe.factions)
+        self.faction = faction if faction is not None else self.factions[0]
+        if self.faction not in self.factions:
+            raise RootlawError(f"the learner's faction {self.faction!r} is not seated "
+                               f"(seated: {', '.join(self.factions)})", code="REF-UNDEF")
+        self.seat = self.factions.index(self.faction)
+        self.info = game_info(self.bundle)
+        self.max_decisions = check_cap("max_decisions", max_decisions) or \
+            self.info.max_decisions
+        self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        if render_mode is not None:
+            check_choice("render_mode", render_mode, tuple(picture.render_modes()))
+        self.render_mode = render_mode
+        self._opponent = opponent or default_policy
+        self._pure = pure
+        self.observation_space, self.action_space = spaces_for(self.info)
+        self._legal: list[int] | None = None
+        self._ended = False
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        check_seed(seed)
+        seed = None if seed is None else int(seed)  # numpy integers too
+        super().reset(seed=None if seed is None else seed & (2**64 - 1))
+        # The game of reset(seed=s) is game s (rootlaw play --seed s); later resets
+        # without a seed draw theirs from the seeded np_random.
+        self.game_seed = seed if seed is not None else \
+            int(self.np_random.integers(0, 2**63))
+        self.game = Game(self.factions, self.game_seed, bundle=self.bundle, pure=self._pure)
+        self.policy = self._opponent(self.game_seed)
+        self.illegal_actions = 0
+        self._ended = False
+        self._legal = None
+        self._play_others()
+        return self._observe(), {}
+
+    def step(self, action):
+        if getattr(self, "game", None) is None:
+            raise RootlawError("step() before reset()", code="VALUE-INVALID")
+        g = self.game
+        if self._ended or g.is_over or len(g.history) >= self.max_decisions:
+            raise RootlawError("step() after the episode ended: call reset()",
+                               code="VALUE-INVALID")
+        try:
+            g.apply(int(action))
+        except IllegalAction:
+            if self.illegal_action == "raise":
+                raise
+            if self.illegal_action == "terminate":
+                self._ended = True
+                return self._observe(), outcome.LOSS, True, False, {"illegal_action": True}
+            self.illegal_actions += 1
+            g.apply(self.policy.choose(g, self._legal_now()))
+        self._legal = None
+        self._play_others()
+        reward = outcome.outcome_rewards(g)[self.seat] if g.is_over else 0.0
+        truncated = not g.is_over and len(g.history) >= self.max_decisions
+        return self._observe(), reward, g.is_over, truncated, {}
+
+    def _play_others(self) -> None:
+        g = self.game
+        while not g.is_over and len(g.history) < self.max_decisions and \
+                g.to_play != self.seat:
+            g.apply(self.policy.choose(g, self._legal_now()))
+            self._legal = None
+
+    def _legal_now(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self.game.legal_actions()
+        return self._legal
+
+    def _acting(self) -> bool:
+        g = self.game
+        return not (self._ended or g.is_over) and len(g.history) < self.max_decisions and \
+            g.to_play == self.seat
+
+    def _observe(self) -> dict:
+        return {"observation": observation_array(self.game, self.seat),
+                "action_mask": self.action_masks()}
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as a mask (all 0 once the episode has ended)."""
+        return action_mask(self.info.num_actions,
+                           self._legal_now() if self._acting() else None)
+
+    def render(self):
+        if getattr(self, "game", None) is None:
+            raise RootlawError("render() before reset()", code="VALUE-INVALID")
+        return picture.render(self.game, self.render_mode)
+
+    def close(self) -> None:
+        pass

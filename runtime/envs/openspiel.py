@@ -1,0 +1,262 @@
+"""Root as an OpenSpiel game: importing this module registers ``"rootlaw"``.
+
+    import pyspiel, rootlaw.runtime.envs.openspiel
+    game = pyspiel.load_game("rootlaw", {"factions": "a,b", "seed": 7})
+
+Sequential, imperfect information, general-sum, rewards at the end (as
+``rootlaw.runtime.envs.outcome``: win 1, loss -1, stopped 0).  Chance is *sampled*:
+dice and shuffles come from the game's own seeded generator inside the state, never as
+chance nodes.  The k-th initial state of a loaded game to be played (counting from 0)
+plays seed ``seed + k``, the game ``rootlaw play --seed`` deals; a clone carries its
+generator, so clones play the same dice (determinized copies: what MCTS rollouts from a
+state see).
+
+Parameters: ``factions`` (seat order, separated by commas or colons; default every
+faction of the base game), ``seed``, ``max_decisions`` (the game stops there, 0 to
+everyone; also the game's ``max_game_length``), ``packs`` (pack directories, separated
+by commas or the path separator) and ``map``/``deck`` (a pack's map or deck, as ``rootlaw
+play --map/--deck``).  OpenSpiel's game strings separate parameters by commas, so the
+game keeps its lists with colons (path separators): ``pyspiel.load_game(str(game))``
+loads the same game.
+
+Observations (``observation_tensor``/``observation_string``) are the seat's
+``observation_vector``: what it sees now, its own hand and every other hand's size.  The
+information state is the same tensor; its string adds the decisions so far (every
+decision in Root is seen by all).  A fixed-size tensor cannot hold the whole history of a
+game of unbounded length, so the information-state *tensor* is not perfect recall: use
+the strings where an algorithm needs perfect recall.
+
+Serialization: a state pickles as its game's save (``Game.to_dict``, checked by replaying
+it); ``state.serialize()`` and ``game.deserialize_state()`` round-trip.  OpenSpiel's
+``serialize_game_and_state`` (and so ``random_sim_test(serialize=True)``) cannot work for
+any Python game with sampled chance: it asks the game for its generator's state
+(``GetRNGState``), which pyspiel gives Python games no way to provide.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ._extra import require
+
+require("rootlaw.runtime.envs.openspiel", "numpy", "pyspiel")
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
+
+from ..errors import RootlawError  # noqa: E402
+from ..game import Game, base_bundle  # noqa: E402
+from . import outcome  # noqa: E402
+from .seats import bundle_for, game_info  # noqa: E402
+from .table import observation_array  # noqa: E402
+
+SHORT_NAME = "rootlaw"
+
+_BASE = game_info(base_bundle())
+DEFAULTS = {
+    "factions": ":".join(_BASE.factions[:_BASE.max_players]),
+    "seed": 0,
+    "max_decisions": _BASE.max_decisions,
+    "packs": "",
+    "map": "",
+    "deck": "",
+}
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Root (rootlaw)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=_BASE.max_players,
+    min_num_players=_BASE.min_players,
+    provides_information_state_string=True,
+    provides_information_state_tensor=True,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=DEFAULTS,
+)
+
+
+def _split(text: str, sep: str) -> list[str]:
+    return [x.strip() for x in text.replace(",", sep).split(sep) if x.strip()]
+
+
+class RootGame(pyspiel.Game):
+    """The OpenSpiel game: the bundle, the seating and the seeds of new games."""
+
+    def __init__(self, params: dict | None = None):
+        p = {**DEFAULTS, **(params or {})}
+        self.packs = _split(str(p["packs"]), os.pathsep)
+        self.map, self.deck = str(p["map"]) or None, str(p["deck"]) or None
+        self.bundle = bundle_for(self.packs, self.map, self.deck)
+        probe = Game(_split(str(p["factions"]), ":"), 0, bundle=self.bundle)  # checks seats
+        self.factions = list(probe.factions)
+        p["factions"] = ":".join(self.factions)
+        p["packs"] = os.pathsep.join(self.packs)
+        info = game_info(self.bundle)
+        self.max_decisions = int(p["max_decisions"])
+        if self.max_decisions < 1:
+            raise RootlawError("max_decisions is a positive integer", code="VALUE-INVALID")
+        self._next_seed = int(p["seed"])
+        self.observation_layout = probe.observation_layout
+        self.observation_size = info.observation_size
+        super().__init__(GAME_TYPE, pyspiel.GameInfo(
+            num_distinct_actions=info.num_actions,
+            max_chance_outcomes=0,
+            num_players=len(self.factions),
+            min_utility=outcome.LOSS,
+            max_utility=outcome.WIN,
+            utility_sum=None,
+            max_game_length=self.max_decisions,
+        ), p)
+
+    def next_seed(self) -> int:
+        seed = self._next_seed
+        self._next_seed += 1
+        return seed
+
+    def peek_seed(self) -> int:
+        return self._next_seed
+
+    def new_initial_state(self) -> RootState:
+        return RootState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> RootObserver:
+        return RootObserver(self, iig_obs_type or pyspiel.IIGObservationType(
+            perfect_recall=False), params)
+
+
+class _Position:
+    """A state's game.  OpenSpiel clones a Python state by deep-copying its attributes
+    and serializes it by pickling them: here a clone is ``Game.clone()`` and a pickle is
+    the game's save.  OpenSpiel also makes states only to copy another into, or to learn
+    the tensor shapes: so the game is dealt (and takes its seed) on first use, and a
+    look before that (an observer) sees the game it will be without dealing it."""
+
+    __slots__ = ("_game", "_owner", "content")
+
+    def __init__(self, owner: RootGame | None, content: tuple, game: Game | None = None):
+        self._owner = owner
+        self.content = content  # (packs, map, deck): the bundle, to unpickle into
+        self._game = game
+
+    @property
+    def game(self) -> Game:
+        if self._game is None:
+            o = self._owner
+            assert o is not None
+            self._game = Game(o.factions, o.next_seed(), bundle=o.bundle)
+        return self._game
+
+    def peek(self) -> Game:
+        if self._game is not None:
+            return self._game
+        o = self._owner
+        assert o is not None
+        return Game(o.factions, o.peek_seed(), bundle=o.bundle)
+
+    def __deepcopy__(self, memo) -> _Position:
+        return _Position(self._owner, self.content, self.game.clone())
+
+    def __reduce__(self):
+        return (_restore, (self.content, self.game.to_dict()))
+
+
+def _restore(content: tuple, save: dict) -> _Position:
+    return _Position(None, content, Game.from_dict(save, bundle=bundle_for(*content)))
+
+
+class RootState(pyspiel.State):
+    """A position: the game so far and the decision cap."""
+
+    def __init__(self, game: RootGame):
+        super().__init__(game)
+        self.position = _Position(game, (game.packs, game.map, game.deck))
+        self.max_decisions = game.max_decisions
+
+    @property
+    def game(self) -> Game:
+        return self.position.game
+
+    def current_player(self) -> int:
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        return self.game.to_play
+
+    def is_terminal(self) -> bool:
+        g = self.game
+        return g.is_over or len(g.history) >= self.max_decisions
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return sorted(self.game.legal_actions())
+
+    def _apply_action(self, action: int) -> None:
+        self.game.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        g = self.game
+        if not 0 <= player < g.num_players:
+            player = 0
+        text = g.space.notation(int(action), g.names["factions"].index(g.factions[player]))
+        if text.startswith("battle "):  # name the defender by faction, as Game.notation
+            head, seat = text.rsplit(" seat", 1)
+            text = f"{head} {g.factions[int(seat)]}"
+        return text
+
+    def returns(self) -> list[float]:
+        return outcome.outcome_rewards(self.game)
+
+    def __str__(self) -> str:
+        # The whole state, hands included: the seed and the decisions taken fix it.
+        g = self.game
+        vp = ", ".join(f"{f} {v}" for f, v in zip(g.factions, g.scores, strict=True))
+        asked = "over" if g.is_over else f"{g.factions[g.to_play]} to play ({g.decision})"
+        return (f"turn {g.turn} {g.phase}, {asked}; vp: {vp}\n"
+                f"seed {g.seed}, decisions: {' '.join(map(str, g.history))}")
+
+
+class RootObserver:
+    """Observation and information-state tensors and strings (see the module doc)."""
+
+    def __init__(self, game: RootGame, iig_obs_type, params):
+        if params:
+            raise ValueError(f"observation parameters not supported; passed {params}")
+        if iig_obs_type.private_info == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("Root has no observation with every player's private "
+                             "information (hands are hidden)")
+        self.public = iig_obs_type.public_info
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.tensor = np.zeros(game.observation_size, np.float32)
+        self.dict = {name: self.tensor[off:off + size]
+                     for name, (off, size) in game.observation_layout.items()}
+        # The seat's own hand is its only private information (runtime/encode.py).
+        off, size = game.observation_layout["hand"]
+        self._private = slice(off, off + size)
+
+    def _vector(self, state: RootState, player: int) -> np.ndarray:
+        vec = observation_array(state.position.peek(), player)
+        if self.public and self.private:
+            return vec
+        out = np.zeros_like(vec)
+        if self.public:
+            out[:] = vec
+            out[self._private] = 0
+        if self.private:
+            out[self._private] = vec[self._private]
+        return out
+
+    def set_from(self, state: RootState, player: int) -> None:
+        self.tensor[:] = self._vector(state, player)
+
+    def string_from(self, state: RootState, player: int) -> str:
+        text = ",".join(map(str, self._vector(state, player).tolist()))
+        if self.perfect_recall:
+            text += "|" + ",".join(map(str, state.position.peek().history))
+        return f"p{player}:{text}"
+
+
+pyspiel.register_game(GAME_TYPE, RootGame)

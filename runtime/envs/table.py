@@ -1,0 +1,108 @@
+"""What the three environments share: seeds for successive games, the policy that plays
+seats no learner holds, observations and action masks as numpy arrays, and the spaces.
+
+Cheap by construction: the legal actions are listed at most once per decision and only
+when someone asks (a mask, a policy), an observation is encoded only when observed, and
+an observation array is a view of the encoded vector (no copy).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..agents import Agent, RandomAgent
+from ..errors import RootlawError
+from ..game import GameInfo
+
+ILLEGAL_ACTIONS = ("terminate", "random", "raise")
+# The observation vector holds counts, indices and -1 for "none" (runtime/encode.py); no
+# field has a bound the bundle states, so the space claims [-1, 2**31 - 1].
+OBSERVATION_LOW = -1
+OBSERVATION_HIGH = 2**31 - 1
+
+SeatPolicy = Callable[[int], Agent]
+"""Makes the agent for seats no learner holds, from the game's seed (a class such as
+``RandomAgent`` or ``lambda seed: FirstAgent()``)."""
+
+
+class Seeds:
+    """The game seed of each reset.
+
+    ``next(seed)`` with a seed plays that seed and restarts the stream from it; without
+    one, the constructor's seed is played first, then seeds drawn from the stream (from
+    fresh entropy if no seed was ever given).  So ``reset(seed=s)`` is game ``s``, the same
+    game ``rootlaw play --seed s`` deals, and the resets after it are reproducible too.
+    """
+
+    def __init__(self, seed: int | None = None):
+        check_seed(seed)
+        self._first = None if seed is None else int(seed)
+        self._stream: np.random.Generator | None = None
+
+    def next(self, seed: int | None = None) -> int:
+        check_seed(seed)
+        seed = None if seed is None else int(seed)  # numpy integers too
+        if seed is None and self._first is not None:
+            seed = self._first
+        self._first = None
+        if seed is not None:
+            self._stream = np.random.default_rng(seed & (2**64 - 1))
+            return seed
+        if self._stream is None:
+            self._stream = np.random.default_rng()
+        return int(self._stream.integers(0, 2**63))
+
+
+def check_seed(seed: object) -> None:
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or \
+            not -(2**63) <= int(seed) < 2**63:
+        raise RootlawError(f"a seed is a 64-bit integer, not {seed!r}", code="VALUE-INVALID")
+
+
+def check_choice(name: str, value: str, choices: tuple[str, ...]) -> str:
+    if value not in choices:
+        raise RootlawError(f"{name} is one of {', '.join(choices)}, not {value!r}",
+                           code="VALUE-INVALID")
+    return value
+
+
+def check_cap(name: str, value: int | None) -> int | None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | np.integer)
+                              or value < 1):
+        raise RootlawError(f"{name} is a positive integer or None, not {value!r}",
+                           code="VALUE-INVALID")
+    return None if value is None else int(value)
+
+
+def default_policy(seed: int) -> Agent:
+    return RandomAgent(seed)
+
+
+def observation_array(game, seat: int) -> np.ndarray:
+    """The seat's observation vector as an int64 array (a view, not a copy)."""
+    return np.frombuffer(game.observation_vector(seat), dtype=np.int64)
+
+
+def action_mask(size: int, legal: list[int] | None) -> np.ndarray:
+    """1 at each legal action, 0 elsewhere (all 0 when ``legal`` is None: not to play)."""
+    mask = np.zeros(size, dtype=np.int8)
+    if legal:
+        mask[legal] = 1
+    return mask
+
+
+def spaces_for(info: GameInfo):
+    """(observation space, action space) of one agent: the dict observation PettingZoo's
+    classic games use ({"observation", "action_mask"}) and the fixed action space."""
+    from gymnasium import spaces
+
+    observation = spaces.Dict({
+        "observation": spaces.Box(OBSERVATION_LOW, OBSERVATION_HIGH,
+                                  shape=(info.observation_size,), dtype=np.int64),
+        "action_mask": spaces.Box(0, 1, shape=(info.num_actions,), dtype=np.int8),
+    })
+    return observation, spaces.Discrete(info.num_actions)

@@ -1,0 +1,650 @@
+"""Semantic checks: what makes content playable, beyond what the schema can say.
+
+The schema says a map has clearings and paths; these checks say that the paths join
+every clearing, that there are corners for every faction that sets up in one, that setup
+finds room for the buildings it places.  A check is a small function registered in
+``CHECKS`` with a stable code, a severity, the kind of content it reads and a one-line
+summary; ``docs/validation.md`` is generated from the table (``rootlaw validate
+--list-checks``) and a test fails when it is stale.
+
+Document checks read one map, deck or faction; bundle checks read a map, a deck and the
+factions together (corners against the factions' home setups, a faction's cards against
+the deck's).  A check yields ``(loc, message)`` (document) or ``(document, loc,
+message)`` (bundle); the runners turn them into located Diagnostics.
+
+Errors mean a game on this content breaks or departs from the Law: ``resolve`` refuses
+them and ``rootlaw validate`` exits 1.  Warnings are worth a look but do not break a
+game (``rootlaw validate --strict`` fails on them too).
+
+Card effects are not checked here: they are being redesigned as data, and the checks
+for them ("an effect the engine does not have", "a card with no effect") come with that
+design.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from . import models as M
+from .diagnostics import (
+    INPUT_CODES,
+    LOADER_CODES,
+    MAX_PER_FILE,
+    Diagnostic,
+    too_many,
+    unlocated,
+    with_lines,
+)
+
+Loc = tuple
+
+
+@dataclass(frozen=True)
+class Check:
+    code: str
+    severity: str  # "error" | "warning"
+    scope: str  # "map" | "deck" | "faction" | "bundle"
+    summary: str
+    law: str
+    example: str
+    fn: Callable[..., Iterable]
+
+
+CHECKS: list[Check] = []
+
+_SCOPE_TYPES = {"map": M.MapSpec, "deck": M.DeckSpec, "faction": M.FactionSpec}
+
+
+def check(code: str, severity: str, scope: str, summary: str, law: str = "", *,
+          example: str):
+    """Register a check (the decorated function yields its findings)."""
+    assert severity in ("error", "warning") and scope in ("map", "deck", "faction", "bundle")
+
+    def register(fn: Callable[..., Iterable]) -> Callable[..., Iterable]:
+        CHECKS.append(Check(code, severity, scope, summary, law, example, fn))
+        return fn
+
+    return register
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _pair(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a <= b else (b, a)
+
+
+def _adjacency(m: M.MapSpec) -> dict[int, set[int]]:
+    adj: dict[int, set[int]] = {c.id: set() for c in m.clearings}
+    for a, b in m.paths:
+        adj[a].add(b)
+        adj[b].add(a)
+    return adj
+
+
+def _index(m: M.MapSpec) -> dict[int, int]:
+    return {c.id: i for i, c in enumerate(m.clearings)}
+
+
+def _free_slots(c: M.Clearing) -> int:
+    return c.slots - (1 if c.ruin else 0)
+
+
+def _programs(f: M.FactionSpec) -> Iterator[tuple[Loc, list]]:
+    yield ("setup",), f.setup
+    for ph in ("birdsong", "daylight", "evening"):
+        yield ("turn", ph), getattr(f.turn, ph)
+    for name, steps in f.hooks.items():
+        yield ("hooks", name), steps
+
+
+HOME_STEPS = (M.SetupHomeToken, M.SetupHomeCorner)
+"""Setup steps that take a corner clearing as the faction's home (Law 6.3.2, 7.3.2)."""
+NEEDS_HOME = (M.SetupWarriorsEverywhere, M.SetupBuildingsNearHome)
+SETUP_ONLY = (*HOME_STEPS, *NEEDS_HOME)
+
+
+def home_steps(f: M.FactionSpec) -> list[int]:
+    return [i for i, s in enumerate(f.setup) if isinstance(s, HOME_STEPS)]
+
+
+def _duplicates(ids: Iterable[str]) -> Iterator[tuple[int, str, int]]:
+    """(index, id, index of the first) for each id seen before."""
+    first: dict[str, int] = {}
+    for i, x in enumerate(ids):
+        if x in first:
+            yield i, x, first[x]
+        else:
+            first[x] = i
+
+
+# --------------------------------------------------------------------------- maps
+
+
+@check("MAP-DISCONNECTED", "error", "map",
+       "Some clearings cannot be reached from the others along paths: pieces never meet "
+       "there, and a game can fail to end.", "2.2.1",
+       example='`"paths": [[1, 2], [3, 4]]`: 1-2 and 3-4 never meet')
+def _connected(m: M.MapSpec):
+    adj = _adjacency(m)
+    start = m.clearings[0].id
+    seen = {start}
+    todo = [start]
+    while todo:
+        for n in adj[todo.pop()]:
+            if n not in seen:
+                seen.add(n)
+                todo.append(n)
+    cut = [c.id for c in m.clearings if c.id not in seen]
+    if cut:
+        i = _index(m)[cut[0]]
+        yield ("clearings", i, "id"), (
+            f"clearing{'s' if len(cut) > 1 else ''} {', '.join(map(str, cut))} "
+            f"cannot be reached from clearing {start} along paths")
+
+
+@check("MAP-NO-CORNER", "error", "map",
+       "The map has no corner clearing: factions that start in a corner cannot set up.",
+       "6.3.2, 7.3.2",
+       example='no clearing has `"corner": true`')
+def _has_corners(m: M.MapSpec):
+    if not any(c.corner for c in m.clearings):
+        yield ("clearings",), "no clearing is a corner ('corner': true)"
+
+
+@check("MAP-OPPOSITE", "error", "map",
+       "'opposite_corners' is empty, names a clearing that is not a corner, names a "
+       "corner twice, or leaves a corner without its opposite: setup (a warrior "
+       "everywhere but the opposite corner) and bird dominance need every corner paired.",
+       "3.3.1, 6.3.3, 7.3.2",
+       example='`"opposite_corners": [[1, 5]]` where 5 is not a corner')
+def _opposites(m: M.MapSpec):
+    corners = {c.id for c in m.clearings if c.corner}
+    if not corners:
+        return  # MAP-NO-CORNER says it
+    if not m.opposite_corners:
+        yield ("opposite_corners",), "no opposite corners are listed"
+        return
+    paired: dict[int, int] = {}
+    for i, pair in enumerate(m.opposite_corners):
+        for j, x in enumerate(pair):
+            if x not in corners:
+                yield ("opposite_corners", i, j), f"clearing {x} is not a corner"
+            elif x in paired:
+                yield ("opposite_corners", i, j), \
+                    f"corner {x} is already paired (at /opposite_corners/{paired[x]})"
+            else:
+                paired[x] = i
+    idx = _index(m)
+    for c in sorted(corners - set(paired)):
+        yield ("clearings", idx[c], "corner"), f"corner {c} has no opposite corner"
+
+
+@check("MAP-SLOTS-NONE", "error", "map",
+       "A clearing with no building slots: no building can ever stand there, and a "
+       "setup that places buildings near a home may find no room.", "2.2.3",
+       example='`{"id": 7, "suit": "fox", "slots": 0}`')
+def _slots(m: M.MapSpec):
+    for i, c in enumerate(m.clearings):
+        if c.slots == 0:
+            yield ("clearings", i, "slots"), f"clearing {c.id} has no building slots"
+
+
+@check("MAP-RUIN-SLOT", "error", "map",
+       "A ruin on a clearing with no slot to spare: the ruin fills a slot, so the "
+       "clearing needs at least two.", "2.2.4",
+       example='`{"id": 6, "suit": "fox", "slots": 1, "ruin": true}`')
+def _ruins(m: M.MapSpec):
+    for i, c in enumerate(m.clearings):
+        if c.ruin and c.slots < 2:
+            yield ("clearings", i, "ruin"), (
+                f"clearing {c.id} has {c.slots} slot{'' if c.slots == 1 else 's'}: a ruin "
+                "there leaves no room for a building")
+
+
+@check("MAP-LINK-DUP", "error", "map",
+       "A path or river listed twice (in either direction).", "2.2.1, 2.3",
+       example='`"paths": [[1, 5], [5, 1]]`')
+def _link_dups(m: M.MapSpec):
+    for group, pairs in (("paths", m.paths), ("rivers", m.rivers)):
+        first: dict[tuple[int, int], int] = {}
+        for i, (a, b) in enumerate(pairs):
+            key = _pair(a, b)
+            if key in first:
+                yield (group, i), f"{a}-{b} is already listed at /{group}/{first[key]}"
+            else:
+                first[key] = i
+
+
+@check("MAP-RIVER-PATH", "error", "map",
+       "A river between two clearings that a path already joins: rivers are not paths, "
+       "and one link cannot be both.", "2.3",
+       example='`"paths": [[4, 7]], "rivers": [[7, 4]]`')
+def _river_paths(m: M.MapSpec):
+    paths = {_pair(a, b): i for i, (a, b) in enumerate(m.paths)}
+    for i, (a, b) in enumerate(m.rivers):
+        if _pair(a, b) in paths:
+            yield ("rivers", i), (f"river {a}-{b} repeats the path at "
+                                  f"/paths/{paths[_pair(a, b)]}")
+
+
+@check("MAP-FOREST", "error", "map",
+       "A forest that touches fewer than two clearings or lists a clearing twice, or a "
+       "forest listed as adjacent to itself: forests are areas enclosed by paths and "
+       "clearings.", "2.4, 2.4.1",
+       example='`{"id": "5", "clearings": [5]}`')
+def _forests(m: M.MapSpec):
+    for i, f in enumerate(m.forests):
+        for j, _x, k in _duplicates(map(str, f.clearings)):
+            yield ("forests", i, "clearings", j), \
+                f"forest {f.id}: clearing {f.clearings[j]} is listed twice (first at {k})"
+        if len(set(f.clearings)) < 2:
+            yield ("forests", i, "clearings"), \
+                f"forest {f.id} touches {len(set(f.clearings))} clearing(s); a forest " \
+                "lies between at least two"
+    for i, (a, b) in enumerate(m.forest_adjacency):
+        if a == b:
+            yield ("forest_adjacency", i), f"forest {a} is listed as adjacent to itself"
+
+
+@check("ID-DUP", "error", "map", "Two forests with one id.",
+       example='two forests `"id": "1_2_5"`')
+def _forest_ids(m: M.MapSpec):
+    for i, fid, k in _duplicates(f.id for f in m.forests):
+        yield ("forests", i, "id"), f"duplicate forest id {fid!r} (first at /forests/{k})"
+
+
+@check("MAP-FOREST-ID", "warning", "map",
+       "A forest id that is not its clearings' numbers, sorted and joined by '_' (the "
+       "convention that keeps forest ids stable across files).",
+       example='`{"id": "north", "clearings": [1, 2, 5]}`')
+def _forest_id_convention(m: M.MapSpec):
+    for i, f in enumerate(m.forests):
+        want = "_".join(str(x) for x in sorted(set(f.clearings)))
+        if f.id != want:
+            yield ("forests", i, "id"), f"forest {f.id!r} would be named {want!r}"
+
+
+@check("MAP-SUIT-MISSING", "warning", "map",
+       "A suit with no clearing on the map: cards of that suit can never be spent for a "
+       "matching clearing, and crafting pieces never produce it.", "2.2.2",
+       example='no clearing has `"suit": "mouse"`')
+def _suits(m: M.MapSpec):
+    have = {c.suit for c in m.clearings}
+    missing = [s for s in ("fox", "rabbit", "mouse") if s not in have]
+    if missing:
+        yield ("clearings",), f"no {' or '.join(missing)} clearing"
+
+
+# --------------------------------------------------------------------------- factions
+
+
+@check("SETUP-HOME-TWICE", "error", "faction",
+       "A setup program with more than one home step (setup_home_token, "
+       "setup_home_corner): the faction takes two corners and places more buildings "
+       "than its home can hold.", "6.3.2, 7.3.2",
+       example='`"setup": [{"op": "setup_home_corner", ...}, {"op": "setup_home_corner", ...}]`')
+def _home_twice(f: M.FactionSpec):
+    homes = home_steps(f)
+    for i in homes[1:]:
+        yield ("setup", i), (f"step {f.setup[i].op}: the setup already took a home at "
+                             f"/setup/{homes[0]}")
+
+
+@check("SETUP-NO-HOME", "error", "faction",
+       "A setup step that works from the faction's home (setup_warriors_everywhere, "
+       "setup_buildings_near_home) before any home step chose it.", "6.3.3, 6.3.4",
+       example='`"setup": [{"op": "setup_warriors_everywhere"}]`')
+def _needs_home(f: M.FactionSpec):
+    homes = home_steps(f)
+    for i, s in enumerate(f.setup):
+        if isinstance(s, NEEDS_HOME) and not any(h < i for h in homes):
+            yield ("setup", i), f"step {s.op} needs a home, but no earlier step takes one"
+
+
+@check("STEP-SETUP-ONLY", "error", "faction",
+       "A setup step (setup_home_token, setup_home_corner, setup_warriors_everywhere, "
+       "setup_buildings_near_home) in a turn or hook program.", "5.1.7",
+       example='`"birdsong": [{"op": "setup_home_token", "token": "keep"}]`')
+def _setup_only(f: M.FactionSpec):
+    for base, steps in _programs(f):
+        if base == ("setup",):
+            continue
+        for i, s in enumerate(steps):
+            if isinstance(s, SETUP_ONLY):
+                yield (*base, i), f"step {s.op} belongs in 'setup'"
+
+
+@check("TRACK-LENGTH", "error", "faction",
+       "A track row ('cost' or 'vp') that is not as long as the pieces it governs: each "
+       "space is one building, so a short row makes the extra buildings free (or "
+       "pointless) and a long one has spaces no building reaches.", "6.3.5, 6.5.4, 7.3.5",
+       example='`{"kind": "building", "count": 6, "track": {"cost": [0, 1, 2]}}`')
+def _track_length(f: M.FactionSpec):
+    for pid, p in f.pieces.items():
+        if p.track is None:
+            continue
+        for row in ("cost", "vp"):
+            values = getattr(p.track, row)
+            if values and len(values) != p.count:
+                yield ("pieces", pid, "track", row), (
+                    f"{pid}: {len(values)} {row} value{'s' if len(values) != 1 else ''} "
+                    f"for {p.count} pieces")
+
+
+@check("TRACK-DRAW-AT", "error", "faction",
+       "A card-draw bonus ('draw_at') that no number of buildings reaches, or thresholds "
+       "out of order: each is the count of buildings on the map (1 to the supply) that "
+       "uncovers the bonus.", "6.6, 7.6.2",
+       example='`"count": 6, "track": {"draw_at": [5, 3]}`')
+def _track_draw_at(f: M.FactionSpec):
+    for pid, p in f.pieces.items():
+        if p.track is None:
+            continue
+        last = 0
+        for i, t in enumerate(p.track.draw_at):
+            if not 1 <= t <= p.count:
+                yield ("pieces", pid, "track", "draw_at", i), \
+                    f"{pid}: a bonus at {t} buildings, but there are 1 to {p.count}"
+            elif t <= last:
+                yield ("pieces", pid, "track", "draw_at", i), \
+                    f"{pid}: thresholds must increase ({t} after {last})"
+            last = max(last, t)
+
+
+# The piece kinds each field takes: where a building or a token is required, another
+# kind is an error the engine would not notice (a warrior "built", a token "recruited at").
+_KINDS: dict[tuple[type, str], tuple[str, ...]] = {
+    (M.FactionSpec, "crafting_piece"): ("building", "token"),
+    (M.PlaceAtBuildings, "piece"): ("warrior", "token"),
+    (M.PlaceAtBuildings, "building"): ("building",),
+    (M.Draw, "bonus_building"): ("building",),
+    (M.PlaceIfNone, "building"): ("building",),
+    (M.ScoreTrack, "building"): ("building",),
+    (M.SetupHomeToken, "token"): ("token",),
+    (M.SetupBuildingsNearHome, "buildings"): ("building",),
+    (M.SetupHomeCorner, "building"): ("building",),
+    (M.RecruitAllAction, "building"): ("building",),
+    (M.BuildAction, "buildings"): ("building",),
+    (M.BuildAction, "pay_token"): ("token",),
+    (M.SpendCardPlaceAction, "building"): ("building",),
+    (M.SpendCardPlaceAction, "piece"): ("warrior", "token"),
+    (M.Column, "building"): ("building",),
+    (M.ExclusivePlacement, "token"): ("token",),
+    (M.RescueRemovedWarriors, "token"): ("token",),
+}
+
+
+def _piece_refs(f: M.FactionSpec) -> Iterator[tuple[Loc, Any, str, str]]:
+    """(loc, model, field, piece id) of every piece a faction's entries name."""
+    def refs(loc: Loc, obj: Any) -> Iterator[tuple[Loc, Any, str, str]]:
+        for (cls, name), _kinds in _KINDS.items():
+            if isinstance(obj, cls):
+                v = getattr(obj, name)
+                if isinstance(v, list):
+                    for j, x in enumerate(v):
+                        yield (*loc, name, j), obj, name, x
+                elif v is not None:
+                    yield (*loc, name), obj, name, v
+
+    yield from refs((), f)
+    for i, a in enumerate(f.abilities):
+        yield from refs(("abilities", i), a)
+    for i, c in enumerate(f.columns):
+        yield from refs(("columns", i), c)
+    for base, steps in _programs(f):
+        for i, s in enumerate(steps):
+            yield from refs((*base, i), s)
+            if isinstance(s, M.Actions):
+                for k, m in enumerate(s.menu):
+                    yield from refs((*base, i, "menu", k), m)
+
+
+@check("PIECE-KIND", "error", "faction",
+       "A piece of the wrong kind where a building or a token is required (a token "
+       "named as a building to recruit at, a warrior as a payment token ...), or a track "
+       "under a piece that is not a building.",
+       example='`{"action": "recruit_all", "building": "wood"}` where wood is a token')
+def _piece_kinds(f: M.FactionSpec):
+    for pid, p in f.pieces.items():
+        if p.track is not None and p.kind != "building":
+            yield ("pieces", pid, "track"), f"{pid} is a {p.kind}; only buildings have tracks"
+    for loc, obj, name, pid in _piece_refs(f):
+        kinds = next(k for (cls, n), k in _KINDS.items() if isinstance(obj, cls) and n == name)
+        named = f.pieces.get(pid)
+        if named is not None and named.kind not in kinds:
+            what = getattr(obj, "op", None) or getattr(obj, "action", None) or \
+                getattr(obj, "kind", None) or "column"
+            yield loc, (f"{what} {name}: {pid!r} is a {named.kind}, expected "
+                        f"{' or '.join(kinds)}")
+
+
+@check("TRACK-MISSING", "error", "faction",
+       "A step that reads a building's track the building does not have: 'build' pays "
+       "the 'cost' row (without one every building is free), 'score_track' scores the "
+       "'vp' row (without one it scores nothing).", "6.5.4.II, 7.6.1",
+       example='`{"action": "build", "buildings": ["dock"], ...}` where dock has no cost row')
+def _track_needed(f: M.FactionSpec):
+    for loc, obj, name, pid in _piece_refs(f):
+        p = f.pieces.get(pid)
+        if p is None or p.kind != "building":
+            continue
+        track = p.track or M.Track()
+        if isinstance(obj, M.BuildAction) and name == "buildings" and not track.cost:
+            yield loc, f"build: {pid!r} has no 'cost' row, so building it is free"
+        if isinstance(obj, M.ScoreTrack) and not track.vp:
+            yield loc, f"score_track: {pid!r} has no 'vp' row"
+
+
+@check("TRACK-DRAW-NONE", "warning", "faction",
+       "A draw step's bonus_building whose track has no 'draw_at' bonuses: the bonus is "
+       "always 0.",
+       example='`{"op": "draw", "bonus_building": "sawmill"}` where sawmill has no draw_at')
+def _draw_bonus(f: M.FactionSpec):
+    for loc, obj, _name, pid in _piece_refs(f):
+        p = f.pieces.get(pid)
+        if isinstance(obj, M.Draw) and p is not None and p.kind == "building" and \
+                not (p.track and p.track.draw_at):
+            yield loc, f"draw: {pid!r} has no 'draw_at' bonuses"
+
+
+@check("TURN-NO-DRAW", "warning", "faction",
+       "A turn with no 'draw' step: the faction's cards only run out (every faction of "
+       "the Law draws in its Evening), and a game can stall with no cards left to play.",
+       "6.6, 7.6.2",
+       example='`"evening": [{"op": "discard_down_to", "limit": 5}]`')
+def _draws(f: M.FactionSpec):
+    phases = [getattr(f.turn, ph) for ph in ("birdsong", "daylight", "evening")]
+    if not any(isinstance(s, M.Draw) for steps in phases for s in steps):
+        yield ("turn",), "no step of the turn draws cards ('draw')"
+
+
+@check("ID-DUP", "error", "faction",
+       "Two abilities, faction cards, roles or columns of one faction with one id.",
+       example='two abilities `"id": "the-keep"`')
+def _faction_ids(f: M.FactionSpec):
+    for group, what in (("abilities", "ability"), ("cards", "card"), ("columns", "column"),
+                        ("roles", "role")):
+        for i, x, k in _duplicates(e.id for e in getattr(f, group)):
+            yield (group, i, "id"), f"duplicate {what} id {x!r} (first at /{group}/{k})"
+
+
+# --------------------------------------------------------------------------- bundles
+
+
+def corner_takers(factions: Iterable[M.FactionSpec]) -> list[M.FactionSpec]:
+    return [f for f in factions if home_steps(f)]
+
+
+@check("MAP-CORNERS-FEW", "error", "bundle",
+       "Fewer corner clearings than the factions that take one at setup: with every "
+       "faction seated, one finds no corner.", "6.3.2, 7.3.2",
+       example='a map with 2 corners and 3 factions that set up in one')
+def _corners_enough(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
+    corners = sum(1 for c in m.clearings if c.corner)
+    takers = corner_takers(fs)
+    if corners and corners < len(takers):
+        yield m, ("clearings",), (
+            f"{corners} corner clearing{'s' if corners != 1 else ''}, but "
+            f"{len(takers)} factions take one at setup ({', '.join(f.id for f in takers)})")
+
+
+@check("SETUP-SLOTS", "error", "bundle",
+       "A corner with fewer free slots (slots less its ruin) than a faction's setup "
+       "places buildings there (setup_home_corner: one in the corner; "
+       "setup_buildings_near_home: its buildings in the corner and the clearings next "
+       "to it).", "2.2.3, 6.3.4, 7.3.2",
+       example='a corner `{"slots": 1, "ruin": true, "corner": true}` and a faction '
+               'with setup_home_corner')
+def _setup_room(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
+    adj = _adjacency(m)
+    by_id = {c.id: c for c in m.clearings}
+    idx = _index(m)
+    for c in m.clearings:
+        if not c.corner:
+            continue
+        for f in fs:
+            if not home_steps(f):
+                continue
+            for s in f.setup:
+                if isinstance(s, M.SetupHomeCorner) and _free_slots(c) < 1:
+                    yield m, ("clearings", idx[c.id], "slots"), (
+                        f"corner {c.id} has no free slot for the {s.building} that "
+                        f"{f.id} places there at setup")
+                if isinstance(s, M.SetupBuildingsNearHome):
+                    room = _free_slots(c) + sum(_free_slots(by_id[n]) for n in adj[c.id])
+                    if room < len(s.buildings):
+                        yield m, ("clearings", idx[c.id], "slots"), (
+                            f"corner {c.id} and the clearings next to it have {room} free "
+                            f"slot{'s' if room != 1 else ''}, but {f.id} places "
+                            f"{len(s.buildings)} buildings there at setup")
+
+
+@check("ID-DUP", "error", "bundle",
+       "A faction card with the id of a deck card or of another faction's card, or a "
+       "piece defined by two factions.",
+       example='a faction card `"id": "bird-ambush"` (a deck card\'s id)')
+def _bundle_ids(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
+    deck_cards = {c.id for c in d.cards}
+    card_owner: dict[str, str] = {}
+    piece_owner: dict[str, str] = {}
+    for f in fs:
+        for i, c in enumerate(f.cards):
+            if c.id in deck_cards:
+                yield f, ("cards", i, "id"), \
+                    f"faction card {c.id!r} has the id of a card of deck {d.id!r}"
+            elif c.id in card_owner and card_owner[c.id] != f.id:
+                yield f, ("cards", i, "id"), \
+                    f"faction card {c.id!r} is also a card of {card_owner[c.id]!r}"
+            card_owner.setdefault(c.id, f.id)
+        for pid in f.pieces:
+            if pid in piece_owner:
+                yield f, ("pieces", pid), \
+                    f"piece {pid!r} is defined by both {piece_owner[pid]!r} and {f.id!r}"
+            piece_owner.setdefault(pid, f.id)
+
+
+# --------------------------------------------------------------------------- runners
+
+
+def _key(doc: Any) -> str:
+    return f"{doc.kind}:{doc.id}"
+
+
+class Findings:
+    """Collects findings: each once (bundle checks repeat across maps and decks), at
+    most MAX_PER_FILE per file (the rest are only counted: a map with a hundred thousand
+    duplicate paths must not cost a hundred thousand diagnostics), located last."""
+
+    def __init__(self) -> None:
+        self._items: dict[Diagnostic, None] = {}
+        self._per: dict[str, int] = {}
+        self._unlisted: dict[str, int] = {}
+
+    def add(self, code: str, message: str, file: str, loc: Loc, severity: str) -> None:
+        if self._per.get(file, 0) >= MAX_PER_FILE:
+            self._unlisted[file] = self._unlisted.get(file, 0) + 1
+            return
+        d = unlocated(code, message, file, loc, severity)
+        if d not in self._items:
+            self._items[d] = None
+            self._per[file] = self._per.get(file, 0) + 1
+
+    def diagnostics(self) -> list[Diagnostic]:
+        return with_lines(list(self._items)) + \
+            [too_many(file, n) for file, n in self._unlisted.items()]
+
+
+def check_document(doc: Any, file: str, into: Findings | None = None) -> Findings:
+    """Run every document check on one map, deck or faction (into ``into``)."""
+    out = into or Findings()
+    for c in CHECKS:
+        if c.scope != "bundle" and isinstance(doc, _SCOPE_TYPES[c.scope]):
+            for loc, message in c.fn(doc):
+                out.add(c.code, message, file, loc, c.severity)
+    return out
+
+
+def check_bundle(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                 sources: dict[str, str], into: Findings | None = None) -> Findings:
+    """Run every bundle check on a map, a deck and the factions together (into
+    ``into``); a finding is in the file of the document it concerns (``sources``:
+    'kind:id' -> file)."""
+    out = into or Findings()
+    for c in CHECKS:
+        if c.scope == "bundle":
+            for doc, loc, message in c.fn(m, d, fs):
+                out.add(c.code, message, sources.get(_key(doc), ""), loc, c.severity)
+    return out
+
+
+# --------------------------------------------------------------------------- the docs
+
+
+def checks_markdown() -> str:
+    """docs/validation.md: every code validate reports, with its severity and an example."""
+    lines = ["# Validation codes", "",
+             "Generated from `spec/diagnostics.py` and `spec/semantics.py` by "
+             "`rootlaw validate --list-checks --out docs/validation.md`; do not edit by "
+             "hand.", "",
+             "`rootlaw validate` reads content in two passes. The loader checks that each "
+             "file is JSON and follows the schema; then the semantic checks look at what "
+             "makes content playable, one document at a time and for the resolved bundle "
+             "(each map and deck with the factions). Every finding has a stable code, a "
+             "severity, a file, a line and a JSON pointer. Every command that loads "
+             "content (`play`, `build`, `check` ...) refuses content with errors, not only "
+             "`validate`.", "",
+             "Card effects are not checked yet (an effect the engine does not have, a card "
+             "with no effect): they are being redesigned as data, and their checks come "
+             "with that design.", "",
+             "## Exit codes", "",
+             "- `0`: no errors (warnings alone exit 0; `--strict` makes them fail too)",
+             "- `1`: errors in the content (or warnings, with `--strict`)",
+             "- `2`: unusable input: a file that is missing, unreadable, not UTF-8, not "
+             "JSON, nested too deep or too big (the codes marked *input* below)", "",
+             "## In CI and pre-commit", "",
+             "- `rootlaw validate my-pack`: the pack, the packs it requires and the base "
+             "game; `--pack DIR` makes a required pack that is not installed available, "
+             "and findings stay in the file (and pack) that holds them.",
+             "- `rootlaw validate --format github my-pack` in a GitHub Actions step "
+             "annotates the files of a pull request; `--format json` is for other tools.",
+             "- pre-commit: this repository's `.pre-commit-hooks.yaml` defines the hook "
+             "`rootlaw-validate` (`rootlaw validate --strict`, run when a JSON file "
+             "changes; set `args: [my-pack]` in your `.pre-commit-config.yaml`).", "",
+             "## Loader codes", "",
+             "| code | severity | what it means | example |", "|---|---|---|---|"]
+    for code, (meaning, example) in LOADER_CODES.items():
+        sev = "error (*input*)" if code in INPUT_CODES else "error"
+        lines.append(f"| `{code}` | {sev} | {meaning} | {example} |")
+    lines += ["", "## Semantic checks", "",
+              "*reads*: one map, deck or faction, or the bundle (a map, a deck and the "
+              "factions together).", "",
+              "| code | severity | reads | what it finds | example | Law |",
+              "|---|---|---|---|---|---|"]
+    for c in CHECKS:
+        lines.append(f"| `{c.code}` | {c.severity} | {c.scope} | {c.summary} | {c.example} "
+                     f"| {c.law or '-'} |")
+    lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,183 @@
+"""``rootlaw validate``: load content, run the semantic checks, report every finding.
+
+A path is a single content file (the loader, then the document checks) or a pack (a
+folder or its ``pack.json``: every file of the pack and of the packs it requires, the
+document checks, and the bundle checks for each map and deck with the factions).
+``packs`` are packs that the validated ones may require (``--pack``); with no paths,
+the bundle of those packs is validated.  Findings stay located in the file that holds
+them, whichever pack it belongs to.
+
+Exit codes: 0 no errors (warnings alone pass unless ``strict``), 1 content findings,
+2 unusable input (see ``INPUT_CODES``).  Formats: text, json, github (workflow-command
+annotations for GitHub Actions).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .bundle import assemble, collect, documents
+from .diagnostics import INPUT_CODES, Diagnostic, SpecError
+from .loader import load_file
+from .models import PackSpec
+from .semantics import Findings, check_bundle, check_document
+
+FORMATS = ("text", "json", "github")
+
+
+@dataclass
+class Checked:
+    """One validated path and what it held."""
+
+    path: str
+    what: str = ""  # "pack base: 4 files; bundle <hash>" / "faction marquise"
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return sum(d.severity == "warning" for d in self.diagnostics)
+
+
+@dataclass
+class Report:
+    checked: list[Checked] = field(default_factory=list)
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        return [d for c in self.checked for d in c.diagnostics]
+
+    @property
+    def errors(self) -> int:
+        return sum(c.errors for c in self.checked)
+
+    @property
+    def warnings(self) -> int:
+        return sum(c.warnings for c in self.checked)
+
+    def exit_code(self, strict: bool = False) -> int:
+        if any(d.code in INPUT_CODES for d in self.diagnostics):
+            return 2
+        if self.errors or (strict and self.warnings):
+            return 1
+        return 0
+
+
+def validate(paths: list[str | Path], packs: list[str | Path] | None = None) -> Report:
+    """Validate each path (with ``packs`` available as requirements); with no paths,
+    the bundle of ``packs``."""
+    deps = [Path(p) for p in packs or []]
+    report = Report()
+    seen: set[Diagnostic] = set()
+    items: list[tuple[str, Path | None]] = [(str(p), Path(p)) for p in paths] or \
+        [(", ".join(map(str, deps)) or "base", None)]
+    for label, path in items:
+        item = _validate_one(label, path, deps)
+        # A finding in a shared requirement is reported once, not per path.
+        item.diagnostics = [d for d in item.diagnostics if d not in seen]
+        seen.update(item.diagnostics)
+        report.checked.append(item)
+    return report
+
+
+def _validate_one(label: str, path: Path | None, deps: list[Path]) -> Checked:
+    if path is None:
+        return _validate_packs(label, deps, None)
+    if path.is_dir() or path.name == "pack.json":
+        return _validate_packs(label, [*deps, path], path)
+    try:
+        doc = load_file(path)
+    except SpecError as e:
+        return Checked(label, diagnostics=e.diagnostics)
+    if isinstance(doc, PackSpec):
+        return _validate_packs(label, [*deps, path], path)
+    return Checked(label, f"{doc.kind} {doc.id}", check_document(doc, str(path)).diagnostics())
+
+
+def _validate_packs(label: str, paths: list[Path], target: Path | None) -> Checked:
+    try:
+        chain = collect(paths)
+    except SpecError as e:
+        return Checked(label, diagnostics=e.diagnostics)
+    found = Findings()
+    for _pack, docs in chain:
+        for file, doc in docs:
+            check_document(doc, file, found)
+    maps, decks, factions, sources = documents(chain)
+    fs = tuple(sorted(factions.values(), key=lambda f: (f.setup_order, f.id)))
+    for m in maps.values():  # every map a pack offers, not only the default one
+        for d in decks.values():
+            check_bundle(m, d, fs, sources, found)
+    diags = found.diagnostics()
+    try:
+        bundle = assemble(chain)
+    except SpecError as e:
+        return Checked(label, diagnostics=[*diags, *e.diagnostics])
+    if target is None:
+        what = f"packs {', '.join(bundle.packs)}; bundle {bundle.hash}"
+    else:
+        pack_id = _pack_id(target)
+        n = next(len(docs) for p, docs in chain if p.id == pack_id)
+        what = f"pack {pack_id}: {n} files; bundle {bundle.hash}"
+    return Checked(label, what, diags)
+
+
+def _pack_id(target: Path) -> str:
+    # collect() has read this manifest already, so it loads.
+    return str(load_file(target / "pack.json" if target.is_dir() else target).id)
+
+
+# ---------------------------------------------------------------------- formats
+
+
+def format_text(report: Report) -> str:
+    lines = []
+    for c in report.checked:
+        lines += [str(d) for d in c.diagnostics]
+        if not c.errors and c.what:
+            warn = f"; {c.warnings} warning{'s' if c.warnings != 1 else ''}" \
+                if c.warnings else ""
+            lines.append(f"ok: {c.path} ({c.what}{warn})")
+    return "\n".join(lines)
+
+
+def format_json(report: Report, strict: bool = False) -> str:
+    return json.dumps({
+        "ok": report.exit_code(strict) == 0,
+        "exit_code": report.exit_code(strict),
+        "errors": report.errors,
+        "warnings": report.warnings,
+        "checked": [{"path": c.path, "what": c.what, "errors": c.errors,
+                     "warnings": c.warnings} for c in report.checked],
+        "findings": [d.as_dict() for d in report.diagnostics],
+    }, indent=2)
+
+
+def _escape_data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(s: str) -> str:
+    return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def format_github(report: Report) -> str:
+    """GitHub Actions workflow commands: one annotation per finding."""
+    lines = []
+    for d in report.diagnostics:
+        props = []
+        if d.file:
+            props.append(f"file={_escape_property(d.file)}")
+        if d.line:
+            props.append(f"line={d.line}")
+        props.append(f"title={_escape_property(d.code)}")
+        at = f" (at {d.pointer})" if d.pointer else ""
+        lines.append(f"::{d.severity} {','.join(props)}::{_escape_data(d.message + at)}")
+    lines.append(f"rootlaw validate: {report.errors} errors, {report.warnings} warnings "
+                 f"in {len(report.checked)} paths")
+    return "\n".join(lines)

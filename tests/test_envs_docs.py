@@ -1,0 +1,41 @@
+"""docs/agents.md stays true to the code, and its training example runs."""
+
+from __future__ import annotations
+
+import re
+import runpy
+from pathlib import Path
+
+from rootlaw.generator.tables import ACTION_TYPES
+from rootlaw.runtime import Game
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
+
+
+def table_after(heading: str) -> list[str]:
+    """The first column of the first table under a '## heading'."""
+    section = DOC.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    return [re.match(r"\| `([^`]+)`", row).group(1) for row in rows]
+
+
+def test_action_types_table_is_the_action_space():
+    assert table_after("The action space") == list(ACTION_TYPES)
+    assert list(Game().space.offsets) == list(ACTION_TYPES)
+
+
+def test_observation_table_is_the_observation_layout():
+    assert table_after("The observation") == list(Game().observation_layout)
+
+
+def test_the_training_example_runs(capsys):
+    from rl_extra import need
+
+    need("numpy", "gymnasium", "pettingzoo")
+    example = runpy.run_path(str(ROOT / "examples" / "rl" / "train_linear.py"),
+                             run_name="example")
+    assert example["main"](["--games", "2", "--epochs", "1", "--eval", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "epoch 1: mean log-loss" in out
+    assert out.count("vs random: win rate") == 3

@@ -1,0 +1,310 @@
+"""`rootlaw validate`: the semantic checks, their locations, the formats and exit codes.
+
+Each kind of broken content has a small fixture under tests/data/semantics (single
+documents) or tests/data/packs (bundles); each test asserts the code, the file, the
+JSON pointer, the line (found by searching the fixture's own text, so the oracle does
+not depend on the loader's line scanner) and the exit code of `rootlaw validate`.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from rootlaw.runtime.cli import main
+from rootlaw.spec import BASE_PACK, SpecError, resolve
+from rootlaw.spec.semantics import CHECKS, checks_markdown
+from rootlaw.spec.validate import validate
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+SEM = DATA / "semantics"
+PACKS = DATA / "packs"
+EXAMPLE = ROOT / "examples" / "homebrew-map"
+DOC = ROOT / "docs" / "validation.md"
+
+
+def line_of(path: Path, needle: str) -> int:
+    text = path.read_text(encoding="utf-8")
+    assert text.count(needle) == 1, f"{needle!r} must occur once in {path}"
+    return text[: text.index(needle)].count("\n") + 1
+
+
+def run(capsys, *args) -> tuple[int, str, str]:
+    rc = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def findings(*paths, packs=()) -> list:
+    return validate(list(paths), list(packs)).diagnostics
+
+
+# (fixture, [(code, pointer, a needle on the finding's line, or the line)]): one kind of
+# broken content each
+DOCUMENTS = [
+    ("map-disconnected.json", [("MAP-DISCONNECTED", "/clearings/2/id", '{"id": 3,')]),
+    ("map-no-corner.json", [("MAP-NO-CORNER", "/clearings", '"clearings": [\n')]),
+    ("map-opposite-empty.json", [("MAP-OPPOSITE", "/opposite_corners", '"opposite_corners"')]),
+    ("map-opposite-missing.json", [("KEY-MISSING", "/opposite_corners", 1)]),  # its object
+    ("map-opposite-not-corner.json", [("MAP-OPPOSITE", "/opposite_corners/1/1", "[2, 6]"),
+                                      ("MAP-OPPOSITE", "/clearings/3/corner", '{"id": 4,')]),
+    ("map-slots-none.json", [("MAP-SLOTS-NONE", "/clearings/5/slots", '"slots": 0')]),
+    ("map-ruin-slot.json", [("MAP-RUIN-SLOT", "/clearings/4/ruin", '{"id": 5,')]),
+    ("map-forest-small.json", [("MAP-FOREST", "/forests/2/clearings", '"clearings": [6]')]),
+    ("map-river-path.json", [("MAP-RIVER-PATH", "/rivers/0", "[6, 5]")]),
+    ("map-link-dup.json", [("MAP-LINK-DUP", "/paths/5", "[6, 5]")]),
+    ("map-forest-id-dup.json", [("ID-DUP", "/forests/2/id", '{"id": "1_2_5", "clearings": '
+                                                             '[1, 2, 5]}\n')]),
+    ("setup-home-twice.json", [("SETUP-HOME-TWICE", "/setup/1", "setup_home_corner")]),
+    ("setup-no-home.json", [("SETUP-NO-HOME", "/setup/0", "setup_buildings_near_home")]),
+    ("step-setup-only.json", [("STEP-SETUP-ONLY", "/turn/birdsong/1",
+                               "setup_warriors_everywhere")]),
+    ("track-short.json", [("TRACK-LENGTH", "/pieces/nest/track/cost", '"cost": [0, 1, 2]')]),
+    ("track-long.json", [("TRACK-LENGTH", "/pieces/nest/track/vp", '"vp": [0, 1, 2, 3, 4]')]),
+    ("track-draw-at.json", [("TRACK-DRAW-AT", "/pieces/nest/track/draw_at/1", '"draw_at"')]),
+    ("track-missing.json", [("TRACK-MISSING", "/turn/daylight/1/menu/2/buildings/0",
+                             '"action": "build"')]),
+    ("piece-kind.json", [("PIECE-KIND", "/turn/daylight/1/menu/1/building",
+                          '"recruit_all", "building": "reed"')]),
+    ("piece-kind-track.json", [("PIECE-KIND", "/pieces/reed/track", '"reed": {')]),
+    ("id-dup.json", [("ID-DUP", "/abilities/1/id", '"Twice"'),
+                     ("ID-DUP", "/cards/1/id", '"Plume again"'),
+                     ("ID-DUP", "/columns/1/id", '"battle"'),
+                     ("ID-DUP", "/roles/1/id", '"Elder again"')]),
+    # What the loader sees: keys named twice, strings and booleans where integers go.
+    ("key-dup.json", [("KEY-DUP", "/pieces/reed", '"count": 7'),
+                      ("KEY-DUP", "/hooks/rest", '"discard_columns"')]),
+    ("int-as-string.json", [("VALUE-INVALID", "/pieces/heron-warrior/count", '"12"')]),
+    ("int-as-bool.json", [("VALUE-INVALID", "/setup_order", '"setup_order"')]),
+    ("bool-as-int.json", [("VALUE-INVALID", "/pieces/reed/permanent_removal",
+                           '"permanent_removal"')]),
+]
+
+
+@pytest.mark.parametrize("name, expected", DOCUMENTS, ids=[n for n, _ in DOCUMENTS])
+def test_broken_document_gives_its_coded_located_finding_and_exit_1(capsys, name, expected):
+    path = SEM / name
+    got = [(d.code, d.pointer, d.line, d.file, d.severity) for d in findings(path)]
+    want = [(code, ptr, line_of(path, needle) if isinstance(needle, str) else needle,
+             str(path), "error") for code, ptr, needle in expected]
+    assert got == want
+    rc, out, _ = run(capsys, "validate", path)
+    assert rc == 1
+    assert out.splitlines() == [str(d) for d in findings(path)]
+    assert not any(x.startswith("ok:") for x in out.splitlines())
+
+
+@pytest.mark.parametrize("name", ["clean-map.json", "clean-faction.json"])
+def test_the_control_documents_are_clean(capsys, name):
+    # Every broken fixture above is one of these with one defect.
+    assert findings(SEM / name) == []
+    rc, out, _ = run(capsys, "validate", SEM / name)
+    assert rc == 0 and out.startswith(f"ok: {SEM / name} (")
+
+
+def test_the_base_content_and_the_example_validate_clean(capsys):
+    assert findings(BASE_PACK) == []
+    assert findings(EXAMPLE) == []
+    rc, out, _ = run(capsys, "validate", BASE_PACK, EXAMPLE, "--strict")
+    assert rc == 0 and len(out.splitlines()) == 2
+
+
+# ---------------------------------------------------------------------- bundles
+
+
+def test_too_few_corners_for_the_home_setups_is_found_in_the_map_of_another_pack(capsys):
+    """A pack that requires another: --pack makes it available, and the finding is in
+    the required pack's map file (its corners), not in the pack being validated."""
+    target, dep = PACKS / "corners-few", PACKS / "corner-map"
+    map_file = dep / "two-corners.json"
+    [d] = findings(target, packs=[dep])
+    assert (d.code, d.file, d.pointer, d.line) == \
+        ("MAP-CORNERS-FEW", str(map_file), "/clearings", line_of(map_file, '"clearings"'))
+    assert "marquise, eyrie, test-herons" in d.message
+    rc, out, _ = run(capsys, "validate", target, "--pack", dep)
+    assert rc == 1 and out.splitlines() == [str(d)]
+    # The same bundle named only by --pack; the map pack alone is clean.
+    rc, out, _ = run(capsys, "validate", "--pack", dep, "--pack", target)
+    assert rc == 1 and out.splitlines() == [str(d)]
+    assert findings(dep) == []
+    # Without the pack it requires: a located REF-UNDEF in the manifest.
+    [r] = findings(target)
+    assert (r.code, r.file, r.pointer) == ("REF-UNDEF", str(target / "pack.json"),
+                                           "/requires/1")
+
+
+def test_a_corner_without_room_for_the_buildings_setup_places(capsys):
+    path = PACKS / "setup-slots" / "cramped.json"
+    [d] = findings(PACKS / "setup-slots")
+    assert (d.code, d.file, d.pointer, d.line) == \
+        ("SETUP-SLOTS", str(path), "/clearings/0/slots", line_of(path, '{"id": 1,'))
+    assert "marquise places 3 buildings" in d.message
+    assert run(capsys, "validate", PACKS / "setup-slots")[0] == 1
+
+
+def test_faction_card_and_piece_ids_clashing_with_other_content():
+    path = PACKS / "id-clash" / "magpies.json"
+    got = [(d.code, d.file, d.pointer, d.line) for d in findings(PACKS / "id-clash")]
+    assert got == [("ID-DUP", str(path), "/cards/0/id", line_of(path, '"bird-ambush"')),
+                   ("ID-DUP", str(path), "/pieces/wood", line_of(path, '"wood"'))]
+
+
+def test_resolve_refuses_content_with_errors_so_no_command_plays_it(capsys):
+    with pytest.raises(SpecError) as e:
+        resolve([PACKS / "setup-slots"], map_id="cramped")
+    assert [d.code for d in e.value.diagnostics] == ["SETUP-SLOTS"]
+    rc, _, err = run(capsys, "play", "--pack", PACKS / "setup-slots", "--map", "cramped")
+    assert rc == 1 and "SETUP-SLOTS" in err and "Traceback" not in err
+
+
+def test_a_mod_pack_is_checked_with_its_documents(tmp_path):
+    """A mod of a base faction: the document checks run on the mod's copy."""
+    pack = tmp_path / "mod"
+    pack.mkdir()
+    data = json.loads((BASE_PACK / "marquise.json").read_text(encoding="utf-8"))
+    data.pop("$schema")
+    data["pieces"]["sawmill"]["track"]["cost"] = [0, 1, 2]
+    (pack / "marquise.json").write_text(json.dumps(data, indent=2))
+    (pack / "pack.json").write_text(json.dumps({"kind": "pack", "id": "mod", "name": "m",
+                                                "requires": ["base"],
+                                                "content": ["marquise.json"]}))
+    [d] = findings(pack)
+    assert (d.code, d.file, d.pointer) == ("TRACK-LENGTH", str(pack / "marquise.json"),
+                                           "/pieces/sawmill/track/cost")
+
+
+# ---------------------------------------------------------------------- warnings, formats
+
+
+def test_a_warning_alone_exits_0_and_1_with_strict(capsys):
+    path = SEM / "track-draw-none.json"
+    [d] = findings(path)
+    assert (d.code, d.severity, d.pointer) == \
+        ("TRACK-DRAW-NONE", "warning", "/turn/evening/0/bonus_building")
+    assert d.line == line_of(path, '"bonus_building"')
+    rc, out, _ = run(capsys, "validate", path)
+    assert rc == 0
+    assert out.splitlines() == [str(d), f"ok: {path} (faction test-herons; 1 warning)"]
+    assert "(warning)" in str(d)
+    assert run(capsys, "validate", "--strict", path)[0] == 1
+
+
+def test_a_turn_that_never_draws_is_a_warning(capsys):
+    path = SEM / "turn-no-draw.json"
+    [d] = findings(path)
+    assert (d.code, d.severity, d.pointer, d.line) == \
+        ("TURN-NO-DRAW", "warning", "/turn", line_of(path, '"turn"'))
+    assert run(capsys, "validate", path)[0] == 0
+    assert run(capsys, "validate", "--strict", path)[0] == 1
+
+
+def test_map_warnings(capsys):
+    path = SEM / "map-forest-id.json"
+    [d] = findings(path)
+    assert (d.code, d.severity, d.pointer) == ("MAP-FOREST-ID", "warning", "/forests/1/id")
+    assert run(capsys, "validate", path)[0] == 0
+
+
+def test_unusable_input_exits_2(capsys, tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    for path, code in ((deep, "JSON-DEPTH"), (tmp_path / "missing.json", "FILE-MISSING"),
+                       (DATA / "content" / "syntax.json", "JSON-SYNTAX")):
+        rc, out, err = run(capsys, "validate", path, SEM / "track-short.json")
+        assert rc == 2, out + err
+        assert code in out and "TRACK-LENGTH" in out and "Traceback" not in err
+
+
+def test_json_format_lists_every_finding(capsys):
+    rc, out, _ = run(capsys, "validate", "--format", "json", SEM / "id-dup.json",
+                     SEM / "track-draw-none.json", SEM / "clean-map.json")
+    data = json.loads(out)
+    assert rc == 1 and data["exit_code"] == 1 and data["ok"] is False
+    assert (data["errors"], data["warnings"]) == (4, 1)
+    assert [c["path"] for c in data["checked"]] == \
+        [str(SEM / n) for n in ("id-dup.json", "track-draw-none.json", "clean-map.json")]
+    first = data["findings"][0]
+    assert first == {"code": "ID-DUP", "severity": "error", "file": str(SEM / "id-dup.json"),
+                     "line": line_of(SEM / "id-dup.json", '"Twice"'),
+                     "pointer": "/abilities/1/id", "message": first["message"]}
+
+
+def test_github_format_is_workflow_command_annotations(capsys):
+    path = SEM / "track-short.json"
+    rc, out, _ = run(capsys, "validate", "--format", "github", path,
+                     SEM / "track-draw-none.json")
+    lines = out.splitlines()
+    line = line_of(path, '"cost"')
+    assert rc == 1
+    assert lines[0] == (f"::error file={path},line={line},"
+                        "title=TRACK-LENGTH::nest: 3 cost values for 4 pieces "
+                        "(at /pieces/nest/track/cost)")
+    assert lines[1].startswith("::warning file=") and "title=TRACK-DRAW-NONE::" in lines[1]
+    assert lines[-1] == "rootlaw validate: 1 errors, 1 warnings in 2 paths"
+
+
+def test_github_format_escapes_what_would_break_a_command(tmp_path, capsys):
+    # A file name with a comma and a colon, a message with a newline-free '%'.
+    odd = tmp_path / "a,b:c.json"
+    shutil.copy(SEM / "track-short.json", odd)
+    rc, out, _ = run(capsys, "validate", "--format", "github", odd)
+    assert rc == 1
+    assert f"file={str(odd).replace(':', '%3A').replace(',', '%2C')}," in out
+
+
+def test_validate_needs_something_to_validate(capsys):
+    rc, _, err = run(capsys, "validate")
+    assert rc == 1 and "VALUE-INVALID" in err
+
+
+# ---------------------------------------------------------------------- the table and its docs
+
+
+def test_every_check_has_a_code_severity_summary_and_example():
+    for c in CHECKS:
+        assert c.code.isupper() and c.severity in ("error", "warning"), c
+        assert c.summary and c.example, c
+
+
+def test_every_check_code_has_a_fixture_that_triggers_it():
+    """A check nothing triggers could be dead; every code is exercised above."""
+    triggered = {code for _, exp in DOCUMENTS for code, _, _ in exp}
+    triggered |= {"MAP-CORNERS-FEW", "SETUP-SLOTS", "ID-DUP", "TRACK-DRAW-NONE", "TURN-NO-DRAW",
+                  "MAP-FOREST-ID", "MAP-SUIT-MISSING"}
+    assert {c.code for c in CHECKS} <= triggered
+
+
+def test_a_map_missing_a_suit_is_a_warning(tmp_path):
+    data = json.loads((SEM / "clean-map.json").read_text(encoding="utf-8"))
+    for c in data["clearings"]:
+        if c["suit"] == "mouse":
+            c["suit"] = "fox"
+    f = tmp_path / "m.json"
+    f.write_text(json.dumps(data, indent=2))
+    [d] = findings(f)
+    assert (d.code, d.severity, d.pointer) == ("MAP-SUIT-MISSING", "warning", "/clearings")
+    assert "mouse" in d.message
+
+
+def test_docs_validation_md_is_current():
+    assert DOC.read_text(encoding="utf-8") == checks_markdown(), \
+        "docs/validation.md is stale: regenerate it with " \
+        "`rootlaw validate --list-checks --out docs/validation.md`"
+
+
+def test_docs_list_every_code():
+    text = DOC.read_text(encoding="utf-8")
+    for c in CHECKS:
+        assert f"`{c.code}`" in text
+
+
+def test_pre_commit_hook_runs_validate():
+    yaml = pytest.importorskip("yaml")
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    [hook] = [h for h in hooks if h["id"] == "rootlaw-validate"]
+    assert hook["entry"].split()[:2] == ["rootlaw", "validate"]
+    assert hook["language"] == "python" and hook["pass_filenames"] is False
