@@ -837,7 +837,10 @@ _put_removed, _check_removed = _pile_key("removed", "deck")
 _put_available, _check_available = _pile_key("available_dominance", "out")
 _put_discard, _check_discard = _pile_key("discard", "deck")
 
-# The table.  Position keys are applied in this order (so `clear` empties the map before
+# The table.  A new part of the state is one row: zones (a faction's card piles that are
+# not its hand), boxes (its off-map piece holders) and effects used this turn or battle
+# will each be a reader, a setter and a checker over accessors in runtime/position.py.
+# Position keys are applied in this order (so `clear` empties the map before
 # `pieces`, cards placed by an earlier key are never taken by a later one, the deck is
 # arranged last among the cards, the turn starts once everything else is set, and the
 # turn's counters are set on the turn that started).

@@ -531,3 +531,14 @@ def test_too_many_dice_rolls_are_invalid():
     data = with_("/position/dice", [[1, 0]] * 17)
     assert sc.run_scenario(data) == [
         "#/position/dice: SCENARIO-INVALID: at most 16 rolls can be queued, not 17"]
+
+
+def test_a_piece_limited_per_clearing_is_bounded(monkeypatch):
+    """Content may limit a piece per clearing (none of the base game's does yet): a
+    position with more is invalid where it says so."""
+    monkeypatch.setattr(pos, "per_clearing_limit",
+                        lambda g, piece: 1 if piece == "wood" else None)
+    data = with_("/position/pieces/5/wood", 2)
+    assert sc.run_scenario(data) == [
+        "#/position/pieces/5/wood: SCENARIO-INVALID: at most 1 wood in a clearing"]
+    assert sc.run_scenario(with_("/position/pieces/5/wood", 1)) == []
