@@ -8,6 +8,14 @@ from rootlaw.runtime import Game
 from rootlaw.runtime import scenario as sc
 
 
+@pytest.fixture(autouse=True)
+def _hermetic_environment(monkeypatch):
+    """What the user's environment may set does not reach the tests: no discovery path
+    for packs, no request to run pack code (tests that need them set them)."""
+    monkeypatch.delenv("ROOTLAW_PACK_PATH", raising=False)
+    monkeypatch.delenv("ROOTLAW_ALLOW_CODE", raising=False)
+
+
 @pytest.fixture(params=["compiled", "pure"])
 def core_kind(request):
     return request.param
