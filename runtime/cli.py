@@ -6,6 +6,7 @@ import argparse
 import json
 import platform
 import sys
+import warnings
 from importlib import metadata
 from pathlib import Path
 
@@ -231,6 +232,8 @@ def cmd_info(args) -> int:
     print(f"python: {platform.python_version()} ({platform.machine()})")
     print(f"core: {'compiled' if core.compiled else 'pure'}")
     print(f"core origin: {core.origin}{' (ROOTLAW_PURE set)' if want_pure() else ''}")
+    if core.why_pure:
+        print(f"why pure: {core.why_pure}")
     print(f"bundle: {bundle.hash}")
     print(f"packs: {', '.join(bundle.packs)}")
     print(f"map: {bundle.map.id}")
@@ -314,11 +317,14 @@ def cmd_catalogue(args) -> int:
 def cmd_build(args) -> int:
     from rootlaw.generator.build import compile_core, render_to_cache
 
+    from .core import forget_failed_build
+
     bundle = _bundle(args)
     src = render_to_cache(bundle)
     print(f"rendered: {src}")
     if args.source_only:
         return 0
+    forget_failed_build(bundle)  # asked for: try again, and say why it fails
     try:
         so = compile_core(bundle, quiet=not args.verbose)
     except Exception as e:  # noqa: BLE001 -- any compiler failure is reported, not raised
@@ -676,8 +682,20 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    # rootlaw's own warnings are messages for the user, not code locations.
+    text = str(message)
+    if not text.startswith("rootlaw:"):
+        text = warnings.formatwarning(message, category, filename, lineno, line).rstrip()
+    print(text, file=file or sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from . import core
+
+    core.NOTICES = True  # a command on the pure path without asking says so, once
+    warnings.showwarning = _show_warning
     try:
         return args.func(args)
     except SpecError as e:

@@ -14,6 +14,10 @@ def _hermetic_environment(monkeypatch):
     for packs, no request to run pack code (tests that need them set them)."""
     monkeypatch.delenv("ROOTLAW_PACK_PATH", raising=False)
     monkeypatch.delenv("ROOTLAW_ALLOW_CODE", raising=False)
+    # Not a compile of every test bundle (test_build.py proves auto-build works), and not
+    # the one-time pure-core notice in every test's stderr (test_build.py shows it).
+    monkeypatch.setenv("ROOTLAW_AUTO_BUILD", "0")
+    monkeypatch.setenv("ROOTLAW_PURE_NOTICE", "0")
 
 
 @pytest.fixture(params=["compiled", "pure"])
