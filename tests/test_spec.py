@@ -367,8 +367,8 @@ def test_a_mod_pack_adds_a_map_picked_by_id():
     assert b.packs == ("base", "homebrew-map")
     assert b.deck == base.deck and b.factions == base.factions
     assert b.hash != base.hash
-    # Without map_id the base map stays the default; both maps are available.
-    assert resolve([EXAMPLE]).map.id == base.map.id
+    # Without map_id the pack's default_map is used; both maps are available.
+    assert resolve([EXAMPLE]).map.id == "thicket"
     assert resolve([EXAMPLE], map_id=base.map.id).hash == base.hash
     with pytest.raises(SpecError) as e:
         resolve([EXAMPLE], map_id="no-such-map")
