@@ -415,6 +415,8 @@ def _patch(lp: LoadedPack, file: str, patch: PatchSpec, out: Documents,
     doc = copy.deepcopy(data[key]) if key in data else \
         out.get(key).model_dump(mode="json", by_alias=True)  # type: ignore[union-attr]
     mine: list[Applied] = []
+    # Only changes by packs lp does not require can conflict with its own.
+    foreign = [a for a in out.patched[key] if a.pack not in known]
     for i, op in enumerate(patch.patch):
         raw = op.model_dump(mode="json", by_alias=True)
         try:
@@ -424,12 +426,12 @@ def _patch(lp: LoadedPack, file: str, patch: PatchSpec, out: Documents,
                 # Failed where a pack it does not know changed the document: that is why.
                 aimed = [Touch("aim", parse_pointer(raw[k])) for k in ("path", "from")
                          if k in raw and raw[k].startswith("/")]
-                conflict = _conflict(lp, key, file, i, aimed, out, known)
+                conflict = _conflict(lp, key, file, i, aimed, foreign)
                 if conflict:
                     return [conflict]
             return [located(e.code, f"{e.message} (in {key}){_who(out, key, e.path)}",
                             file, ["patch", i])]
-        conflict = _conflict(lp, key, file, i, touches, out, known)
+        conflict = _conflict(lp, key, file, i, touches, foreign)
         if conflict:
             return [conflict]
         mine.append(Applied(lp.id, file, i, tuple(touches)))
@@ -451,13 +453,11 @@ def _patch(lp: LoadedPack, file: str, patch: PatchSpec, out: Documents,
 
 
 def _conflict(lp: LoadedPack, key: str, file: str, i: int, touches: list[Touch],
-              out: Documents, known: frozenset[str]) -> Diagnostic | None:
-    """PACK-CONFLICT when an operation clashes with a change a pack lp does not require
-    made to the same document (see patch.clash)."""
+              foreign: list[Applied]) -> Diagnostic | None:
+    """PACK-CONFLICT when an operation clashes with a change that a pack lp does not
+    require made to the same document (``foreign``; see patch.clash)."""
     for t in touches:
-        for a in out.patched[key]:
-            if a.pack in known:
-                continue
+        for a in foreign:
             t0 = next((t0 for t0 in a.touches if clash(t0, t)), None)
             if t0 is None:
                 continue
