@@ -20,6 +20,8 @@ ANY = 3  # a '?' cost icon shares the index of bird: both mean "any suit"
 CARD_KINDS = ("item", "ambush", "dominance", "persistent", "immediate", "faction")
 PIECE_KINDS = ("warrior", "building", "token")
 MAX_COST = 4  # icons on the costliest card
+MAX_DICE = 16  # battle rolls a scenario can queue
+STOPS = ("end_of_turn", "end_of_phase")  # where a scenario can hold the turn (STOP_AT)
 
 # Step ops, in catalogue order; the core dispatches on these codes.
 STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
@@ -52,9 +54,6 @@ ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_
 # The runtime names the pending decision from these (Game.decision).
 FRAME_KINDS = ("march", "ambush", "foil", "remove", "rescue", "pay", "place", "craft_any",
                "phase_end", "phase_start", "battle_effects", "effect", "react", "take_actions")
-# Frames run() works through on its own (never a decision): an effect program, and a
-# reaction to an event waiting for its turn (it becomes a decision or a program).
-AUTOMATIC_FRAMES = ("effect", "react")
 FRAME_FIELDS = 8  # kind, player, then six fields each frame kind names for itself
 
 
@@ -107,6 +106,7 @@ PARTIALS = (
             frames=("phase_start", "battle_effects", "effect", "take_actions")),
     Partial("triggers", abilities=("trigger",)),
     Partial("api", always=True),
+    Partial("scenario", always=True),
 )
 
 
@@ -717,9 +717,17 @@ def build_tables(bundle: Bundle) -> Tables:
         ("B_HITS_ATT", 1), ("B_HITS_DEF", 1), ("B_AMBUSH", 1), ("B_ROLL_ATT", 1),
         ("B_ROLL_DEF", 1), ("B_EXTRA_ATT", 1), ("B_EXTRA_DEF", 1), ("B_IGNORE_ATT", 1),
         ("B_IGNORE_DEF", 1),
+        # scenario aids (runtime/scenario.py): battle dice queued ahead of the game's own
+        # (pairs high, low), and where the engine holds a turn for a scenario's checks;
+        # empty and 0 in every game
+        ("DICE_POS", 1), ("DICE_LEN", 1), ("DICE", 2 * MAX_DICE), ("STOP_AT", 1),
+        ("STOPPED", 1),
     ]:
         S.add(name, size)
     consts["STATE_SIZE"] = S.size
+    consts["MAX_DICE"] = MAX_DICE
+    for i, code in enumerate(STOPS):
+        consts[f"STOP_{code.upper()}"] = i + 1
     consts["MAX_FRAMES"] = max_frames
 
     t.names = {

@@ -6,6 +6,7 @@ import argparse
 import json
 import platform
 import sys
+import warnings
 from importlib import metadata
 from pathlib import Path
 
@@ -24,6 +25,13 @@ def _version() -> str:
 def _bundle(args):
     return resolve(getattr(args, "pack", None) or [], map_id=getattr(args, "map", None),
                    deck_id=getattr(args, "deck", None))
+
+
+def _content(args) -> dict:
+    """For a recorded game (a save or a log): where to look for its packs first, and the
+    map and deck expected (runtime/content.py)."""
+    return {"packs": getattr(args, "pack", None) or [], "map_id": getattr(args, "map", None),
+            "deck_id": getattr(args, "deck", None)}
 
 
 def _factions(args) -> list[str]:
@@ -235,6 +243,8 @@ def cmd_info(args) -> int:
     print(f"python: {platform.python_version()} ({platform.machine()})")
     print(f"core: {'compiled' if core.compiled else 'pure'}")
     print(f"core origin: {core.origin}{' (ROOTLAW_PURE set)' if want_pure() else ''}")
+    if core.why_pure:
+        print(f"why pure: {core.why_pure}")
     print(f"bundle: {bundle.hash}")
     print(f"packs: {', '.join(bundle.packs)}")
     print(f"map: {bundle.map.id}")
@@ -318,11 +328,14 @@ def cmd_catalogue(args) -> int:
 def cmd_build(args) -> int:
     from rootlaw.generator.build import compile_core, render_to_cache
 
+    from .core import forget_failed_build
+
     bundle = _bundle(args)
     src = render_to_cache(bundle)
     print(f"rendered: {src}")
     if args.source_only:
         return 0
+    forget_failed_build(bundle)  # asked for: try again, and say why it fails
     try:
         so = compile_core(bundle, quiet=not args.verbose)
     except Exception as e:  # noqa: BLE001 -- any compiler failure is reported, not raised
@@ -360,8 +373,8 @@ def cmd_bench(args) -> int:
 def cmd_replay(args) -> int:
     from .log import replay_log
 
-    bundle = _bundle(args)
-    g = replay_log(Path(args.log), bundle)
+    # The log says what content it was played on: --pack only says where to look first.
+    g = replay_log(Path(args.log), **_content(args))
     print(f"ok: {args.log} replays to the same end: winner: {g.winner_faction} "
           f"({len(g.history)} decisions)")
     if args.html:
@@ -384,8 +397,8 @@ def cmd_render(args) -> int:
     from .render import render_svg
     from .viewer import position
 
-    g = position(_bundle(args), save=Path(args.save) if args.save else None,
-                 log=Path(args.log) if args.log else None, at=args.at)
+    g = position(save=Path(args.save) if args.save else None,
+                 log=Path(args.log) if args.log else None, at=args.at, **_content(args))
     svg = render_svg(g, seat=args.seat)
     if args.out:
         write_atomic(Path(args.out), svg)
@@ -458,8 +471,10 @@ def cmd_perft(args) -> int:
 
 
 def cmd_scenario(args) -> int:
-    from .scenario import run_file
+    from .scenario import run_file, scenarios_markdown
 
+    if args.docs:
+        return _write_or_print(scenarios_markdown(), args.out)
     files = []
     for raw in args.paths:
         p = Path(raw)
@@ -609,11 +624,21 @@ def build_parser() -> argparse.ArgumentParser:
     packs(p)
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("replay", help="replay a JSON-lines game log and check it")
+    def recorded(p):
+        p.add_argument("--pack", action="append", metavar="DIR",
+                       help="a folder to look for the recorded packs in first (repeatable; "
+                            "then the recorded folders, then ROOTLAW_PACK_PATH); format-1 "
+                            "files: the packs they were played with")
+        p.add_argument("--map", metavar="ID", help="the map expected (the recorded one; "
+                       "format-1 files: the map they were played on)")
+        p.add_argument("--deck", metavar="ID", help="the deck expected (as --map)")
+
+    p = sub.add_parser("replay", help="replay a JSON-lines game log and check it (on the "
+                       "content its header records)")
     p.add_argument("log", help="the log (written by play --log)")
     p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML "
                    "viewer that steps through the game")
-    packs(p)
+    recorded(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("render", help="draw a saved game, or a position of a game log, "
@@ -625,7 +650,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=at_least(0), metavar="S",
                    help="draw what seat S sees, its hand too (default: public facts only)")
     p.add_argument("-o", "--out", metavar="FILE", help="SVG file (default: print it)")
-    packs(p)
+    recorded(p)
     p.set_defaults(func=cmd_render)
     p = sub.add_parser("check", help="conformance: random games with invariants after "
                        "every decision, compiled/pure agreement, the packs' scenarios")
@@ -658,15 +683,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("scenario", help="run rules scenario files (JSON)")
-    p.add_argument("paths", nargs="+", metavar="PATH",
+    p.add_argument("paths", nargs="*", metavar="PATH",
                    help="scenario files, or folders searched for *.json")
+    p.add_argument("--docs", action="store_true",
+                   help="print the scenario format's reference (markdown) instead")
+    p.add_argument("--out", metavar="FILE", help="with --docs: write it to FILE")
     packs(p)
     p.set_defaults(func=cmd_scenario)
     return ap
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    # rootlaw's own warnings are messages for the user, not code locations.
+    text = str(message)
+    if not text.startswith("rootlaw:"):
+        text = warnings.formatwarning(message, category, filename, lineno, line).rstrip()
+    print(text, file=file or sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from . import core
+
+    core.NOTICES = True  # a command on the pure path without asking says so, once
+    warnings.showwarning = _show_warning
     try:
         return args.func(args)
     except SpecError as e:

@@ -10,20 +10,22 @@ from __future__ import annotations
 import json
 import os
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from rootlaw.generator.build import write_atomic
+from rootlaw.generator.tables import STOPS
 from rootlaw.spec import Bundle, SpecError, resolve
 from rootlaw.spec.jsonio import SAVE_MAX_BYTES, JsonInputError, parse, read_text
 
+from . import content
 from .core import CoreModule, load_core
 from .encode import ObservationEncoder
 from .errors import IllegalAction, RootlawError, SaveError
 from .notation import ActionSpace
 
-SAVE_FORMAT = 1
+SAVE_FORMAT = content.FORMAT  # 2: the content is recorded (1: the bundle hash only)
 VICTORY_POINTS = 30  # Law 3.1 (the core's VICTORY_VP)
 MAX_DECISIONS = 1_000_000  # a playout stops here without a winner
 PHASES = {-1: "setup", 0: "birdsong", 1: "daylight", 2: "evening"}
@@ -163,11 +165,16 @@ class Game:
     @property
     def decision(self) -> str | None:
         """What the pending decision is about: a frame kind when something interrupts
-        a step ("ambush", "foil", "place", "pay", "phase_end", "battle_effects" ...), otherwise the
-        step's op ("craft", "actions", "resolve_columns" ...); None once the game is over.
+        a step ("ambush", "foil", "place", "pay", "phase_end", "battle_effects" ...),
+        otherwise the step's op ("craft", "actions", "resolve_columns" ...); where a
+        scenario holds the turn, "end_of_turn" or "end_of_phase"; None once the game is
+        over.
         The same answer for every seat: it is public."""
         if self.is_over:
             return None
+        stop = self._s("STOPPED")
+        if stop:  # a scenario holds the turn where it (or a phase) ended
+            return STOPS[stop - 1]
         depth = self._s("DEPTH")
         if depth > 0:
             top = self.S["FRAMES"] + (depth - 1) * self.consts["FRAME_FIELDS"]
@@ -234,10 +241,13 @@ class Game:
         return g
 
     def to_dict(self) -> dict:
+        """The save: its format, the content it was played on (the bundle hash, and the
+        packs, map and deck that make it: see runtime/content.py), the seats, the seed,
+        the actions taken and the state they lead to."""
         return {
             "format": SAVE_FORMAT,
             "bundle": self.bundle.hash,
-            "packs": list(self.bundle.packs),
+            **content.record(self.bundle),
             "factions": self.factions,
             "seed": self.seed,
             "actions": list(self.history),
@@ -249,23 +259,42 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: object, *, bundle: Bundle | None = None,
-                  pure: bool | None = None, where: str = "") -> Game:
+                  pure: bool | None = None, where: str = "",
+                  packs: Sequence[str | os.PathLike] | None = None, map_id: str | None = None,
+                  deck_id: str | None = None) -> Game:
         """A game from a save's data: every value is checked (a wrong type anywhere is a
-        SaveError at its pointer), then the actions are replayed and the state compared."""
+        SaveError at its pointer), then the actions are replayed and the state compared.
+
+        The content is the save's own (its packs found again: ``packs`` are folders to
+        look in first, see runtime/content.py), or ``bundle`` when given."""
         if not isinstance(data, dict):
             raise SaveError("a save is a JSON object", where=where)
 
         def at(key: str) -> str:
             return f"{where}#/{key}"
 
+        def fail(message: str, place: str) -> None:
+            raise SaveError(message, where=place)
+
         for key in ("format", "bundle", "factions", "seed", "actions", "state"):
             if key not in data:
                 raise SaveError(f"missing key {key!r}", where=at(key).lstrip("#"))
-        if type(data["format"]) is not int or data["format"] != SAVE_FORMAT:
-            raise SaveError(f"unsupported save format {data['format']!r}", where=at("format"))
-        bundle = bundle or base_bundle()
+        fmt = data["format"]
+        if type(fmt) is not int or fmt not in (1, SAVE_FORMAT):
+            raise SaveError(f"unsupported save format {fmt!r} (this rootlaw reads formats 1 "
+                            f"and {SAVE_FORMAT})", where=at("format"))
         if not isinstance(data["bundle"], str):
             raise SaveError("'bundle' must be a bundle hash (a string)", where=at("bundle"))
+        opts = content.Options.of(packs, map_id, deck_id)
+        if bundle is None and fmt == 1:
+            named = data.get("packs")
+            ids = named if isinstance(named, list) and \
+                all(isinstance(x, str) for x in named) else None
+            bundle = content.legacy_bundle(data["bundle"], opts, "SAVE", SaveError, where, ids)
+        elif bundle is None:
+            recs, m, d = content.parse_record(data, fail, at)
+            bundle = content.bundle_of(recs, m, d, data["bundle"], opts, "SAVE", SaveError,
+                                       where)
         if data["bundle"] != bundle.hash:
             raise SaveError(f"the save is for bundle {data['bundle']}, this is {bundle.hash}",
                             where=where, code="SAVE-BUNDLE")

@@ -9,7 +9,7 @@ catalogue is documented by ``rootlaw.spec.catalogue`` and exported in the JSON S
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic import Strict as Strictness
@@ -753,16 +753,116 @@ class PackSpec(Strict):
     kind: Literal["pack"]
     id: Ident
     name: str
-    version: str = "0"
+    version: str = Field(default="0", max_length=64)
+    """The pack's version, as its author numbers it: saves and logs record it (with the
+    content hash of the pack's files) to name the pack they need."""
     requires: list[Ident] = []
-    """Packs this pack builds on; their content is loaded first."""
+    """Packs this pack builds on (the base game is always loaded first): their content
+    is loaded before this pack's, and only their documents may be patched by it."""
     content: list[str]
-    """Content files of the pack, relative to the manifest."""
+    """Content files of the pack, relative to the manifest: maps, decks, factions and
+    patches (kind 'patch'), applied in this order."""
+    default_map: Ident | None = None
+    """The map a game uses when no --map is given.  A pack may change the default a pack
+    it requires sets; two packs that do not require each other may not set different
+    ones."""
+    default_deck: Ident | None = None
+    """The deck a game uses when no --deck is given (the same rules as default_map)."""
     allow_code: bool = False
-    """Reserved: a data pack never runs code."""
+    """Reserved.  A data pack never runs code: rootlaw refuses a pack that sets this,
+    since running code from packs is not supported."""
 
 
-Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec,
+# --------------------------------------------------------------------------- patches
+
+JsonPointer = Annotated[str, Field(pattern=r"^(/([^~/]|~[01])*)*$", max_length=512)]
+"""An RFC 6901 JSON pointer: '' is the whole document, '/turn/daylight/1/count' a value
+inside it ('~1' stands for '/' and '~0' for '~' in a key; '-' after an array is the
+place past its last item)."""
+PatchTarget = Annotated[str, Field(pattern=r"^(map|deck|faction):[a-z][a-z0-9-]*$",
+                                   max_length=80)]
+
+
+class _Operation(Strict):
+    """One operation of a JSON Patch.  Its value may be any JSON: it is checked when the
+    patched document is validated.  Members the RFC would ignore are refused here, as
+    everywhere in rootlaw content: they are typos in practice ('vaule')."""
+
+
+class AddOp(_Operation):
+    """Add a value: a new key of an object, or an item inserted into an array before
+    the index (or at its end with '-'); an existing key's value is replaced (RFC 6902
+    4.1)."""
+
+    op: Literal["add"]
+    path: JsonPointer
+    value: Any
+
+
+class RemoveOp(_Operation):
+    """Remove the value at path; it must exist (RFC 6902 4.2).  Removing a key that has
+    a default gives the key its default back."""
+
+    op: Literal["remove"]
+    path: JsonPointer
+
+
+class ReplaceOp(_Operation):
+    """Replace the value at path, which must exist (RFC 6902 4.3)."""
+
+    op: Literal["replace"]
+    path: JsonPointer
+    value: Any
+
+
+class MoveOp(_Operation):
+    """Remove the value at 'from' and add it at path (RFC 6902 4.4)."""
+
+    op: Literal["move"]
+    from_: JsonPointer = Field(alias="from")
+    path: JsonPointer
+
+
+class CopyOp(_Operation):
+    """Add a copy of the value at 'from' at path (RFC 6902 4.5)."""
+
+    op: Literal["copy"]
+    from_: JsonPointer = Field(alias="from")
+    path: JsonPointer
+
+
+class TestOp(_Operation):
+    """Check that the value at path equals value (the same JSON type and value: 1 is
+    not true, and 1 is 1.0); when it does not, the whole pack fails to load (RFC 6902
+    4.6).  Tests say what a patch expects, so a change it was not written for is caught."""
+
+    __test__ = False  # not a pytest test class
+    op: Literal["test"]
+    path: JsonPointer
+    value: Any
+
+
+Operation = Annotated[AddOp | RemoveOp | ReplaceOp | MoveOp | CopyOp | TestOp,
+                      Field(discriminator="op")]
+
+
+class PatchSpec(Strict):
+    """A patch: a JSON Patch (RFC 6902) applied to one document of a pack this pack
+    requires (the base game is always required).  The patched document is validated
+    like any content."""
+
+    kind: Literal["patch"]
+    target: PatchTarget
+    """The document to change, as kind:id ('faction:marquise', 'map:autumn',
+    'deck:standard')."""
+    description: str = ""
+    """What the patch changes, for people reading the pack."""
+    patch: list[Operation] = Field(min_length=1, max_length=1000)
+    """The operations, applied in order (RFC 6902): add, remove, replace, move, copy,
+    test."""
+
+
+Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec,
                      Field(discriminator="kind")]
 
 

@@ -17,6 +17,18 @@ from rootlaw.spec.loader import load_file
 FAMILIES = Path(__file__).resolve().parent / "data" / "families"
 
 
+@pytest.fixture(autouse=True)
+def _hermetic_environment(monkeypatch):
+    """What the user's environment may set does not reach the tests: no discovery path
+    for packs, no request to run pack code (tests that need them set them)."""
+    monkeypatch.delenv("ROOTLAW_PACK_PATH", raising=False)
+    monkeypatch.delenv("ROOTLAW_ALLOW_CODE", raising=False)
+    # Not a compile of every test bundle (test_build.py proves auto-build works), and not
+    # the one-time pure-core notice in every test's stderr (test_build.py shows it).
+    monkeypatch.setenv("ROOTLAW_AUTO_BUILD", "0")
+    monkeypatch.setenv("ROOTLAW_PURE_NOTICE", "0")
+
+
 @pytest.fixture(params=["compiled", "pure"])
 def core_kind(request):
     return request.param

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+from rootlaw.runtime import position as pos
 from rootlaw.runtime import scenario as sc
 
 CAT, BIRD = 0, 1
@@ -296,10 +297,10 @@ def test_before_roll_effects_come_before_the_dice(green_game):
     sc.set_hand(g, G, [])
     sc.goto(g, "test-green", "daylight", "actions")
     sc.set_dice(g, 3, 0)
-    rng = g.state[g.S["RNG"]]
     g.apply("battle 5 marquise")
     assert g.decision == "battle_effects" and g.to_play == G
-    assert g.state[g.S["RNG"]] == rng  # not rolled yet
+    assert g.battle()["rolled"] == {"attacker": 0, "defender": 0}
+    assert pos.dice_queue(g) == [(3, 0)]  # not rolled yet
     assert set(g.legal()) == {"use green-drums", "done"}
     g.apply("use green-drums")
     assert sc.count(g, "5", "cat-warrior") == 1  # 1 rolled (capped at 1 warrior) + 1 extra

@@ -147,9 +147,9 @@ def test_too_few_corners_for_the_home_setups_is_found_in_the_map_of_another_pack
     rc, out, _ = run(capsys, "validate", "--pack", dep, "--pack", target)
     assert rc == 1 and out.splitlines() == [str(d)]
     assert findings(dep) == []
-    # Without the pack it requires: a located REF-UNDEF in the manifest.
+    # Without the pack it requires: a located PACK-MISSING in the manifest.
     [r] = findings(target)
-    assert (r.code, r.file, r.pointer) == ("REF-UNDEF", str(target / "pack.json"),
+    assert (r.code, r.file, r.pointer) == ("PACK-MISSING", str(target / "pack.json"),
                                            "/requires/1")
 
 
