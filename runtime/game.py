@@ -20,7 +20,6 @@ from rootlaw.spec import Bundle, SpecError, resolve
 from rootlaw.spec.jsonio import SAVE_MAX_BYTES, JsonInputError, parse, read_text
 
 from .core import CoreModule, load_core
-from .encode import ObservationEncoder
 from .errors import IllegalAction, RootlawError, SaveError
 from .notation import ActionSpace
 
@@ -58,7 +57,6 @@ def _save_error(e: JsonInputError, where: str) -> SaveError:
 
 
 _BASE: Bundle | None = None
-_ENCODERS: dict[str, ObservationEncoder] = {}  # one per bundle
 
 
 def base_bundle() -> Bundle:
@@ -103,7 +101,10 @@ class Game:
                                f"(this bundle has {P})",
                                code="VALUE-INVALID")
         self._seats = seats
-        self.state = array("q", [0]) * self.consts["STATE_SIZE"]
+        self._at_over = self.S["OVER"]
+        # A State counts writes from Python, so the core never reuses a listing of legal
+        # actions across one (scenario helpers write g.state directly).
+        self.state = mod.new_state()
         self._core = mod.Core(self.state)
         self.history: list[int] = []
         if _restore is None:
@@ -128,7 +129,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return bool(self._s("OVER"))
+        return self.state[self._at_over] != 0
 
     @property
     def winner(self) -> int | None:
@@ -183,7 +184,24 @@ class Game:
     # ------------------------------------------------------------------ actions
 
     def legal_actions(self) -> list[int]:
+        """The pending decision's legal actions.  The core lists a decision once: asking
+        again, or applying one, reuses that listing until the state changes."""
         return self._core.legal_actions()
+
+    def action_mask(self, out=None):
+        """The legal actions as an int8 mask over the action space (1 legal, 0 not),
+        written into ``out`` (a writable array('b') or numpy int8 array of
+        ``info.num_actions``, reused without a new array) or into a new array('b')."""
+        try:
+            return self._core.mask(out)
+        except (TypeError, ValueError) as e:
+            raise RootlawError(f"action_mask: {e}", code="VALUE-INVALID") from None
+
+    def note_edit(self) -> None:
+        """Say that ``state`` was written other than by item assignment (through
+        ``memoryview(g.state)`` or numpy): the pending decision is listed anew.  Item
+        assignment (``g.state[i] = v``, what runtime/position.py does) needs no call."""
+        self._core_module.module.note_edit()
 
     def notation(self, action: int) -> str:
         fac = self._seats[self.to_play] if not self.is_over else 0
@@ -211,15 +229,27 @@ class Game:
 
     def apply(self, action: int | str) -> None:
         """Apply one decision (index or notation); an illegal one changes nothing."""
+        if type(action) is int:  # the common case: one call into the core
+            try:
+                if self._core.apply(action):
+                    self.history.append(action)
+                    return
+            except OverflowError:  # beyond 64 bits: refused below
+                pass
+        self._apply_checked(action)
+
+    def _apply_checked(self, action: int | str) -> None:
+        """apply() for notation, other types and actions the core refused: the error
+        that says why, or the action applied."""
         if self.is_over:
             raise IllegalAction("the game is over")
         if isinstance(action, str):
             action = self.parse(action)
         if not isinstance(action, int) or isinstance(action, bool):
             raise IllegalAction(f"an action is an int or a notation string, not {action!r}")
-        if not 0 <= action < self.space.size or not self._core.apply(action):
+        if not 0 <= action < self.space.size or not self._core.apply(int(action)):
             raise IllegalAction(f"action {action} is not legal now")
-        self.history.append(action)
+        self.history.append(int(action))
 
     def playout(self, agent_seed: int, max_decisions: int = MAX_DECISIONS) -> int:
         """Random agents play on inside the core (fast path); returns decisions taken."""
@@ -230,11 +260,15 @@ class Game:
     # ------------------------------------------------------------------ copies and saves
 
     def clone(self) -> Game:
-        g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.state = array("q", self.state)
-        g._core = self._core_module.module.Core(g.state)
-        g.history = list(self.history)
+        """An independent copy: the core copies its state (and its listing of legal
+        actions) into a new core; the rest is shared or copied as it stands."""
+        cls = type(self)
+        g = cls.__new__(cls)
+        d = g.__dict__
+        d.update(self.__dict__)
+        core = d["_core"] = self._core.clone()
+        d["state"] = core.state
+        d["history"] = self.history[:]
         return g
 
     def to_dict(self) -> dict:
@@ -384,24 +418,32 @@ class Game:
     def info(self) -> GameInfo:
         return GameInfo(bundle=self.bundle.hash, factions=tuple(self.names["factions"]),
                         min_players=2, max_players=self.consts["P"],
-                        num_actions=self.space.size, observation_size=self._encoder().size,
+                        num_actions=self.space.size,
+                        observation_size=self.consts["OBS_SIZE"],
                         victory_points=VICTORY_POINTS, max_decisions=MAX_DECISIONS)
 
     @property
     def observation_layout(self) -> dict[str, tuple[int, int]]:
-        """Field name -> (offset, size) of ``observation_vector`` (see runtime/encode.py)."""
-        return self._encoder().layout
+        """Field name -> (offset, size) of ``observation_vector``: OBSERVATION in
+        generator/tables.py, placed for the bundle (docs/agents.md describes the fields)."""
+        return dict(self.layout["observation"])
 
-    def observation_vector(self, seat: int) -> array:
-        """The seat's observation as one flat int64 array of fixed length per bundle,
-        players listed from the seat on; it holds what ``observation`` holds."""
-        return self._encoder().encode(self, self._seat(seat))
-
-    def _encoder(self) -> ObservationEncoder:
-        enc = _ENCODERS.get(self.bundle.hash)
-        if enc is None:
-            enc = _ENCODERS[self.bundle.hash] = ObservationEncoder(self.consts, self.names)
-        return enc
+    def observation_vector(self, seat: int, out=None):
+        """The seat's observation as one flat int64 vector of fixed length per bundle
+        (``info.observation_size``), players listed from the seat on; it holds what
+        ``observation`` holds.  Encoded by the core, into ``out`` (a writable array('q')
+        or numpy int64 array, reused without a new array) or into a new array('q')."""
+        if type(seat) is not int:
+            self._seat(seat)  # refuses all but a seat number
+        try:
+            v = self._core.observe(seat, out)
+        except (TypeError, ValueError) as e:
+            raise RootlawError(f"observation_vector: {e}", code="VALUE-INVALID") from None
+        except OverflowError:
+            v = None
+        if v is None:
+            self._seat(seat)  # no such seat: says so
+        return v
 
     def observation(self, seat: int) -> dict:
         """What seat can see: its own hand, others' hand sizes, public board and piles."""
