@@ -162,6 +162,8 @@ def place_observation(fields: tuple[Obs, ...], consts: dict[str, int],
                 f"{f.name}: no card location {f.source!r}"
             source = f.source
             block = consts[f.slots] if f.slots else 1
+            assert consts[f.source] + (P * block if f.per_seat else 1) <= consts["NLOC"], \
+                f"{f.name}: locations past NLOC"
             seats = P if f.per_seat and f.visibility != "owner" else 1
             size = seats * block * (1 if f.visibility == "hidden" else K)
         else:
@@ -407,6 +409,7 @@ def build_tables(bundle: Bundle) -> Tables:
                   LOC_AVAILABLE=4,                       # discarded dominance (Law 3.3.3)
                   LOC_HAND=8, LOC_PLAY=8 + P,            # + seat
                   LOC_COLUMN=8 + 2 * P)                  # + seat * L + column
+    consts["NLOC"] = 8 + 2 * P + P * L  # one past the last location: new ones go below
     for i, code in enumerate(FRAME_KINDS):
         consts[f"FR_{code.upper()}"] = i + 1
 
@@ -672,6 +675,10 @@ def build_tables(bundle: Bundle) -> Tables:
 
     t.observation = place_observation(OBSERVATION, consts, S)
     consts["OBS_SIZE"] = sum(f.size for f in t.observation)
+    # Scratch (Core.k): the largest of the helpers' needs, among them the observation's
+    # table of where each card location counts (NLOC rows of 1 + one per cards field).
+    consts["OBS_ROW"] = 1 + sum(f.kind == "cards" for f in t.observation)
+    consts["SCRATCH"] = max(64 + 4 * C, consts["NLOC"] * consts["OBS_ROW"])
 
     t.names = {
         "clearings": [str(c) for c in c_ids],

@@ -19,7 +19,7 @@ from rootlaw.generator.tables import STOPS
 from rootlaw.spec import Bundle, SpecError, resolve
 from rootlaw.spec.jsonio import SAVE_MAX_BYTES, JsonInputError, parse, read_text
 
-from .core import CoreModule, load_core
+from .core import load_core
 from .errors import IllegalAction, RootlawError, SaveError
 from .notation import ActionSpace
 
@@ -66,53 +66,76 @@ def base_bundle() -> Bundle:
     return _BASE
 
 
+class _Seating:
+    """What a game shares with its clones: the bundle and its core, the seats, the seed."""
+
+    __slots__ = ("bundle", "factions", "seed", "core_module", "layout", "S", "consts",
+                 "names", "space", "seats", "over_at")
+
+
 class Game:
-    """One game of Root on a bundle's rules core."""
+    """One game of Root on a bundle's rules core.
+
+    A game's own data is its core (with the state) and its history; the rest is shared
+    with its clones (``_Seating``), so that a clone costs a copy of the state, not of
+    every attribute."""
 
     def __init__(self, factions: Iterable[str] | None = None, seed: int = 0, *,
                  bundle: Bundle | None = None, pure: bool | None = None,
                  _restore: tuple[list[int], list[int]] | None = None):
-        self.bundle = bundle or base_bundle()
+        cfg = self._cfg = _Seating()
+        cfg.bundle = bundle or base_bundle()
         # Default seats: every faction of the bundle, in setup order.
-        self.factions = list(factions) if factions else [f.id for f in self.bundle.factions]
+        cfg.factions = list(factions) if factions else [f.id for f in cfg.bundle.factions]
         if isinstance(seed, bool) or not isinstance(seed, int) or \
                 not -(2**63) <= seed < 2**63:
             raise RootlawError(f"a seed is a 64-bit integer, not {seed!r}", code="VALUE-INVALID")
-        self.seed = seed
-        self._core_module: CoreModule = load_core(self.bundle, pure)
-        mod = self._core_module.module
-        self.layout = self._core_module.layout
-        self.S = self.layout["state"]
-        self.consts = self.layout["consts"]
-        names = self._core_module.tables.names
-        self.names = names
-        self.space = ActionSpace.of(self.layout, names)
+        cfg.seed = seed
+        cfg.core_module = load_core(cfg.bundle, pure)
+        mod = cfg.core_module.module
+        cfg.layout = cfg.core_module.layout
+        cfg.S = cfg.layout["state"]
+        cfg.consts = cfg.layout["consts"]
+        names = cfg.names = cfg.core_module.tables.names
+        cfg.space = ActionSpace.of(cfg.layout, names)
         seats = []
-        for fid in self.factions:
+        for fid in cfg.factions:
             if fid not in names["factions"]:
                 raise RootlawError(f"unknown faction {fid!r} (known: "
                                    f"{', '.join(names['factions'])})", code="REF-UNDEF")
             seats.append(names["factions"].index(fid))
         if len(set(seats)) != len(seats):
             raise RootlawError("a faction can only be seated once", code="VALUE-INVALID")
-        if not 2 <= len(seats) <= self.consts["P"]:
-            P = self.consts["P"]
+        if not 2 <= len(seats) <= cfg.consts["P"]:
+            P = cfg.consts["P"]
             raise RootlawError(f"a game needs {'2' if P == 2 else f'2 to {P}'} factions "
                                f"(this bundle has {P})",
                                code="VALUE-INVALID")
-        self._seats = seats
-        self._at_over = self.S["OVER"]
+        cfg.seats = seats
+        cfg.over_at = cfg.S["OVER"]
         # A State counts writes from Python, so the core never reuses a listing of legal
         # actions across one (scenario helpers write g.state directly).
         self.state = mod.new_state()
         self._core = mod.Core(self.state)
         self.history: list[int] = []
         if _restore is None:
-            self._core.init_game(self.seed, seats)
+            self._core.init_game(seed, seats)
         else:
             state, history = _restore
             self.state[:] = array("q", state)
             self.history = list(history)
+
+    # What the clones share, under the names the runtime has always used.
+    bundle = property(lambda self: self._cfg.bundle)
+    factions = property(lambda self: self._cfg.factions)
+    seed = property(lambda self: self._cfg.seed)
+    layout = property(lambda self: self._cfg.layout)
+    S = property(lambda self: self._cfg.S)
+    consts = property(lambda self: self._cfg.consts)
+    names = property(lambda self: self._cfg.names)
+    space = property(lambda self: self._cfg.space)
+    _seats = property(lambda self: self._cfg.seats)
+    _core_module = property(lambda self: self._cfg.core_module)
 
     # ------------------------------------------------------------------ basics
 
@@ -129,7 +152,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return self.state[self._at_over] != 0
+        return self.state[self._cfg.over_at] != 0
 
     @property
     def winner(self) -> int | None:
@@ -194,7 +217,7 @@ class Game:
         ``info.num_actions``, reused without a new array) or into a new array('b')."""
         try:
             return self._core.mask(out)
-        except (TypeError, ValueError) as e:
+        except (TypeError, ValueError, BufferError) as e:
             raise RootlawError(f"action_mask: {e}", code="VALUE-INVALID") from None
 
     def note_edit(self) -> None:
@@ -261,14 +284,12 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy: the core copies its state (and its listing of legal
-        actions) into a new core; the rest is shared or copied as it stands."""
-        cls = type(self)
-        g = cls.__new__(cls)
-        d = g.__dict__
-        d.update(self.__dict__)
-        core = d["_core"] = self._core.clone()
-        d["state"] = core.state
-        d["history"] = self.history[:]
+        actions) into a new core; the history is copied, the rest shared."""
+        g = object.__new__(type(self))
+        g._cfg = self._cfg
+        core = g._core = self._core.clone()
+        g.state = core.state
+        g.history = self.history[:]
         return g
 
     def to_dict(self) -> dict:
@@ -428,6 +449,12 @@ class Game:
         generator/tables.py, placed for the bundle (docs/agents.md describes the fields)."""
         return dict(self.layout["observation"])
 
+    @property
+    def observation_visibility(self) -> dict[str, str]:
+        """Field name -> who sees it: "public" (everyone), "owner" (the observer's own
+        part only: its hand), "hidden" (cards nobody sees, shown as how many)."""
+        return dict(self.layout["observation_visibility"])
+
     def observation_vector(self, seat: int, out=None):
         """The seat's observation as one flat int64 vector of fixed length per bundle
         (``info.observation_size``), players listed from the seat on; it holds what
@@ -437,7 +464,7 @@ class Game:
             self._seat(seat)  # refuses all but a seat number
         try:
             v = self._core.observe(seat, out)
-        except (TypeError, ValueError) as e:
+        except (TypeError, ValueError, BufferError) as e:
             raise RootlawError(f"observation_vector: {e}", code="VALUE-INVALID") from None
         except OverflowError:
             v = None
