@@ -335,7 +335,9 @@ class Tables:
         self.table.extend(int(v) for v in values)
 
 
-def build_tables(bundle: Bundle) -> Tables:
+def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> Tables:
+    """The tables of a bundle's core; ``observation`` replaces OBSERVATION (for tests of
+    field kinds the base table does not use)."""
     t = Tables(bundle_hash=bundle.hash, uses=content_uses(bundle))
     m = bundle.map
     c_ids = sorted(c.id for c in m.clearings)
@@ -673,7 +675,7 @@ def build_tables(bundle: Bundle) -> Tables:
     consts["NFRAMES"] = len(FRAME_KINDS)
     consts["NOPS"] = len(STEP_OPS)
 
-    t.observation = place_observation(OBSERVATION, consts, S)
+    t.observation = place_observation(observation, consts, S)
     consts["OBS_SIZE"] = sum(f.size for f in t.observation)
     # Scratch (Core.k): the largest of the helpers' needs, among them the observation's
     # table of where each card location counts (NLOC rows of 1 + one per cards field).

@@ -255,3 +255,82 @@ def test_a_clone_plays_the_same_game(new_game):
     n = g.playout(11)
     assert c.playout(11) == n
     assert list(c.state) == list(g.state) and c.history == g.history
+
+
+# ---------------------------------------------------------------- every kind of field
+
+
+def test_every_kind_of_observation_field(tmp_path):
+    """Field kinds the base table does not use yet, as a new field will: a per-seat state
+    field only its owner sees, per-seat card locations with slots shown to their owner
+    or as numbers, a shared pile's size, a seat, a flag.  Rendered into a core (pure
+    path: the compiled core runs the same lines) and checked against the state."""
+    from rootlaw.generator import render_core
+    from rootlaw.generator.tables import OBSERVATION, Obs, build_tables
+
+    extra = (
+        Obs("my_crafted", "state", "CRAFTED", per_seat=True, visibility="owner"),
+        Obs("column_sizes", "cards", "LOC_COLUMN", per_seat=True, slots="L",
+            visibility="hidden"),
+        Obs("my_columns", "cards", "LOC_COLUMN", per_seat=True, slots="L",
+            visibility="owner"),
+        Obs("discard_size", "cards", "LOC_DISCARD", visibility="hidden"),
+        Obs("first", "seat", "FIRST"),
+        Obs("stopped", "flag", "STOPPED"),
+    )
+    bundle = base_bundle()
+    t = build_tables(bundle, OBSERVATION + extra)
+    path = tmp_path / "extra_core.py"
+    path.write_text(render_core(bundle, tables=t), encoding="utf-8")
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("rootlaw_test_extra_obs", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    lay = mod.LAYOUT["observation"]
+    g = Game(["eyrie", "marquise"], 9, pure=True)  # the reference, for the base fields
+    c = g.consts
+    P, L, K, N = c["P"], c["L"], c["K"], c["N"]
+    assert lay["my_crafted"][1] == c["I"] and lay["column_sizes"][1] == P * L
+    assert lay["my_columns"][1] == L * K and lay["discard_size"][1] == 1
+    state = mod.new_state()
+    core = mod.Core(state)
+    core.init_game(9, g._seats)
+    S = mod.LAYOUT["state"]
+    defs = g.card_defs
+    agent = RandomAgent(9)
+    seen_columns = False
+    for _ in range(400):
+        if state[S["OVER"]]:
+            break
+        g.state[:] = array("q", state)
+        n = state[S["NPLAYERS"]]
+        for seat in range(n):
+            v = core.observe(seat, None)
+            assert list(v[:g.info.observation_size]) == list(g.observation_vector(seat))
+
+            def field(name, v=v):
+                off, size = lay[name]
+                return list(v[off:off + size])
+
+            locs = [state[S["CARD_LOC"] + i] for i in range(N)]
+            rel = [(q - seat) % n for q in range(n)]
+            crafted = S["CRAFTED"] + seat * c["I"]
+            assert field("my_crafted") == list(state[crafted:crafted + c["I"]])
+            sizes = [0] * (P * L)
+            mine = [0] * (L * K)
+            for i, loc in enumerate(locs):
+                j = loc - c["LOC_COLUMN"]
+                if 0 <= j < n * L:
+                    q, col = divmod(j, L)
+                    sizes[rel[q] * L + col] += 1
+                    if q == seat:
+                        mine[col * K + defs[i]] += 1
+                        seen_columns = True
+            assert field("column_sizes") == sizes
+            assert field("my_columns") == mine
+            assert field("discard_size") == [locs.count(c["LOC_DISCARD"])]
+            assert field("first") == [rel[state[S["FIRST"]]]]
+            assert field("stopped") == [int(state[S["STOPPED"]] != 0)]
+        legal = core.legal_actions()
+        core.apply(agent.choose(None, legal))
+    assert seen_columns, "no Decree card was ever seen: the test saw nothing"
