@@ -235,7 +235,7 @@ def test_bench_reports_the_python_api(capsys):
     loop = api["python_loop"]
     assert loop["decisions"] > 0 and loop["decisions_per_s"] > 0 and loop["us_per_decision"] > 0
     for call in ("legal_actions_us", "observation_vector_us", "observation_vector_new_us",
-                 "mask_us", "clone_us"):
+                 "mask_us", "clone_us", "clone_core_us"):
         assert api[call] > 0, call
     pz = json.loads(out)["pettingzoo"]
     try:
@@ -245,7 +245,8 @@ def test_bench_reports_the_python_api(capsys):
     else:  # the same seeded games through both: the same decisions
         assert pz["aec_over_plain"] > 0
         assert pz["aec"]["decisions"] == pz["aec_no_observation"]["decisions"] == \
-            pz["plain"]["decisions"] == loop["decisions"]
+            pz["aec_fresh_observations"]["decisions"] == pz["plain"]["decisions"] == \
+            loop["decisions"]
 
 
 def test_bench_text_output(capsys):
@@ -257,7 +258,7 @@ def test_bench_text_output(capsys):
                      out, re.M)
     assert re.search(r"^per call \(\d+ positions, .*\): legal_actions [\d.]+ us, "
                      r"observation_vector [\d.]+ us \(new array [\d.]+ us\), mask [\d.]+ us, "
-                     r"clone [\d.]+ us$", out, re.M)
+                     r"clone [\d.]+ us \(core [\d.]+ us\)$", out, re.M)
     assert "pettingzoo: skipped (not asked (--no-pettingzoo))" in out
 
 

@@ -64,8 +64,11 @@ def _per_call(fn, reps: int, rounds: int) -> float:
     return round(dt / n * 1e6, 3)
 
 
+LOOPS = ("plain", "aec", "aec_fresh_observations", "aec_mask_pick", "aec_no_observation")
+
+
 def run(factions: list[str] | None = None, games: int = 20, seed: int = 1,
-        rounds: int = 3) -> dict:
+        rounds: int = 3, loops: tuple[str, ...] = LOOPS) -> dict:
     """Each loop ``rounds`` times, the fastest kept (a shared machine's noise only ever
     slows a round down)."""
     factions = list(factions or faction_mixes()[0])
@@ -74,13 +77,13 @@ def run(factions: list[str] | None = None, games: int = 20, seed: int = 1,
                  "timer": f"CPU time, best of {max(1, rounds)} rounds"}
     g = Game(factions, seed)
     out["compiled"] = g.compiled
-    for name, fn in (("plain", lambda: python_loop(factions, seeds)),
-                     ("aec", lambda: _aec(factions, seeds, True)),
-                     ("aec_fresh_observations", lambda: _aec(factions, seeds, True,
-                                                             fresh=True)),
-                     ("aec_mask_pick", lambda: _aec(factions, seeds, True, True)),
-                     ("aec_no_observation", lambda: _aec(factions, seeds, False))):
-        out[name] = loop_figures(*best_cpu(fn, rounds))
+    runs = {"plain": lambda: python_loop(factions, seeds),
+            "aec": lambda: _aec(factions, seeds, True),
+            "aec_fresh_observations": lambda: _aec(factions, seeds, True, fresh=True),
+            "aec_mask_pick": lambda: _aec(factions, seeds, True, True),
+            "aec_no_observation": lambda: _aec(factions, seeds, False)}
+    for name in ("plain", "aec", *(x for x in loops if x not in ("plain", "aec"))):
+        out[name] = loop_figures(*best_cpu(runs[name], rounds))
     for _ in range(60):
         g.apply(g.legal_actions()[0])
     obs = np.zeros(g.info.observation_size, np.int64)
