@@ -179,6 +179,31 @@ def test_the_listing_is_the_fresh_listing_at_every_decision(new_game):
             assert pos.legal_actions() == fresh_listing(pos)
 
 
+def test_the_api_lists_each_decision_once(monkeypatch):
+    """Played through legal_actions() and apply(), a game lists exactly as often as the
+    core's own random playout of it (which lists each decision once, and probes steps
+    that have nothing to offer): no decision is listed again for apply (pure path, where
+    the core's methods can be counted)."""
+    core_class = type(Game(["marquise", "eyrie"], 3, pure=True)._core)
+    listings = [0]
+    gen_legal = core_class.gen_legal
+
+    def counted(self):
+        listings[0] += 1
+        return gen_legal(self)
+
+    monkeypatch.setattr(core_class, "gen_legal", counted)
+    g = Game(["marquise", "eyrie"], 3, pure=True)
+    decisions = g._core.playout(3, 300)
+    in_playout, listings[0] = listings[0], 0
+    g = Game(["marquise", "eyrie"], 3, pure=True)
+    for pos in play(g, 3, decisions):
+        pos.legal_actions()
+        pos.legal_actions()  # asked twice: still one listing
+    assert len(g.history) == decisions == 300
+    assert listings[0] == in_playout < 1.1 * decisions
+
+
 def test_a_write_to_the_state_lists_the_decision_anew(mid_game):
     """The scenario helpers write g.state item by item: every such write makes the core
     list again, so an action the edit made illegal is refused."""
