@@ -1,4 +1,6 @@
-"""A flat integer encoding of one seat's observation, for learning agents.
+"""The observation encoder in Python, as it was before the core encoded observations: the
+reference the core's vectors are checked against (tests/test_fast_api.py).  Not used by
+the runtime; the layout and meaning are documented in docs/agents.md.
 
 ``Game.observation(seat)`` is the readable view; this is the same information as one
 ``array('q')`` of fixed length per bundle, with named fields (``layout``).  Players are
@@ -17,8 +19,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rootlaw.generator.tables import Names
-
-    from .game import Game
+    from rootlaw.runtime.game import Game
 
 
 class ObservationEncoder:
