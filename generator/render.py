@@ -68,5 +68,6 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         table_offsets=list(t.table_layout.offsets.items()),
         state_offsets=list(t.state_layout.offsets.items()),
         action_offsets=list(t.actions.offsets.items()),
+        observation=t.observation,
         table=t.table,
     )

@@ -58,6 +58,153 @@ FRAME_FIELDS = 8  # kind, player, then six fields each frame kind names for itse
 
 
 @dataclass(frozen=True)
+class Obs:
+    """One field of the observation vector (``Game.observation_vector``): what one seat
+    may see of one part of the state.  The core's encoder (``core/observe.py.j2``) and
+    the runtime's layout (``Game.observation_layout``) are both made from OBSERVATION, so
+    a new field is one entry there (docs/design.md, "The observation").
+
+    kind      how the field is read (OBS_KINDS):
+              "state"    a state field (``source``: its S_ name), copied;
+              "flag"     1 when the state value ``source`` is not 0;
+              "seat"     a state value holding a seat, shown from the observer (-1 stays);
+              "cards"    cards at the card location ``source`` (a LOC_ name), counted per
+                         card definition (K numbers per location);
+              "observer" the observing seat; "to_play" the seat deciding now, from the
+                         observer, -1 once over; "decision" what is asked (Game.decision)
+                         as an index into frames, then step ops, then stops, -1 once over.
+    per_seat  the source is one block per seat: a state field of P equal blocks, or a card
+              location per seat (``source`` + seat * slots + slot).  Seats are listed from
+              the observer on (0 is "me", then clockwise); a seat nobody sits in reads
+              ``empty``.
+    slots     cards, per seat: locations per seat, a constant's name ("L": a faction's
+              columns); one when empty.
+    visibility
+              "public"  every seat sees every seat's part;
+              "owner"   a seat sees only its own part: the field holds the observer's
+                        block alone (its hand);
+              "hidden"  cards only: nobody sees which cards, everybody sees how many (one
+                        number per location: hand sizes).
+    """
+
+    name: str
+    kind: str
+    source: str = ""
+    per_seat: bool = False
+    slots: str = ""
+    visibility: str = "public"
+    empty: int = 0
+
+
+OBS_KINDS = ("observer", "state", "flag", "seat", "to_play", "decision", "cards")
+VISIBILITY = ("public", "owner", "hidden")
+
+# The observation vector, field by field, in order.  New fields go at the end, so that
+# the offsets of the existing ones do not move (a trained policy keeps reading them).
+OBSERVATION = (
+    Obs("seat", "observer"),
+    Obs("phase", "state", "PHASE"),
+    Obs("turn", "state", "TURN"),
+    Obs("current", "seat", "CURRENT"),
+    Obs("to_play", "to_play"),
+    Obs("decision", "decision"),
+    Obs("over", "flag", "OVER"),
+    Obs("deck_size", "state", "DECK_LEN"),
+    Obs("faction", "state", "SEAT_FACTION", per_seat=True, empty=-1),
+    Obs("vp", "state", "VP", per_seat=True),
+    Obs("hand_size", "cards", "LOC_HAND", per_seat=True, visibility="hidden"),  # Law 1.2
+    Obs("role", "state", "ROLE", per_seat=True, empty=-1),
+    Obs("dominance", "state", "DOMINANCE", per_seat=True, empty=-1),
+    Obs("board", "state", "BOARD"),
+    Obs("ruins", "state", "RUINS"),
+    Obs("supply", "state", "SUPPLY"),
+    Obs("out", "state", "OUT"),
+    Obs("hand", "cards", "LOC_HAND", per_seat=True, visibility="owner"),
+    Obs("discard", "cards", "LOC_DISCARD"),
+    Obs("available", "cards", "LOC_AVAILABLE"),
+    Obs("removed", "cards", "LOC_OUT"),
+    Obs("play_area", "cards", "LOC_PLAY", per_seat=True),
+    Obs("columns", "cards", "LOC_COLUMN", per_seat=True, slots="L"),
+    Obs("items", "state", "ITEMS"),
+    Obs("crafted", "state", "CRAFTED", per_seat=True),
+    # Effects used this turn (battle effects: this battle), public.
+    Obs("used_effects", "state", "USED", per_seat=True),
+    # Hands shown to the observer (a snapshot per seat, from the observer on, and when):
+    # the observer's own memory (Law 1.2.1 'show').
+    Obs("seen", "state", "SEEN", per_seat=True, visibility="owner"),
+    Obs("seen_turn", "state", "SEEN_TURN", per_seat=True, visibility="owner"),
+    # The battle in progress (public): its stage (0: none), sides, clearing, the rolled
+    # and extra hits each side deals, and whether each ignores the rolled hits it takes.
+    Obs("battle_stage", "state", "B_STAGE"),
+    Obs("battle_attacker", "seat", "B_ATT"),
+    Obs("battle_defender", "seat", "B_DEF"),
+    Obs("battle_clearing", "state", "B_AT"),
+    Obs("battle_rolled_by_attacker", "state", "B_ROLL_ATT"),
+    Obs("battle_rolled_by_defender", "state", "B_ROLL_DEF"),
+    Obs("battle_extra_by_attacker", "state", "B_EXTRA_ATT"),
+    Obs("battle_extra_by_defender", "state", "B_EXTRA_DEF"),
+    Obs("battle_attacker_ignores_rolled", "flag", "B_IGNORE_ATT"),
+    Obs("battle_defender_ignores_rolled", "flag", "B_IGNORE_DEF"),
+)
+
+
+@dataclass(frozen=True)
+class ObsField:
+    """An observation field placed: ``Obs`` with its numbers for one bundle."""
+
+    name: str
+    kind: str
+    offset: int      # in the observation vector
+    size: int        # numbers in the vector
+    source: str      # the source's constant: S_<field> (state kinds), LOC_<place> (cards)
+    block: int       # per seat: numbers per seat in the source (state) or locations (cards)
+    per_seat: bool
+    visibility: str
+    empty: int
+
+
+def place_observation(fields: tuple[Obs, ...], consts: dict[str, int],
+                      state: Layout) -> list[ObsField]:
+    """Offsets and sizes of the observation's fields for one bundle's constants and
+    state layout (checked: a wrong entry fails the build, not a game)."""
+    P, K = consts["P"], consts["K"]
+    out: list[ObsField] = []
+    off = 0
+    for f in fields:
+        assert f.kind in OBS_KINDS, f"{f.name}: no observation kind {f.kind!r}"
+        assert f.visibility in VISIBILITY, f"{f.name}: no visibility {f.visibility!r}"
+        assert f.visibility != "hidden" or f.kind == "cards", \
+            f"{f.name}: only cards can be hidden (their number shown)"
+        assert f.visibility != "owner" or f.per_seat, f"{f.name}: 'owner' needs per_seat"
+        assert not f.slots or (f.kind == "cards" and f.per_seat), f"{f.name}: slots"
+        source, block = "", 0
+        if f.kind in ("state", "flag", "seat"):
+            assert f.source in state.offsets, f"{f.name}: no state field {f.source!r}"
+            source, whole = "S_" + f.source, state.sizes[f.source]
+            size = 1 if f.kind != "state" else whole
+            if f.per_seat:
+                assert f.kind == "state" and whole % P == 0, f"{f.name}: not per seat"
+                block = whole // P
+                size = block if f.visibility == "owner" else whole
+        elif f.kind == "cards":
+            assert f.source.startswith("LOC_") and f.source in consts, \
+                f"{f.name}: no card location {f.source!r}"
+            source = f.source
+            block = consts[f.slots] if f.slots else 1
+            assert consts[f.source] + (P * block if f.per_seat else 1) <= consts["NLOC"], \
+                f"{f.name}: locations past NLOC"
+            seats = P if f.per_seat and f.visibility != "owner" else 1
+            size = seats * block * (1 if f.visibility == "hidden" else K)
+        else:
+            assert not f.source and not f.per_seat, f"{f.name}: {f.kind} reads no source"
+            size = 1
+        out.append(ObsField(f.name, f.kind, off, size, source, block, f.per_seat,
+                            f.visibility, f.empty))
+        off += size
+    return out
+
+
+@dataclass(frozen=True)
 class Partial:
     """One template partial of the core's class body: ``templates/core/<name>.py.j2``.
 
@@ -107,6 +254,7 @@ PARTIALS = (
     Partial("triggers", abilities=("trigger",)),
     Partial("api", always=True),
     Partial("scenario", always=True),
+    Partial("observe", always=True),
 )
 
 
@@ -225,6 +373,7 @@ class Tables:
     names: Names = field(default_factory=Names)
     bundle_hash: str = ""
     uses: Uses = EVERYTHING  # what the core emits: the bundle's own, from build_tables
+    observation: list[ObsField] = field(default_factory=list)  # OBSERVATION placed
 
     def put(self, name: str, values: list[int]) -> None:
         off = self.table_layout.add(name, len(values))
@@ -232,7 +381,9 @@ class Tables:
         self.table.extend(int(v) for v in values)
 
 
-def build_tables(bundle: Bundle) -> Tables:
+def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> Tables:
+    """The tables of a bundle's core; ``observation`` replaces OBSERVATION (for tests of
+    field kinds the base table does not use)."""
     t = Tables(bundle_hash=bundle.hash, uses=content_uses(bundle))
     m = bundle.map
     c_ids = sorted(c.id for c in m.clearings)
@@ -305,6 +456,7 @@ def build_tables(bundle: Bundle) -> Tables:
                   LOC_AVAILABLE=4,                       # discarded dominance (Law 3.3.3)
                   LOC_HAND=8, LOC_PLAY=8 + P,            # + seat
                   LOC_COLUMN=8 + 2 * P)                  # + seat * L + column
+    consts["NLOC"] = 8 + 2 * P + P * L  # one past the last location: new ones go below
     for i, code in enumerate(FRAME_KINDS):
         consts[f"FR_{code.upper()}"] = i + 1
 
@@ -706,7 +858,8 @@ def build_tables(bundle: Bundle) -> Tables:
         ("DEPTH", 1), ("FRAMES", max_frames * FRAME_FIELDS),
         # usable effects used this turn (phase timings) or this battle, per seat (public)
         ("USED", P * max(U, 1)),
-        # hands seen: what seat a saw of seat b's hand (counts per card def), and when
+        # hands seen: what seat a saw of the seat r places after it (counts per card
+        # def), and the turn it saw it: each seat's memory, from itself on
         ("SEEN", P * P * K), ("SEEN_TURN", P * P),
         # the removal event in progress (Law 1.5.4): pieces removed, where, by whom
         ("LEDGER", NP), ("LEDGER_AT", 1), ("LEDGER_BY", P), ("LEDGER_N", 1),
@@ -729,6 +882,15 @@ def build_tables(bundle: Bundle) -> Tables:
     for i, code in enumerate(STOPS):
         consts[f"STOP_{code.upper()}"] = i + 1
     consts["MAX_FRAMES"] = max_frames
+    consts["NFRAMES"] = len(FRAME_KINDS)
+    consts["NOPS"] = len(STEP_OPS)
+
+    t.observation = place_observation(observation, consts, S)
+    consts["OBS_SIZE"] = sum(f.size for f in t.observation)
+    # Scratch (Core.k): the largest of the helpers' needs, among them the observation's
+    # table of where each card location counts (NLOC rows of 1 + one per cards field).
+    consts["OBS_ROW"] = 1 + sum(f.kind == "cards" for f in t.observation)
+    consts["SCRATCH"] = max(64 + 4 * C, consts["NLOC"] * consts["OBS_ROW"])
 
     t.names = {
         "clearings": [str(c) for c in c_ids],

@@ -348,22 +348,17 @@ def cmd_build(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from .bench import run_bench
+    from .bench import run_bench, text
 
     bundle = _bundle(args)
     factions = _factions(args) or [f.id for f in bundle.factions]
-    result = run_bench(bundle, factions, games=args.games,
-                       seed=args.seed, min_seconds=args.min_seconds)
+    result = run_bench(bundle, factions, games=args.games, seed=args.seed,
+                       min_seconds=args.min_seconds, rounds=args.rounds,
+                       pettingzoo=not args.no_pettingzoo)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        for path in ("compiled", "pure"):
-            r = result.get(path)
-            if r:
-                print(f"{path}: {r['decisions_per_s']:.0f} decisions/s, "
-                      f"{r['games_per_s']:.2f} games/s ({r['decisions']} decisions)")
-        if result.get("speedup"):
-            print(f"speedup: {result['speedup']:.1f}x")
+        print("\n".join(text(result)))
     return 0
 
 
@@ -613,13 +608,18 @@ def build_parser() -> argparse.ArgumentParser:
     packs(p)
     p.set_defaults(func=cmd_build)
 
-    p = sub.add_parser("bench", help="compiled vs pure speed on the same seeded games")
+    p = sub.add_parser("bench", help="speed on the same seeded games: playouts on the compiled "
+                       "and pure cores, the Python API, the PettingZoo loop")
     p.add_argument("--factions", default="", help="default: every faction of the bundle")
     p.add_argument("--games", type=at_least(1), default=20, metavar="N",
                    help="games per core (default 20)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     p.add_argument("--min-seconds", type=at_least(0, float), default=1.0,
                    help="repeat the compiled games until this much time has passed")
+    p.add_argument("--rounds", type=at_least(1), default=5, metavar="N",
+                   help="Python API figures: the best of N rounds of CPU time (default 5)")
+    p.add_argument("--no-pettingzoo", action="store_true",
+                   help="skip the PettingZoo loop (measured when the rl extra is installed)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     packs(p)
     p.set_defaults(func=cmd_bench)

@@ -223,10 +223,43 @@ def test_bench_json_structure(capsys):
     assert r["compiled"]["decisions"] == r["pure"]["decisions"] * r["compiled"]["rounds"]
 
 
+def test_bench_reports_the_python_api(capsys):
+    """The Python API's figures: the loop, one call of each fast path, and the PettingZoo
+    loop against the plain one (numbers here are only checked to be there: no timed
+    tests)."""
+    rc, out, err = run(capsys, "bench", "--json", "--games", "1", "--min-seconds", "0",
+                       "--rounds", "1")
+    assert rc == 0, err
+    api = json.loads(out)["api"]
+    assert api["core"] == "compiled" and api["positions"] > 50
+    loop = api["python_loop"]
+    assert loop["decisions"] > 0 and loop["decisions_per_s"] > 0 and loop["us_per_decision"] > 0
+    for call in ("legal_actions_us", "observation_vector_us", "observation_vector_new_us",
+                 "mask_us", "clone_us", "clone_core_us"):
+        assert api[call] > 0, call
+    pz = json.loads(out)["pettingzoo"]
+    try:
+        import pettingzoo  # noqa: F401
+    except ImportError:
+        assert "rl extra" in pz["skipped"]
+    else:  # the same seeded games through both: the same decisions
+        assert pz["aec_over_plain"] > 0
+        assert pz["aec"]["decisions"] == pz["aec_no_observation"]["decisions"] == \
+            pz["aec_fresh_observations"]["decisions"] == pz["plain"]["decisions"] == \
+            loop["decisions"]
+
+
 def test_bench_text_output(capsys):
-    rc, out, err = run(capsys, "bench", "--games", "1", "--min-seconds", "0")
+    rc, out, err = run(capsys, "bench", "--games", "1", "--min-seconds", "0", "--rounds", "1",
+                       "--no-pettingzoo")
     assert rc == 0, err
     assert re.search(r"^pure: \d+ decisions/s, [\d.]+ games/s \(\d+ decisions\)$", out, re.M)
+    assert re.search(r"^python loop \(compiled core\): \d+ decisions/s, [\d.]+ us/decision",
+                     out, re.M)
+    assert re.search(r"^per call \(\d+ positions, .*\): legal_actions [\d.]+ us, "
+                     r"observation_vector [\d.]+ us \(new array [\d.]+ us\), mask [\d.]+ us, "
+                     r"clone [\d.]+ us \(core [\d.]+ us\)$", out, re.M)
+    assert "pettingzoo: skipped (not asked (--no-pettingzoo))" in out
 
 
 # ---------------------------------------------------------------------- logs and replays

@@ -342,3 +342,44 @@ def test_a_position_can_begin_at_the_very_start_of_a_turn(mid_game):
     g._core.begin_turn(BIRD)
     assert g.current == BIRD and g.used_effects(BIRD) == ["better-burrow-bank"]
     assert len(g.hand(BIRD)) == 1 and len(g.hand(CAT)) == 1
+
+
+@pytest.mark.parametrize("seat", [CAT, BIRD])
+def test_the_observation_shows_the_battle_and_used_effects_to_every_seat(mid_game, seat):
+    """Public facts in the vector, from each seat's side: the battle in progress (sides
+    as relative seats, the clearing, rolled and extra hits, ignored hits) and the effects
+    used; none of it once the battle is over."""
+    g = mid_game()
+    sc.put(g, "5", "cat-warrior", 3)
+    sc.put(g, "5", "bird-warrior", 3)
+    play_area(g, CAT, "brutal-tactics", "armorers")
+    sc.set_hand(g, CAT, [])
+    sc.set_hand(g, BIRD, [])
+    sc.goto(g, "marquise", "daylight", "actions")
+    sc.set_dice(g, 2, 1)
+    g.apply("battle 5 eyrie")
+    g.apply("use brutal-tactics")  # the window stays: Armorers may still be used
+
+    def field(name):
+        off, size = g.observation_layout[name]
+        return list(g.observation_vector(seat)[off:off + size])
+
+    def used():
+        u = g.consts["U"]
+        flags = field("used_effects")[me * u:(me + 1) * u]
+        return {g.names["effects"][i] for i in range(u) if flags[i]}
+
+    me = (CAT - seat) % 2  # the Marquise as seen from the observer
+    assert g.decision == "battle_effects"
+    assert field("battle_attacker") == [me] and field("battle_defender") == [1 - me]
+    assert field("battle_clearing") == [g.names["clearings"].index("5")]
+    assert field("battle_rolled_by_attacker") == [2] and field("battle_rolled_by_defender") == [1]
+    assert field("battle_extra_by_attacker") == [1] and field("battle_extra_by_defender") == [0]
+    assert field("battle_attacker_ignores_rolled") == [0]
+    assert field("battle_stage") != [0]
+    assert used() == {"brutal-tactics"}
+    g.apply("use armorers")  # the battle then runs to its end
+    assert g.battle() is None
+    assert field("battle_stage") == [0] and field("battle_attacker") == [-1]
+    assert field("battle_rolled_by_attacker") == [0]
+    assert used() == {"brutal-tactics", "armorers"}

@@ -1,4 +1,6 @@
-"""A flat integer encoding of one seat's observation, for learning agents.
+"""The observation encoder in Python, as it was before the core encoded observations: the
+reference the core's vectors are checked against (tests/test_fast_api.py).  Not used by
+the runtime; the layout and meaning are documented in docs/agents.md.
 
 ``Game.observation(seat)`` is the readable view; this is the same information as one
 ``array('q')`` of fixed length per bundle, with named fields (``layout``).  Players are
@@ -17,8 +19,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rootlaw.generator.tables import Names
-
-    from .game import Game
+    from rootlaw.runtime.game import Game
 
 
 class ObservationEncoder:
@@ -40,7 +41,11 @@ class ObservationEncoder:
             ("hand", K), ("discard", K), ("available", K), ("removed", K),
             ("play_area", P * K), ("columns", P * L * K),
             ("items", n_items), ("crafted", P * n_items),
-            ("used_effects", P * self.U), ("seen", P * K), ("seen_turn", P), ("battle", 10),
+            ("used_effects", P * max(self.U, 1)), ("seen", P * K), ("seen_turn", P),
+            *((f"battle_{x}", 1) for x in (
+                "stage", "attacker", "defender", "clearing", "rolled_by_attacker",
+                "rolled_by_defender", "extra_by_attacker", "extra_by_defender",
+                "attacker_ignores_rolled", "defender_ignores_rolled")),
         ]
         self.layout: dict[str, tuple[int, int]] = {}
         off = 0
@@ -115,25 +120,26 @@ class ObservationEncoder:
                 out[lay["columns"][0] + (rel(q) * L + col) * K + dd] += 1
         for r in range(P):
             put("hand_size", r, hand_sizes[r])
-        U = self.U
+        ub = max(self.U, 1)  # the state keeps one flag per seat even with no effects
         for q in range(n):
-            r = rel(q)
-            for u in range(U):
-                put("used_effects", r * U + u, st[S["USED"] + q * U + u])
-            if q == seat:
-                continue
-            # What this seat saw of q's hand, only this seat's (a snapshot, and its turn).
-            put("seen_turn", r, st[S["SEEN_TURN"] + seat * P + q])
+            for u in range(ub):
+                put("used_effects", rel(q) * ub + u, st[S["USED"] + q * ub + u])
+        # What this seat saw of each hand (the state keeps it from the seat on already).
+        for r in range(P):
+            put("seen_turn", r, st[S["SEEN_TURN"] + seat * P + r])
             for dd in range(K):
-                put("seen", r * K + dd, st[S["SEEN"] + (seat * P + q) * K + dd])
-        # The battle in progress (public): stage, attacker and defender (relative seats),
-        # clearing, rolled hits each deals, extra hits, whether each ignores rolled hits.
-        stage = st[S["B_STAGE"]]
-        battle = [stage, -1, -1, -1, 0, 0, 0, 0, 0, 0]
-        if stage:
-            battle[1:] = [rel(st[S["B_ATT"]]), rel(st[S["B_DEF"]]), st[S["B_AT"]]] + \
-                [st[S[k]] for k in ("B_ROLL_ATT", "B_ROLL_DEF", "B_EXTRA_ATT", "B_EXTRA_DEF",
-                                    "B_IGNORE_ATT", "B_IGNORE_DEF")]
-        for i, v in enumerate(battle):
-            put("battle", i, v)
+                put("seen", r * K + dd, st[S["SEEN"] + (seat * P + r) * K + dd])
+        # The battle in progress (public; -1 for the sides and clearing without one).
+        put("battle_stage", 0, st[S["B_STAGE"]])
+        for name, key in (("attacker", "B_ATT"), ("defender", "B_DEF")):
+            q = st[S[key]]
+            put(f"battle_{name}", 0, rel(q) if q >= 0 else -1)
+        put("battle_clearing", 0, st[S["B_AT"]])
+        for name, key in (("rolled_by_attacker", "B_ROLL_ATT"),
+                          ("rolled_by_defender", "B_ROLL_DEF"),
+                          ("extra_by_attacker", "B_EXTRA_ATT"),
+                          ("extra_by_defender", "B_EXTRA_DEF")):
+            put(f"battle_{name}", 0, st[S[key]])
+        put("battle_attacker_ignores_rolled", 0, int(st[S["B_IGNORE_ATT"]] != 0))
+        put("battle_defender_ignores_rolled", 0, int(st[S["B_IGNORE_DEF"]] != 0))
         return out
