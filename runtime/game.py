@@ -468,6 +468,13 @@ class Game:
         at = self.S["USED"] + self._seat(seat) * U
         return [self.names["effects"][u] for u in range(U) if self.state[at + u]]
 
+    def cycles(self, seat: int) -> dict[str, str]:
+        """Where each of a seat's cycles stands: cycle id -> its current stage (the
+        faction's 'cycles'); public."""
+        f, ncyc = self._seats[self._seat(seat)], self.consts["NCYC"]
+        return {cy: self.names["stages"][f][k][self._s("CYCLE", seat * ncyc + k)]
+                for k, cy in enumerate(self.names["cycles"][f])}
+
     def seen_hand(self, viewer: int, seat: int) -> tuple[list[str], int] | None:
         """What viewer saw of seat's hand when it was last shown to viewer (Law 1.2.1
         'show'), and the turn it saw it; None if never.  Only viewer's own observation
@@ -559,6 +566,7 @@ class Game:
                               if self._s("DOMINANCE", q) >= 0 else None),
                 "play_area": self.play_area(q),
                 "used_effects": self.used_effects(q),
+                "cycles": self.cycles(q),
             })
         seen = {}
         for q in range(self.num_players):

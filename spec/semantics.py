@@ -750,6 +750,71 @@ def _card_piece_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...])
                         f"card {c.id}: no faction has a piece {x!r}"
 
 
+# --------------------------------------------------------------------------- cycles, forests
+
+HOOK_RUNNERS = (M.RunStage, M.ResolveColumns)
+"""Steps that run a hook of the faction's (and then go on after themselves)."""
+
+
+@check("HOOK-NESTED", "error", "faction",
+       "A step that runs a hook (run_stage, resolve_columns) inside a hook: the engine "
+       "returns from one hook at a time, so the outer program would not go on.",
+       example='`"hooks": {"spring": [{"op": "run_stage", "cycle": "wheel", ...}]}`')
+def _hook_nested(f: M.FactionSpec):
+    for name, steps in f.hooks.items():
+        for i, s in enumerate(steps):
+            if isinstance(s, HOOK_RUNNERS):
+                yield ("hooks", name, i), (f"step {s.op} in hook {name!r}: a hook cannot run "
+                                           "another hook; run it from a setup or turn program")
+
+
+@check("ID-DUP", "error", "faction",
+       "Two cycles of one faction with one id, or a stage named twice in one cycle.",
+       example='`"stages": ["spring", "summer", "spring"]`')
+def _cycle_ids(f: M.FactionSpec):
+    for i, x, k in _duplicates(cy.id for cy in f.cycles):
+        yield ("cycles", i, "id"), f"duplicate cycle id {x!r} (first at /cycles/{k})"
+    for i, cy in enumerate(f.cycles):
+        for j, x, k in _duplicates(cy.stages):
+            yield ("cycles", i, "stages", j), \
+                f"cycle {cy.id}: stage {x!r} is listed twice (first at {k})"
+
+
+@check("CYCLE-STUCK", "warning", "faction",
+       "A cycle that no step moves on (no advance_cycle: its marker never leaves its first "
+       "stage) or that no step reads (no run_stage: where it stands changes nothing).",
+       example='`"cycles": [{"id": "wheel", ...}]` with no `advance_cycle` step')
+def _cycle_stuck(f: M.FactionSpec):
+    steps = [s for _, prog in _programs(f) for s in prog]
+    for i, cy in enumerate(f.cycles):
+        moved = any(isinstance(s, M.AdvanceCycle) and s.cycle == cy.id for s in steps)
+        read = any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps)
+        if not moved:
+            yield ("cycles", i), f"cycle {cy.id}: no advance_cycle step moves it"
+        if not read:
+            yield ("cycles", i), f"cycle {cy.id}: no run_stage step reads it"
+
+
+@check("FOREST-SCORE", "warning", "bundle",
+       "A score_forests step that never scores on the map: the map has no forests, or "
+       "'min' is more clearings than any of its forests touches.", "2.4",
+       example='`{"op": "score_forests", "min": 7}` on a map whose forests touch 3 to 5 '
+       'clearings')
+def _forest_score(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
+    most = max([len(set(fo.clearings)) for fo in m.forests] + [0])
+    for f in fs:
+        for base, steps in _programs(f):
+            for i, s in enumerate(steps):
+                if not isinstance(s, M.ScoreForests):
+                    continue
+                if not m.forests:
+                    yield f, (*base, i), f"score_forests: map {m.id!r} has no forests"
+                elif s.min > most:
+                    yield f, (*base, i, "min"), (
+                        f"score_forests: 'min' is {s.min}, but the forests of map {m.id!r} "
+                        f"touch at most {most} clearings")
+
+
 # --------------------------------------------------------------------------- runners
 
 

@@ -46,6 +46,7 @@ class ObservationEncoder:
                 "stage", "attacker", "defender", "clearing", "rolled_by_attacker",
                 "rolled_by_defender", "extra_by_attacker", "extra_by_defender",
                 "attacker_ignores_rolled", "defender_ignores_rolled")),
+            ("cycles", P * c["NCYC"]),
         ]
         self.layout: dict[str, tuple[int, int]] = {}
         off = 0
@@ -142,4 +143,9 @@ class ObservationEncoder:
             put(f"battle_{name}", 0, st[S[key]])
         put("battle_attacker_ignores_rolled", 0, int(st[S["B_IGNORE_ATT"]] != 0))
         put("battle_defender_ignores_rolled", 0, int(st[S["B_IGNORE_DEF"]] != 0))
+        # Each seat's cycle markers (public), from the observer on.
+        ncyc = c["NCYC"]
+        for q in range(n):
+            for k in range(ncyc):
+                put("cycles", rel(q) * ncyc + k, st[S["CYCLE"] + q * ncyc + k])
         return out

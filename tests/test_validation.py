@@ -89,6 +89,11 @@ DOCUMENTS = [
     ("deck-effect-program.json", [("EFFECT-TARGET", "/cards/3/on_craft/1", '"hits": 1'),
                                   ("EFFECT-BATTLE-ONLY", "/cards/3/on_craft/0",
                                    '"hits": 1')]),
+    # Cycles: a marker round a ring of stages, whose stages run hooks.
+    ("hook-nested.json", [("HOOK-NESTED", "/hooks/high-water/0", '"high-water": [{"op"')]),
+    ("cycle-stage-dup.json", [("ID-DUP", "/cycles/0/stages/2", '"ebb", "flood", "ebb"')]),
+    ("cycle-undef.json", [("REF-UNDEF", "/turn/birdsong/1/cycle", '"moon"')]),
+    ("stage-undef.json", [("REF-UNDEF", "/turn/birdsong/1/hooks/spring", '"spring"')]),
     # An effect the engine does not have: the op's tag is not in the catalogue.
     ("effect-unknown.json", [("VALUE-INVALID", "/abilities/1/do/0", '"steal_item"')]),
     # What the loader sees: keys named twice, strings and booleans where integers go.
@@ -114,7 +119,8 @@ def test_broken_document_gives_its_coded_located_finding_and_exit_1(capsys, name
     assert not any(x.startswith("ok:") for x in out.splitlines())
 
 
-@pytest.mark.parametrize("name", ["clean-map.json", "clean-faction.json", "clean-deck.json"])
+@pytest.mark.parametrize("name", ["clean-map.json", "clean-faction.json", "clean-deck.json",
+                                  "clean-cycle.json"])
 def test_the_control_documents_are_clean(capsys, name):
     # Every broken fixture above is one of these with one defect.
     assert findings(SEM / name) == []
@@ -241,6 +247,29 @@ def test_a_turn_that_never_draws_is_a_warning(capsys):
     assert run(capsys, "validate", "--strict", path)[0] == 1
 
 
+def test_a_cycle_nothing_moves_is_a_warning(capsys):
+    path = SEM / "cycle-stuck.json"
+    [d] = findings(path)
+    assert (d.code, d.severity, d.pointer, d.line) == \
+        ("CYCLE-STUCK", "warning", "/cycles/0", line_of(path, '{"id": "tide"'))
+    assert "no advance_cycle" in d.message
+    assert run(capsys, "validate", path)[0] == 0
+    assert run(capsys, "validate", "--strict", path)[0] == 1
+
+
+def test_forests_a_faction_can_never_score_are_a_warning_on_each_map(capsys):
+    """Law 2.4: score_forests on the Autumn map with 'min' above its largest forest (5
+    clearings), and on a map with no forests at all: each map of the pack once."""
+    path = PACKS / "forest-score" / "foresters.json"
+    got = [(d.code, d.severity, d.file, d.pointer, d.line)
+           for d in findings(PACKS / "forest-score")]
+    line = line_of(path, '"score_forests"')
+    assert got == [("FOREST-SCORE", "warning", str(path), "/turn/evening/2/min", line),
+                   ("FOREST-SCORE", "warning", str(path), "/turn/evening/2", line)]
+    rc, out, _ = run(capsys, "validate", "--strict", PACKS / "forest-score")
+    assert rc == 1 and "at most 5 clearings" in out and "'glade' has no forests" in out
+
+
 def test_map_warnings(capsys):
     path = SEM / "map-forest-id.json"
     [d] = findings(path)
@@ -313,7 +342,8 @@ def test_every_check_code_has_a_fixture_that_triggers_it():
     """A check nothing triggers could be dead; every code is exercised above."""
     triggered = {code for _, exp in DOCUMENTS for code, _, _ in exp}
     triggered |= {"MAP-CORNERS-FEW", "SETUP-SLOTS", "ID-DUP", "TRACK-DRAW-NONE", "TURN-NO-DRAW",
-                  "MAP-FOREST-ID", "MAP-SUIT-MISSING", "CARD-NO-EFFECT", "REF-UNDEF"}
+                  "MAP-FOREST-ID", "MAP-SUIT-MISSING", "CARD-NO-EFFECT", "REF-UNDEF",
+                  "CYCLE-STUCK", "FOREST-SCORE"}
     assert {c.code for c in CHECKS} <= triggered
 
 
