@@ -26,22 +26,33 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
             "draw_if_hand_empty", "add_to_columns", "place_if_none", "resolve_columns",
             "score_track", "lose_vp_per_column_card", "discard_columns", "choose_role",
             "end_phase", "setup_home_token", "setup_warriors_everywhere",
-            "setup_buildings_near_home", "setup_home_corner")
-MENU_ACTIONS = ("battle", "march", "recruit_all", "build", "spend_card_place")
+            "setup_buildings_near_home", "setup_home_corner", "draw_to_zone")
+MENU_ACTIONS = ("battle", "march", "recruit_all", "build", "spend_card_place", "craft",
+                "spread", "revolt", "mobilize", "train", "recruit_at", "organize")
 COLUMN_ACTIONS = ("recruit", "move", "battle", "build")
 ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
-                 "battle_removal_vp", "exclusive_placement", "rescue_removed_warriors")
+                 "battle_removal_vp", "exclusive_placement", "rescue_removed_warriors",
+                 "defender_takes_high_roll")
 
 # Action types of the fixed action space, in order.  Each has a parameter shape.
+# Menu entries reuse a type where the parameter means the same: recruit_at is
+# 'recruit <clearing>', a craft entry 'craft <card>', a zone card paid 'spend <card>'.
 ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_all",
                 "recruit", "craft", "spend", "discard", "add", "spend_place", "remove",
-                "activate", "take", "suit", "fail")
+                "activate", "take", "suit", "fail", "spread", "revolt", "mobilize", "train",
+                "organize")
 
 
 # Decision frames: what interrupts a step to ask a player (codes 1.., 0 = no frame).
 # The runtime names the pending decision from these (Game.decision).
 FRAME_KINDS = ("march", "ambush", "foil", "remove", "rescue", "pay", "place", "craft_any",
-               "daylight_end")
+               "daylight_end", "zone_pay")
+
+# 'actions' step counts that are not a number (STEP_A): any number, ending with 'done';
+# or, at COUNT_BOX - b and below, one per warrior in the faction's box b.
+COUNT_ANY = -1
+COUNT_BOX = -2
+ANY_NUMBER = 1 << 40  # actions left of an 'any number' step: never runs out
 
 
 @dataclass(frozen=True)
@@ -85,7 +96,10 @@ PARTIALS = (
             frames=("ambush", "foil", "remove")),
     Partial("rescue", abilities=("rescue_removed_warriors",), frames=("rescue",)),
     Partial("build", menu=("build",), columns=("build",), frames=("pay",)),
-    Partial("craft", ops=("craft",), frames=("craft_any",)),
+    Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
+    Partial("zones", ops=("draw_to_zone",), menu=("spread", "revolt", "mobilize", "train"),
+            frames=("zone_pay",)),
+    Partial("tokens", menu=("spread", "revolt", "organize")),
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
     Partial("roles", ops=("choose_role",)),
     Partial("api", always=True),
@@ -180,6 +194,9 @@ class Names(TypedDict, total=False):
     edges: list[str]
     ops: list[str]
     frames: list[str]
+    zones: list[list[str]]
+    boxes: list[list[str]]
+    zone_visibility: list[list[str]]
 
 
 @dataclass
@@ -223,6 +240,8 @@ def build_tables(bundle: Bundle) -> Tables:
                     [len(p.track.cost) if p.track else 0 for _, _, p in pieces] + [1])
     max_draw_at = max([len(p.track.draw_at) if p.track else 0 for _, _, p in pieces] + [1])
     W = max(p.count for _, _, p in pieces if p.kind == "warrior")
+    Z = max([len(f.zones) for f in factions] + [1])
+    B = max([len(f.boxes) for f in factions] + [1])
 
     # ---- card definitions: deck cards, then faction cards
     defs: list[dict] = []
@@ -260,10 +279,11 @@ def build_tables(bundle: Bundle) -> Tables:
     E = len(edges)
 
     consts = t.consts
-    consts.update(C=C, F=F, P=P, NP=NP, K=K, N=N, I=I, L=L, R=R, E=E, W=W,
+    consts.update(C=C, F=F, P=P, NP=NP, K=K, N=N, I=I, L=L, R=R, E=E, W=W, Z=Z, B=B,
                   MAX_TRACK=max_track, MAX_DRAW_AT=max_draw_at, MAX_COST=MAX_COST,
                   FOX=0, RABBIT=1, MOUSE=2, BIRD=3, ANY=ANY,
-                  PK_WARRIOR=0, PK_BUILDING=1, PK_TOKEN=2)
+                  PK_WARRIOR=0, PK_BUILDING=1, PK_TOKEN=2,
+                  COUNT_ANY=COUNT_ANY, COUNT_BOX=COUNT_BOX, ANY_NUMBER=ANY_NUMBER)
     for prefix, codes in (("CK", CARD_KINDS), ("OP", STEP_OPS), ("MA", MENU_ACTIONS),
                           ("CA", COLUMN_ACTIONS), ("AB", ABILITY_KINDS)):
         for i, code in enumerate(codes):
@@ -274,7 +294,8 @@ def build_tables(bundle: Bundle) -> Tables:
                   LOC_RESERVE=3,                         # faction cards not in use
                   LOC_AVAILABLE=4,                       # discarded dominance (Law 3.3.3)
                   LOC_HAND=8, LOC_PLAY=8 + P,            # + seat
-                  LOC_COLUMN=8 + 2 * P)                  # + seat * L + column
+                  LOC_COLUMN=8 + 2 * P,                  # + seat * L + column
+                  LOC_ZONE=8 + 2 * P + P * L)            # + seat * Z + zone
     for i, code in enumerate(FRAME_KINDS):
         consts[f"FR_{code.upper()}"] = i + 1
 
@@ -300,6 +321,8 @@ def build_tables(bundle: Bundle) -> Tables:
     t.put("PIECE_KIND", [PIECE_KINDS.index(p.kind) for _, _, p in pieces])
     t.put("PIECE_COUNT", [p.count for _, _, p in pieces])
     t.put("PIECE_PERMANENT", [int(p.permanent_removal) for _, _, p in pieces])
+    t.put("PIECE_SUIT", [SUIT[p.suit] if p.suit else -1 for _, _, p in pieces])
+    t.put("PIECE_PER_CLEARING", [p.per_clearing or 0 for _, _, p in pieces])  # 0: no limit
     vp, cost, draw = [], [], []
     for _, _, p in pieces:
         tr = p.track or M.Track()
@@ -315,6 +338,23 @@ def build_tables(bundle: Bundle) -> Tables:
                                for f in factions])
     t.put("FACTION_FIRST_PIECE", [min(pidx[n] for n in f.pieces) for f in factions])
     t.put("FACTION_END_PIECE", [max(pidx[n] for n in f.pieces) + 1 for f in factions])
+
+    # ---- zones (card piles apart from the hand) and boxes (warriors off the map)
+    zone_cap, zone_lift, zone_public, box_piece = [], [], [], []
+    for f in factions:
+        for zi in range(Z):
+            z = f.zones[zi] if zi < len(f.zones) else None
+            zone_cap.append(-1 if z is None or z.capacity is None else z.capacity)
+            zone_lift.append(sum(1 << pidx[b] for b in z.unlimited_while) if z else 0)
+            zone_public.append(int(z is not None and z.visibility == "public"))
+        for bi in range(B):
+            box_piece.append(pidx[f.boxes[bi].piece] if bi < len(f.boxes) else -1)
+    t.put("ZONE_CAP", zone_cap)        # [F][Z]: -1 no limit
+    t.put("ZONE_LIFT", zone_lift)      # [F][Z]: buildings that lift the limit (bitmask)
+    t.put("ZONE_PUBLIC", zone_public)  # [F][Z]
+    t.put("BOX_PIECE", box_piece)      # [F][B]: -1 no such box
+    t.put("FACTION_NZONES", [len(f.zones) for f in factions])
+    t.put("FACTION_NBOXES", [len(f.boxes) for f in factions])
 
     # ---- cards
     t.put("DEF_SUIT", [d["suit"] for d in defs])
@@ -347,7 +387,8 @@ def build_tables(bundle: Bundle) -> Tables:
                    "attack_extra_hits": getattr(ab, "hits", 0),
                    "battle_removal_vp": getattr(ab, "vp", 0),
                    "exclusive_placement": pidx.get(getattr(ab, "token", ""), -1),
-                   "rescue_removed_warriors": pidx.get(getattr(ab, "token", ""), -1)}[ab.kind]
+                   "rescue_removed_warriors": pidx.get(getattr(ab, "token", ""), -1),
+                   "defender_takes_high_roll": 1}[ab.kind]
             granted_by = [ri for ri, r in enumerate(f.roles) if ab.id in r.abilities]
             if granted_by:
                 mask = sum(1 << ri for ri in granted_by)
@@ -388,24 +429,34 @@ def build_tables(bundle: Bundle) -> Tables:
     menu_kind: list[int] = []
     menu_a: list[int] = []
     menu_b: list[int] = []
+    menu_c: list[int] = []
+    menu_d: list[int] = []
     menu_mask: list[int] = []
     hook_names: list[tuple[int, str]] = []
     for fi, f in enumerate(factions):
         for h in f.hooks:
             hook_names.append((fi, h))
     def emit(fi: int, steps: list) -> tuple[int, int]:
+        f = factions[fi]
+        zones = [z.id for z in f.zones]
+        boxes = [x.id for x in f.boxes]
         start = len(ops)
         for s in steps:
             a = b = c = d = 0
             if isinstance(s, M.PlaceAtBuildings):
                 a, b = pidx[s.piece], pidx[s.building]
             elif isinstance(s, M.Actions):
-                a = s.count
+                if s.count is None:
+                    a = COUNT_ANY
+                elif isinstance(s.count, M.FromBox):
+                    a = COUNT_BOX - boxes.index(s.count.box)
+                else:
+                    a = s.count
                 b = SUIT[s.extra_action_suit] if s.extra_action_suit else -1
                 c = len(menu_kind)
                 d = len(s.menu)
                 for mn in s.menu:
-                    ma = mb = mmask = 0
+                    ma = mb = mc = md = mmask = 0
                     if isinstance(mn, M.MarchAction):
                         ma = mn.moves
                     elif isinstance(mn, M.RecruitAllAction):
@@ -415,13 +466,35 @@ def build_tables(bundle: Bundle) -> Tables:
                         mmask = sum(1 << pidx[x] for x in mn.buildings)
                     elif isinstance(mn, M.SpendCardPlaceAction):
                         ma, mb = pidx[mn.building], pidx[mn.piece]
+                    elif isinstance(mn, M.SpreadAction):
+                        ma, mb = pidx[mn.token], zones.index(mn.zone)
+                        mc, md = mn.surcharge_warriors or 0, mn.surcharge
+                    elif isinstance(mn, M.RevoltAction):
+                        ma, mb, mc = pidx[mn.token], zones.index(mn.zone), mn.cost
+                        md = boxes.index(mn.box) if mn.box else -1
+                        mmask = sum(1 << pidx[x] for x in mn.buildings)
+                    elif isinstance(mn, M.MobilizeAction):
+                        mb = zones.index(mn.zone)
+                    elif isinstance(mn, M.TrainAction):
+                        md = boxes.index(mn.box)
+                        mmask = sum(1 << pidx[x] for x in mn.buildings)
+                    elif isinstance(mn, M.RecruitAtAction):
+                        mmask = sum(1 << pidx[x] for x in mn.buildings)
+                    elif isinstance(mn, M.OrganizeAction):
+                        ma = pidx[mn.token]
                     menu_kind.append(MENU_ACTIONS.index(mn.action))
                     menu_a.append(ma)
                     menu_b.append(mb)
+                    menu_c.append(mc)
+                    menu_d.append(md)
                     menu_mask.append(mmask)
             elif isinstance(s, M.Draw):
                 a = s.count
-                b = pidx[s.bonus_building] if s.bonus_building else -1
+                # Every building whose track's uncovered bonuses add to the draw.
+                bonus = ([s.bonus_building] if s.bonus_building else []) + s.bonus_buildings
+                d = sum(1 << pidx[x] for x in dict.fromkeys(bonus))
+            elif isinstance(s, M.DrawToZone):
+                a, b = s.count, zones.index(s.zone)
             elif isinstance(s, M.DiscardDownTo):
                 a = s.limit
             elif isinstance(s, M.DrawIfHandEmpty):
@@ -465,6 +538,8 @@ def build_tables(bundle: Bundle) -> Tables:
     t.put("MENU_KIND", menu_kind or [0])
     t.put("MENU_A", menu_a or [0])
     t.put("MENU_B", menu_b or [0])
+    t.put("MENU_C", menu_c or [0])
+    t.put("MENU_D", menu_d or [0])
     t.put("MENU_MASK", menu_mask or [0])
     t.put("SETUP_RANGE", [x for r in setup_r for x in r])
     t.put("PHASE_RANGE", [x for r in phase_r for x in r])  # [F][3][2]
@@ -493,6 +568,11 @@ def build_tables(bundle: Bundle) -> Tables:
     A.add("take", K * K)
     A.add("suit", 3)  # the suit a '?' cost icon is paid with (fox, rabbit, mouse)
     A.add("fail", 1)  # take up a column card that cannot be resolved: its on_fail hook
+    A.add("spread", C)    # place the next token of a spread menu entry in a clearing
+    A.add("revolt", C)    # revolt in a clearing
+    A.add("mobilize", K)  # a hand card into the mobilize entry's zone
+    A.add("train", K)     # spend a hand card to put a warrior into the train entry's box
+    A.add("organize", C)  # remove a warrior to place the next token in its clearing
     consts["NACTIONS"] = A.size
     assert tuple(A.offsets) == ACTION_TYPES
 
@@ -513,6 +593,12 @@ def build_tables(bundle: Bundle) -> Tables:
         ("PLACE_LEFT", C), ("CRAFT_ANY_LEFT", 1),
         # board
         ("BOARD", C * NP), ("RUINS", C), ("SUPPLY", NP), ("OUT", NP),
+        # warriors in each seat's boxes (off the map, not in the supply)
+        ("BOX", P * B),
+        # zone cards owed by a zone_pay frame, the action they pay for and its menu entry
+        ("ZPAY_LEFT", 1), ("ZPAY_ACTION", 1), ("ZPAY_ENTRY", 1),
+        # actions taken in the current 'actions' step (a count read from a box)
+        ("ACTIONS_TAKEN", 1),
         # cards
         ("CARD_LOC", N), ("DECK", N), ("DECK_LEN", 1),
         # items
@@ -540,5 +626,8 @@ def build_tables(bundle: Bundle) -> Tables:
         "edges": [f"{c_ids[a]}-{c_ids[b]}" for a, b in edges],
         "ops": list(STEP_OPS),
         "frames": list(FRAME_KINDS),
+        "zones": [[z.id for z in f.zones] for f in factions],
+        "boxes": [[x.id for x in f.boxes] for f in factions],
+        "zone_visibility": [[z.visibility for z in f.zones] for f in factions],
     }
     return t

@@ -365,6 +365,38 @@ class Game:
     def hand(self, seat: int) -> list[str]:
         return self.cards_at(self.consts["LOC_HAND"] + self._seat(seat))
 
+    def zone_loc(self, seat: int, zone: str) -> int:
+        """The card location of a seat's zone (the core's LOC_ZONE + seat * Z + zone)."""
+        zones = self.names["zones"][self._seats[self._seat(seat)]]
+        if zone not in zones:
+            raise RootlawError(f"{self.factions[seat]} has no zone {zone!r}"
+                               f"{' (zones: ' + ', '.join(zones) + ')' if zones else ''}",
+                               code="REF-UNDEF")
+        return self.consts["LOC_ZONE"] + seat * self.consts["Z"] + zones.index(zone)
+
+    def zone(self, seat: int, zone: str) -> list[str]:
+        """The cards in a seat's zone (whoever may see them: this is the whole state)."""
+        return self.cards_at(self.zone_loc(seat, zone))
+
+    def zones(self, seat: int) -> dict[str, list[str]]:
+        return {z: self.zone(seat, z) for z in self.names["zones"][self._seats[self._seat(seat)]]}
+
+    def box_index(self, seat: int, box: str) -> int:
+        """The state index of a seat's box (S_BOX + seat * B + box)."""
+        boxes = self.names["boxes"][self._seats[self._seat(seat)]]
+        if box not in boxes:
+            raise RootlawError(f"{self.factions[seat]} has no box {box!r}"
+                               f"{' (boxes: ' + ', '.join(boxes) + ')' if boxes else ''}",
+                               code="REF-UNDEF")
+        return self.S["BOX"] + seat * self.consts["B"] + boxes.index(box)
+
+    def box(self, seat: int, box: str) -> int:
+        """How many warriors are in a seat's box."""
+        return self.state[self.box_index(seat, box)]
+
+    def boxes(self, seat: int) -> dict[str, int]:
+        return {b: self.box(seat, b) for b in self.names["boxes"][self._seats[self._seat(seat)]]}
+
     def columns(self, seat: int) -> dict[str, list[str]]:
         f = self._seats[self._seat(seat)]
         L = self.consts["L"]
@@ -418,6 +450,14 @@ class Game:
                 "dominance": (self.names["cards"][self._s("DOMINANCE", q)]
                               if self._s("DOMINANCE", q) >= 0 else None),
                 "play_area": self.cards_at(self.consts["LOC_PLAY"] + q),
+                # A zone's size is public; its cards only to its owner unless it is
+                # public (Law 8.2.3: such a stack is face down).  Boxes are public.
+                "zones": {z: {"size": len(cards),
+                              "cards": cards if q == seat or vis == "public" else None}
+                          for (z, cards), vis in zip(self.zones(q).items(),
+                                                     self.names["zone_visibility"][f],
+                                                     strict=True)},
+                "boxes": self.boxes(q),
             })
         return {
             "seat": seat,

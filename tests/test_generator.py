@@ -41,12 +41,14 @@ FAMILIES = Path(__file__).resolve().parent / "data" / "families"
 
 # Bundles on the base map and deck whose factions use only some primitive families: the
 # two test factions of tests/data/families (no crafting, columns, roles or abilities),
-# and each of them beside a base faction (no columns and roles; no rescue and some
-# setup steps).
+# each of them beside a base faction (no columns and roles; no rescue and some setup
+# steps), and the zones-and-tokens test faction beside one of them.
 MIXES = {
     "subset": ("test-red", "test-blue"),
     "marquise+blue": ("marquise", "test-blue"),
     "eyrie+red": ("eyrie", "test-red"),
+    # Zones, boxes and tokens from a track without crafting, columns, roles or rescue.
+    "red+green": ("test-red", "test-green"),
 }
 
 
