@@ -20,6 +20,8 @@ ANY = 3  # a '?' cost icon shares the index of bird: both mean "any suit"
 CARD_KINDS = ("item", "ambush", "dominance", "persistent", "immediate", "faction")
 PIECE_KINDS = ("warrior", "building", "token")
 MAX_COST = 4  # icons on the costliest card
+MAX_DICE = 16  # battle rolls a scenario can queue
+STOPS = ("end_of_turn", "end_of_phase")  # where a scenario can hold the turn (STOP_AT)
 
 # Step ops, in catalogue order; the core dispatches on these codes.
 STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
@@ -103,6 +105,7 @@ PARTIALS = (
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
     Partial("roles", ops=("choose_role",)),
     Partial("api", always=True),
+    Partial("scenario", always=True),
 )
 
 
@@ -609,9 +612,17 @@ def build_tables(bundle: Bundle) -> Tables:
         ("B_STAGE", 1), ("B_ATT", 1), ("B_DEF", 1), ("B_AT", 1), ("B_HITS_ATT", 1),
         ("B_HITS_DEF", 1), ("B_AMBUSH", 1), ("B_RESCUE", P), ("B_SCORED_REMOVAL", P),
         ("B_REMOVED_BUILDING", P),
+        # scenario aids (runtime/scenario.py): battle dice queued ahead of the game's own
+        # (pairs high, low), and where the engine holds a turn for a scenario's checks;
+        # empty and 0 in every game
+        ("DICE_POS", 1), ("DICE_LEN", 1), ("DICE", 2 * MAX_DICE), ("STOP_AT", 1),
+        ("STOPPED", 1),
     ]:
         S.add(name, size)
     consts["STATE_SIZE"] = S.size
+    consts["MAX_DICE"] = MAX_DICE
+    for i, code in enumerate(STOPS):
+        consts[f"STOP_{code.upper()}"] = i + 1
     consts["MAX_FRAMES"] = 8
 
     t.names = {

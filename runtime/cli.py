@@ -447,8 +447,10 @@ def cmd_perft(args) -> int:
 
 
 def cmd_scenario(args) -> int:
-    from .scenario import run_file
+    from .scenario import run_file, scenarios_markdown
 
+    if args.docs:
+        return _write_or_print(scenarios_markdown(), args.out)
     files = []
     for raw in args.paths:
         p = Path(raw)
@@ -647,8 +649,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_perft)
 
     p = sub.add_parser("scenario", help="run rules scenario files (JSON)")
-    p.add_argument("paths", nargs="+", metavar="PATH",
+    p.add_argument("paths", nargs="*", metavar="PATH",
                    help="scenario files, or folders searched for *.json")
+    p.add_argument("--docs", action="store_true",
+                   help="print the scenario format's reference (markdown) instead")
+    p.add_argument("--out", metavar="FILE", help="with --docs: write it to FILE")
     packs(p)
     p.set_defaults(func=cmd_scenario)
     return ap

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rootlaw.generator.build import write_atomic
+from rootlaw.generator.tables import STOPS
 from rootlaw.spec import Bundle, SpecError, resolve
 from rootlaw.spec.jsonio import SAVE_MAX_BYTES, JsonInputError, parse, read_text
 
@@ -164,10 +165,14 @@ class Game:
     def decision(self) -> str | None:
         """What the pending decision is about: a frame kind when something interrupts
         a step ("ambush", "foil", "place", "pay", "daylight_end" ...), otherwise the
-        step's op ("craft", "actions", "resolve_columns" ...); None once the game is over.
+        step's op ("craft", "actions", "resolve_columns" ...); where a scenario holds the
+        turn, "end_of_turn" or "end_of_phase"; None once the game is over.
         The same answer for every seat: it is public."""
         if self.is_over:
             return None
+        stop = self._s("STOPPED")
+        if stop:  # a scenario holds the turn where it (or a phase) ended
+            return STOPS[stop - 1]
         depth = self._s("DEPTH")
         if depth > 0:
             return self.names["frames"][self.state[self.S["FRAMES"] + (depth - 1) * 4] - 1]

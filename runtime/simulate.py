@@ -502,6 +502,10 @@ def _run_processes(ref: CoreRef, tasks: list[ChunkTask], jobs: int, on_chunk: On
             proc.terminate()
         for proc in procs:
             proc.join()
+        # Join the pool's manager thread too (it sees the workers gone and closes its
+        # wake-up pipe): left running, it races the interpreter's exit hook, which then
+        # writes to the closed pipe (EBADF traceback at exit, CPython 3.11).
+        pool.shutdown(wait=True)
         if isinstance(e, BrokenProcessPool):
             raise RootlawError(f"a worker process died: {e}", code="WORKER-FAILED") from None
         raise

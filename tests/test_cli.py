@@ -423,7 +423,7 @@ def test_failing_scenario_reports_fail(capsys):
     assert rc == 1
     lines = out.splitlines()
     assert lines[0] == f"FAIL {f}"
-    assert lines[1] == f"  {f}: cat-warrior in 1: 2 != 3"
+    assert lines[1] == f"  {f}#/expect/pieces/1/cat-warrior: cat-warrior in 1: 2 != 3"
     assert lines[-1] == "0 passed, 1 failed"
 
 
@@ -454,8 +454,9 @@ def test_scenario_with_a_bad_position_fails_that_file_and_goes_on(capsys):
 
 
 def test_example_pack_scenarios_pass_on_its_map(capsys):
-    """The homebrew example's scenarios hold on its own map (and are map-specific: the
-    march one fails on Autumn, where clearing 1 touches 9)."""
+    """The homebrew example's scenarios hold on its own map (and are map-specific: on
+    Autumn, where clearing 1 touches 9 and not 6, the march one names moves that map
+    cannot express, an invalid scenario there)."""
     example = Path(__file__).resolve().parent.parent / "examples" / "homebrew-map"
     rc, out, err = run(capsys, "scenario", "--pack", str(example), "--map", "thicket",
                        str(example / "scenarios"))
@@ -463,7 +464,8 @@ def test_example_pack_scenarios_pass_on_its_map(capsys):
     assert out.splitlines()[-1] == "3 passed, 0 failed"
     rc, out, _ = run(capsys, "scenario", "--pack", str(example), "--map", "autumn",
                      str(example / "scenarios" / "march-along-thicket-paths.json"))
-    assert rc == 1 and "move 1->9 x1" in out
+    assert rc == 1 and "#/expect/legal_starting_with/move 1->/2: SCENARIO-INVALID: " \
+        "'move 1->6 x1' is no action this game can express" in out
 
 
 def test_an_unwritable_log_is_a_located_error_not_a_traceback(capsys, tmp_path):
@@ -509,8 +511,8 @@ def test_scenario_decision_and_exact_legal_set_are_checked(capsys, tmp_path):
     f.write_text(json.dumps(data))
     rc, out, _ = run(capsys, "scenario", "--pack", str(example), "--map", "thicket", f)
     assert rc == 1
-    assert "decision ambush != foil" in out
-    assert "legal ['done'] != ['done', 'spend anvil']" in out
+    assert "#/expect/decision: decision: ambush != foil" in out
+    assert "#/expect/legal_exactly: legal ['done'] != ['done', 'spend anvil']" in out
 
 
 def test_check_runs_the_conformance_kit_on_the_base_game(capsys):
