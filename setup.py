@@ -84,7 +84,8 @@ def extensions():
     _, gen = _import_source_tree()
     from setuptools import Extension
     rel = os.path.relpath(core, HERE)
-    return cythonize([Extension("rootlaw._core.base", [rel])],
+    return cythonize([Extension("rootlaw._core.base", [rel],
+                                extra_compile_args=gen.build.compile_args())],
                      compiler_directives=gen.build.directives(), quiet=True,
                      build_dir=str(GENERATED / "cython"))
 
