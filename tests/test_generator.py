@@ -48,7 +48,7 @@ MIXES = {
     "marquise+blue": ("marquise", "test-blue"),
     "eyrie+red": ("eyrie", "test-red"),
     # Zones, boxes and tokens from a track without crafting, columns, roles or rescue.
-    "red+green": ("test-red", "test-green"),
+    "red+yellow": ("test-red", "test-yellow"),
 }
 
 
