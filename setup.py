@@ -1,10 +1,14 @@
 """Build: render the base bundle's rules core, then cythonize it.
 
 The three top-level folders install as ``rootlaw.spec``, ``rootlaw.generator`` and
-``rootlaw.runtime``.  The generated core goes to ``build/generated/rootlaw/_core/`` (never
-committed) and installs as ``rootlaw._core.base``: the compiled extension plus its
-source, which is also the pure-Python path.  Without a working compiler the install
-still succeeds, pure Python only (``rootlaw info`` says which core runs).
+``rootlaw.runtime``.  The generated core goes to ``build/generated/<core key>/rootlaw/_core/``
+(never committed; the key covers the content and the generator, so a build/ folder left
+by another checkout or version is never reused) and installs as ``rootlaw._core.base``:
+the compiled extension, its sum file (key, size, sha256: the runtime loads the extension
+only when they agree), and its source, which is also the pure-Python path.  A compiled
+extension already in build/ that is not this key's, or not whole, is rebuilt.  Without a
+working compiler the install still succeeds, pure Python only (``rootlaw info`` says
+which core runs, and the first command says so once).
 """
 
 import importlib.util
@@ -17,7 +21,7 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
-GENERATED = HERE / "build" / "generated"
+BUILD = HERE / "build" / "generated"
 
 
 def _import_source_tree():
@@ -38,10 +42,24 @@ def _import_source_tree():
     return sys.modules["rootlaw.spec"], sys.modules["rootlaw.generator"]
 
 
+_KEY = []  # the base core's key, computed once
+
+
+def core_key() -> str:
+    if not _KEY:
+        spec, gen = _import_source_tree()
+        _KEY.append(gen.build.core_key(spec.resolve()))
+    return _KEY[0]
+
+
+def generated() -> Path:
+    return BUILD / core_key()
+
+
 def generate_base_core() -> Path:
     spec, gen = _import_source_tree()
     bundle = spec.resolve()
-    out = GENERATED / "rootlaw" / "_core"
+    out = generated() / "rootlaw" / "_core"
     out.mkdir(parents=True, exist_ok=True)
     source = gen.render_core(bundle)
     target = out / "base.py"
@@ -50,7 +68,7 @@ def generate_base_core() -> Path:
     init = out / "__init__.py"
     init.write_text('"""The base bundle\'s rules core (generated at build time)."""\n'
                     f'BUNDLE_HASH = "{bundle.hash}"\n'
-                    f'CORE_KEY = "{gen.build.core_key(bundle)}"\n', encoding="utf-8")
+                    f'CORE_KEY = "{core_key()}"\n', encoding="utf-8")
     return target
 
 
@@ -65,11 +83,20 @@ class optional_build_ext(build_ext):
                   file=sys.stderr)
 
     def build_extension(self, ext):
+        _, gen = _import_source_tree()
+        target = Path(self.get_ext_fullpath(ext.name))
+        if target.exists() and not gen.build.verified(target, core_key()):
+            # Another key's extension, or a torn one: never installed as this one.
+            target.unlink()
+            gen.build.sum_path(target).unlink(missing_ok=True)
         try:
             super().build_extension(ext)
         except Exception as e:  # noqa: BLE001 -- as above, per extension
             print(f"rootlaw: compiling {ext.name} failed ({e}); pure-Python path only",
                   file=sys.stderr)
+            return
+        if target.exists():
+            gen.build.write_sum(target, core_key())
 
 
 def extensions():
@@ -87,7 +114,7 @@ def extensions():
     return cythonize([Extension("rootlaw._core.base", [rel],
                                 extra_compile_args=gen.build.compile_args())],
                      compiler_directives=gen.build.directives(), quiet=True,
-                     build_dir=str(GENERATED / "cython"))
+                     build_dir=str(generated() / "cython"))
 
 
 setup(
@@ -97,7 +124,7 @@ setup(
         "rootlaw.spec": "spec",
         "rootlaw.generator": "generator",
         "rootlaw.runtime": "runtime",
-        "rootlaw._core": os.path.relpath(GENERATED / "rootlaw" / "_core", HERE),
+        "rootlaw._core": os.path.relpath(generated() / "rootlaw" / "_core", HERE),
     },
     package_data={
         "rootlaw.spec": ["content/*/*.json", "schema/*.json", "py.typed"],

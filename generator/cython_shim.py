@@ -17,6 +17,7 @@ class _CType:
 
 
 longlong = _CType()
+schar = _CType()
 
 
 def typedef(t):

@@ -61,11 +61,13 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         menu=u.menu,
         columns=u.columns,
         abilities=u.abilities,
+        eops=u.eops,
         frames=u.frames,
         bundle_hash=t.bundle_hash,
         consts=list(t.consts.items()),
         table_offsets=list(t.table_layout.offsets.items()),
         state_offsets=list(t.state_layout.offsets.items()),
         action_offsets=list(t.actions.offsets.items()),
+        observation=t.observation,
         table=t.table,
     )

@@ -34,27 +34,191 @@ MENU_ACTIONS = ("battle", "march", "recruit_all", "build", "spend_card_place", "
 COLUMN_ACTIONS = ("recruit", "move", "battle", "build")
 ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "battle_removal_vp", "exclusive_placement", "rescue_removed_warriors",
+                 "ignore_ambush_as_attacker", "effect", "trigger",
                  "defender_takes_high_roll")
+# Ops of effect programs (effects, triggers, immediate cards), in catalogue order.
+EFFECT_OPS = ("score", "draw", "extra_hits", "ignore_rolled_hits", "take_random_card",
+              "look_at_hand", "remove_enemy_pieces", "remove_own_warrior", "take_actions")
+# When a usable effect is offered (models.Timing), whom it targets, which battle side uses it.
+TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
+           "daylight", "evening", "battle_before_roll", "battle_after_roll")
+TARGETS = ("none", "other_player", "other_player_with_cards", "own_warrior", "clearing")
+SIDES = ("attacker", "defender", "any")
+TRIGGER_EVENTS = ("pieces_removed", "warriors_moved_in")
 
 # Action types of the fixed action space, in order.  Each has a parameter shape.
 # Menu entries reuse a type where the parameter means the same: recruit_at is
 # 'recruit <clearing>', a craft entry 'craft <card>', a zone card paid 'spend <card>'.
 ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_all",
                 "recruit", "craft", "spend", "discard", "add", "spend_place", "remove",
-                "activate", "take", "suit", "fail", "spread", "revolt", "mobilize", "train",
-                "organize")
+                "activate", "take", "suit", "fail", "use", "spread", "revolt", "mobilize",
+                "train", "organize")
 
 
 # Decision frames: what interrupts a step to ask a player (codes 1.., 0 = no frame).
 # The runtime names the pending decision from these (Game.decision).
 FRAME_KINDS = ("march", "ambush", "foil", "remove", "rescue", "pay", "place", "craft_any",
-               "daylight_end", "zone_pay")
-
+               "phase_end", "phase_start", "battle_effects", "effect", "react", "take_actions",
+               "zone_pay")
 # 'actions' step counts that are not a number (STEP_A): any number, ending with 'done';
 # or, at COUNT_BOX - b and below, one per warrior in the faction's box b.
 COUNT_ANY = -1
 COUNT_BOX = -2
 ANY_NUMBER = 1 << 40  # actions left of an 'any number' step: never runs out
+FRAME_FIELDS = 8  # kind, player, then six fields each frame kind names for itself
+
+
+@dataclass(frozen=True)
+class Obs:
+    """One field of the observation vector (``Game.observation_vector``): what one seat
+    may see of one part of the state.  The core's encoder (``core/observe.py.j2``) and
+    the runtime's layout (``Game.observation_layout``) are both made from OBSERVATION, so
+    a new field is one entry there (docs/design.md, "The observation").
+
+    kind      how the field is read (OBS_KINDS):
+              "state"    a state field (``source``: its S_ name), copied;
+              "flag"     1 when the state value ``source`` is not 0;
+              "seat"     a state value holding a seat, shown from the observer (-1 stays);
+              "cards"    cards at the card location ``source`` (a LOC_ name), counted per
+                         card definition (K numbers per location);
+              "observer" the observing seat; "to_play" the seat deciding now, from the
+                         observer, -1 once over; "decision" what is asked (Game.decision)
+                         as an index into frames, then step ops, then stops, -1 once over.
+    per_seat  the source is one block per seat: a state field of P equal blocks, or a card
+              location per seat (``source`` + seat * slots + slot).  Seats are listed from
+              the observer on (0 is "me", then clockwise); a seat nobody sits in reads
+              ``empty``.
+    slots     cards, per seat: locations per seat, a constant's name ("L": a faction's
+              columns); one when empty.
+    visibility
+              "public"  every seat sees every seat's part;
+              "owner"   a seat sees only its own part: the field holds the observer's
+                        block alone (its hand);
+              "hidden"  cards only: nobody sees which cards, everybody sees how many (one
+                        number per location: hand sizes).
+    """
+
+    name: str
+    kind: str
+    source: str = ""
+    per_seat: bool = False
+    slots: str = ""
+    visibility: str = "public"
+    empty: int = 0
+
+
+OBS_KINDS = ("observer", "state", "flag", "seat", "to_play", "decision", "cards")
+VISIBILITY = ("public", "owner", "hidden")
+
+# The observation vector, field by field, in order.  New fields go at the end, so that
+# the offsets of the existing ones do not move (a trained policy keeps reading them).
+OBSERVATION = (
+    Obs("seat", "observer"),
+    Obs("phase", "state", "PHASE"),
+    Obs("turn", "state", "TURN"),
+    Obs("current", "seat", "CURRENT"),
+    Obs("to_play", "to_play"),
+    Obs("decision", "decision"),
+    Obs("over", "flag", "OVER"),
+    Obs("deck_size", "state", "DECK_LEN"),
+    Obs("faction", "state", "SEAT_FACTION", per_seat=True, empty=-1),
+    Obs("vp", "state", "VP", per_seat=True),
+    Obs("hand_size", "cards", "LOC_HAND", per_seat=True, visibility="hidden"),  # Law 1.2
+    Obs("role", "state", "ROLE", per_seat=True, empty=-1),
+    Obs("dominance", "state", "DOMINANCE", per_seat=True, empty=-1),
+    Obs("board", "state", "BOARD"),
+    Obs("ruins", "state", "RUINS"),
+    Obs("supply", "state", "SUPPLY"),
+    Obs("out", "state", "OUT"),
+    Obs("hand", "cards", "LOC_HAND", per_seat=True, visibility="owner"),
+    Obs("discard", "cards", "LOC_DISCARD"),
+    Obs("available", "cards", "LOC_AVAILABLE"),
+    Obs("removed", "cards", "LOC_OUT"),
+    Obs("play_area", "cards", "LOC_PLAY", per_seat=True),
+    Obs("columns", "cards", "LOC_COLUMN", per_seat=True, slots="L"),
+    Obs("items", "state", "ITEMS"),
+    Obs("crafted", "state", "CRAFTED", per_seat=True),
+    # Effects used this turn (battle effects: this battle), public.
+    Obs("used_effects", "state", "USED", per_seat=True),
+    # Hands shown to the observer (a snapshot per seat, from the observer on, and when):
+    # the observer's own memory (Law 1.2.1 'show').
+    Obs("seen", "state", "SEEN", per_seat=True, visibility="owner"),
+    Obs("seen_turn", "state", "SEEN_TURN", per_seat=True, visibility="owner"),
+    # The battle in progress (public): its stage (0: none), sides, clearing, the rolled
+    # and extra hits each side deals, and whether each ignores the rolled hits it takes.
+    Obs("battle_stage", "state", "B_STAGE"),
+    Obs("battle_attacker", "seat", "B_ATT"),
+    Obs("battle_defender", "seat", "B_DEF"),
+    Obs("battle_clearing", "state", "B_AT"),
+    Obs("battle_rolled_by_attacker", "state", "B_ROLL_ATT"),
+    Obs("battle_rolled_by_defender", "state", "B_ROLL_DEF"),
+    Obs("battle_extra_by_attacker", "state", "B_EXTRA_ATT"),
+    Obs("battle_extra_by_defender", "state", "B_EXTRA_DEF"),
+    Obs("battle_attacker_ignores_rolled", "flag", "B_IGNORE_ATT"),
+    Obs("battle_defender_ignores_rolled", "flag", "B_IGNORE_DEF"),
+    # Zones (card piles apart from the hand, Law 8.2.3): how many cards each seat's hold,
+    # and the cards of the observer's own (face down to everyone else); boxes (warriors
+    # off the map, Law 8.1), public.
+    Obs("zone_size", "cards", "LOC_ZONE", per_seat=True, slots="Z", visibility="hidden"),
+    Obs("zones", "cards", "LOC_ZONE", per_seat=True, slots="Z", visibility="owner"),
+    Obs("boxes", "state", "BOX", per_seat=True),
+)
+
+
+@dataclass(frozen=True)
+class ObsField:
+    """An observation field placed: ``Obs`` with its numbers for one bundle."""
+
+    name: str
+    kind: str
+    offset: int      # in the observation vector
+    size: int        # numbers in the vector
+    source: str      # the source's constant: S_<field> (state kinds), LOC_<place> (cards)
+    block: int       # per seat: numbers per seat in the source (state) or locations (cards)
+    per_seat: bool
+    visibility: str
+    empty: int
+
+
+def place_observation(fields: tuple[Obs, ...], consts: dict[str, int],
+                      state: Layout) -> list[ObsField]:
+    """Offsets and sizes of the observation's fields for one bundle's constants and
+    state layout (checked: a wrong entry fails the build, not a game)."""
+    P, K = consts["P"], consts["K"]
+    out: list[ObsField] = []
+    off = 0
+    for f in fields:
+        assert f.kind in OBS_KINDS, f"{f.name}: no observation kind {f.kind!r}"
+        assert f.visibility in VISIBILITY, f"{f.name}: no visibility {f.visibility!r}"
+        assert f.visibility != "hidden" or f.kind == "cards", \
+            f"{f.name}: only cards can be hidden (their number shown)"
+        assert f.visibility != "owner" or f.per_seat, f"{f.name}: 'owner' needs per_seat"
+        assert not f.slots or (f.kind == "cards" and f.per_seat), f"{f.name}: slots"
+        source, block = "", 0
+        if f.kind in ("state", "flag", "seat"):
+            assert f.source in state.offsets, f"{f.name}: no state field {f.source!r}"
+            source, whole = "S_" + f.source, state.sizes[f.source]
+            size = 1 if f.kind != "state" else whole
+            if f.per_seat:
+                assert f.kind == "state" and whole % P == 0, f"{f.name}: not per seat"
+                block = whole // P
+                size = block if f.visibility == "owner" else whole
+        elif f.kind == "cards":
+            assert f.source.startswith("LOC_") and f.source in consts, \
+                f"{f.name}: no card location {f.source!r}"
+            source = f.source
+            block = consts[f.slots] if f.slots else 1
+            assert consts[f.source] + (P * block if f.per_seat else 1) <= consts["NLOC"], \
+                f"{f.name}: locations past NLOC"
+            seats = P if f.per_seat and f.visibility != "owner" else 1
+            size = seats * block * (1 if f.visibility == "hidden" else K)
+        else:
+            assert not f.source and not f.per_seat, f"{f.name}: {f.kind} reads no source"
+            size = 1
+        out.append(ObsField(f.name, f.kind, off, size, source, block, f.per_seat,
+                            f.visibility, f.empty))
+        off += size
+    return out
 
 
 @dataclass(frozen=True)
@@ -72,6 +236,7 @@ class Partial:
     menu: tuple[str, ...] = ()
     columns: tuple[str, ...] = ()
     abilities: tuple[str, ...] = ()
+    eops: tuple[str, ...] = ()
     frames: tuple[str, ...] = ()
 
 
@@ -85,14 +250,14 @@ PARTIALS = (
     Partial("rng", always=True),
     Partial("cards", always=True),
     Partial("queries", always=True),
-    Partial("victory", always=True, frames=("daylight_end",)),
-    Partial("pieces", always=True, frames=("place",)),
+    Partial("victory", always=True, frames=("phase_end",)),
+    Partial("pieces", always=True, frames=("place", "react")),
     Partial("frames", always=True),
     Partial("setup", always=True),
     Partial("turn", always=True),
     Partial("legal", always=True),
     Partial("apply", always=True),
-    Partial("actions", ops=("actions",)),
+    Partial("actions", ops=("actions",), eops=("take_actions",)),
     Partial("move", menu=("march",), columns=("move",), frames=("march",)),
     Partial("battle", menu=("battle",), columns=("battle",),
             frames=("ambush", "foil", "remove")),
@@ -104,8 +269,12 @@ PARTIALS = (
     Partial("tokens", menu=("spread", "revolt", "organize")),
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
     Partial("roles", ops=("choose_role",)),
+    Partial("effects", abilities=("effect", "trigger"), eops=EFFECT_OPS,
+            frames=("phase_start", "battle_effects", "effect", "take_actions")),
+    Partial("triggers", abilities=("trigger",)),
     Partial("api", always=True),
     Partial("scenario", always=True),
+    Partial("observe", always=True),
 )
 
 
@@ -118,13 +287,14 @@ class Uses:
     ops: tuple[str, ...]        # step ops (STEP_OPS)
     menu: tuple[str, ...]       # menu actions of 'actions' steps (MENU_ACTIONS)
     columns: tuple[str, ...]    # column actions (COLUMN_ACTIONS)
-    abilities: tuple[str, ...]  # ability kinds (ABILITY_KINDS)
+    abilities: tuple[str, ...]  # ability kinds (ABILITY_KINDS), of factions and cards
+    eops: tuple[str, ...]       # effect ops of every program (EFFECT_OPS)
     partials: tuple[str, ...]   # the class body's partials, in PARTIALS order
     frames: tuple[str, ...]     # decision frames the emitted partials push (FRAME_KINDS)
 
 
 def uses_of(ops: Iterable[str] = (), menu: Iterable[str] = (), columns: Iterable[str] = (),
-            abilities: Iterable[str] = ()) -> Uses:
+            abilities: Iterable[str] = (), eops: Iterable[str] = ()) -> Uses:
     """What is emitted for content that uses these codes: the always-emitted partials,
     every family one of the codes pulls in, and the frames of those partials."""
 
@@ -138,19 +308,23 @@ def uses_of(ops: Iterable[str] = (), menu: Iterable[str] = (), columns: Iterable
     u_menu = in_order(MENU_ACTIONS, menu)
     u_columns = in_order(COLUMN_ACTIONS, columns)
     u_abilities = in_order(ABILITY_KINDS, abilities)
+    u_eops = in_order(EFFECT_OPS, eops)
     emitted = [p for p in PARTIALS
                if p.always or set(p.ops) & set(u_ops) or set(p.menu) & set(u_menu)
-               or set(p.columns) & set(u_columns) or set(p.abilities) & set(u_abilities)]
+               or set(p.columns) & set(u_columns) or set(p.abilities) & set(u_abilities)
+               or set(p.eops) & set(u_eops)]
     frames = in_order(FRAME_KINDS, [fr for p in emitted for fr in p.frames])
-    return Uses(u_ops, u_menu, u_columns, u_abilities, tuple(p.name for p in emitted), frames)
+    return Uses(u_ops, u_menu, u_columns, u_abilities, u_eops, tuple(p.name for p in emitted),
+                frames)
 
 
-EVERYTHING = uses_of(STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS)
+EVERYTHING = uses_of(STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS)
 
 
 def content_uses(bundle: Bundle) -> Uses:
-    """The codes a bundle's factions use: steps of every program (setup, phases, hooks),
-    menus of their 'actions' steps, column actions and ability kinds."""
+    """The codes a bundle's content uses: steps of every program (setup, phases, hooks),
+    menus of their 'actions' steps and of 'take_actions' ops, column actions, ability
+    kinds (of factions and of the deck's cards) and the ops of effect programs."""
     ops: list[str] = []
     menu: list[str] = []
     for f in bundle.factions:
@@ -160,8 +334,15 @@ def content_uses(bundle: Bundle) -> Uses:
                 ops.append(s.op)
                 if isinstance(s, M.Actions):
                     menu.extend(m.action for m in s.menu)
+    abilities = [a for f in bundle.factions for a in f.abilities] + \
+        [a for c in bundle.deck.cards for a in c.abilities]
+    programs = [a.do for a in abilities if isinstance(a, (M.Effect, M.Trigger))] + \
+        [c.on_craft for c in bundle.deck.cards if c.on_craft]
+    eops = [op.op for prog in programs for op in prog]
+    menu += [m.action for prog in programs for op in prog if isinstance(op, M.TakeActionsOp)
+             for m in op.menu]
     return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
-                   [a.kind for f in bundle.factions for a in f.abilities])
+                   [a.kind for a in abilities], eops)
 
 
 class Layout:
@@ -197,9 +378,9 @@ class Names(TypedDict, total=False):
     edges: list[str]
     ops: list[str]
     frames: list[str]
+    effects: list[str]
     zones: list[list[str]]
     boxes: list[list[str]]
-    zone_visibility: list[list[str]]
 
 
 @dataclass
@@ -214,6 +395,7 @@ class Tables:
     names: Names = field(default_factory=Names)
     bundle_hash: str = ""
     uses: Uses = EVERYTHING  # what the core emits: the bundle's own, from build_tables
+    observation: list[ObsField] = field(default_factory=list)  # OBSERVATION placed
 
     def put(self, name: str, values: list[int]) -> None:
         off = self.table_layout.add(name, len(values))
@@ -221,7 +403,9 @@ class Tables:
         self.table.extend(int(v) for v in values)
 
 
-def build_tables(bundle: Bundle) -> Tables:
+def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> Tables:
+    """The tables of a bundle's core; ``observation`` replaces OBSERVATION (for tests of
+    field kinds the base table does not use)."""
     t = Tables(bundle_hash=bundle.hash, uses=content_uses(bundle))
     m = bundle.map
     c_ids = sorted(c.id for c in m.clearings)
@@ -291,7 +475,6 @@ def build_tables(bundle: Bundle) -> Tables:
                           ("CA", COLUMN_ACTIONS), ("AB", ABILITY_KINDS)):
         for i, code in enumerate(codes):
             consts[f"{prefix}_{code.upper()}"] = i
-    consts["NAB"] = len(ABILITY_KINDS)
     # Card locations (CARD_LOC values); hands, play areas and Decree columns are ranges.
     consts.update(LOC_DECK=0, LOC_DISCARD=1, LOC_OUT=2,  # out: removed from the game
                   LOC_RESERVE=3,                         # faction cards not in use
@@ -299,6 +482,7 @@ def build_tables(bundle: Bundle) -> Tables:
                   LOC_HAND=8, LOC_PLAY=8 + P,            # + seat
                   LOC_COLUMN=8 + 2 * P,                  # + seat * L + column
                   LOC_ZONE=8 + 2 * P + P * L)            # + seat * Z + zone
+    consts["NLOC"] = 8 + 2 * P + P * L + P * Z  # one past the last location: new ones go below
     for i, code in enumerate(FRAME_KINDS):
         consts[f"FR_{code.upper()}"] = i + 1
 
@@ -343,18 +527,16 @@ def build_tables(bundle: Bundle) -> Tables:
     t.put("FACTION_END_PIECE", [max(pidx[n] for n in f.pieces) + 1 for f in factions])
 
     # ---- zones (card piles apart from the hand) and boxes (warriors off the map)
-    zone_cap, zone_lift, zone_public, box_piece = [], [], [], []
+    zone_cap, zone_lift, box_piece = [], [], []
     for f in factions:
         for zi in range(Z):
             z = f.zones[zi] if zi < len(f.zones) else None
             zone_cap.append(-1 if z is None or z.capacity is None else z.capacity)
             zone_lift.append(sum(1 << pidx[b] for b in z.unlimited_while) if z else 0)
-            zone_public.append(int(z is not None and z.visibility == "public"))
         for bi in range(B):
             box_piece.append(pidx[f.boxes[bi].piece] if bi < len(f.boxes) else -1)
     t.put("ZONE_CAP", zone_cap)        # [F][Z]: -1 no limit
     t.put("ZONE_LIFT", zone_lift)      # [F][Z]: buildings that lift the limit (bitmask)
-    t.put("ZONE_PUBLIC", zone_public)  # [F][Z]
     t.put("BOX_PIECE", box_piece)      # [F][B]: -1 no such box
     t.put("FACTION_NZONES", [len(f.zones) for f in factions])
     t.put("FACTION_NBOXES", [len(f.boxes) for f in factions])
@@ -372,38 +554,68 @@ def build_tables(bundle: Bundle) -> Tables:
         for icon in d["cost"]:
             counts[ANY if icon == "any" else SUIT[icon]] += 1
         cost_tab += counts
-        # Only effects that exist as data are offered: items today (Law 4.1.2).
-        craftable.append(int(d["kind"] == CARD_KINDS.index("item")))
+        # A card is craftable when what it does is data the engine runs: an item, a
+        # persistent card granting abilities, an immediate card with a program (Law 4.1).
+        card = d["card"]
+        kind = CARD_KINDS[d["kind"]]
+        craftable.append(int(kind == "item" or (kind == "persistent" and bool(card.abilities))
+                             or (kind == "immediate" and bool(card.on_craft))))
     t.put("DEF_COST", cost_tab)  # [K][4]: fox, rabbit, mouse, any
     t.put("DEF_CRAFTABLE", craftable)
     t.put("CARD_DEF", phys)
+    # The copies of def d are the physical cards DEF_FIRST[d] .. DEF_FIRST[d + 1] - 1.
+    t.put("DEF_FIRST", [phys.index(di) for di in range(K)] + [N])
     t.put("ITEM_SUPPLY", [bundle.deck.items[i] for i in items])
 
     # ---- abilities: value per faction and kind, and which roles switch them on
-    ab_value = [0] * (F * len(ABILITY_KINDS))
-    ab_roles = [0] * (F * len(ABILITY_KINDS))  # bitmask over roles; bit R = no role held
+    NAB = len(ABILITY_KINDS)
+
+    def ability_value(ab) -> int:
+        """The one number a static ability kind carries (a VP, a count, a piece ...)."""
+        if ab.kind in ("exclusive_placement", "rescue_removed_warriors"):
+            return pidx.get(ab.token, -1)
+        return {"rule_ties": 1, "item_vp": getattr(ab, "vp", 0),
+                "recruit_count": getattr(ab, "count", 0),
+                "attack_extra_hits": getattr(ab, "hits", 0),
+                "battle_removal_vp": getattr(ab, "vp", 0)}.get(ab.kind, 1)
+
+    def role_mask(f: M.FactionSpec, ab) -> int:
+        """Roles under which a faction ability is on (bit R: no role held)."""
+        granted_by = [ri for ri, r in enumerate(f.roles) if ab.id in r.abilities]
+        if granted_by:
+            return sum(1 << ri for ri in granted_by)
+        mask = (1 << (R + 1)) - 1
+        for ri, r in enumerate(f.roles):
+            if ab.id in r.suppress:
+                mask &= ~(1 << ri)
+        return mask
+
+    ab_value = [0] * (F * NAB)
+    ab_roles = [0] * (F * NAB)  # bitmask over roles; bit R = no role held
     for fi, f in enumerate(factions):
         for ab in f.abilities:
+            if isinstance(ab, (M.Effect, M.Trigger)):
+                continue  # usable effects and triggers have tables of their own
             ak = ABILITY_KINDS.index(ab.kind)
-            val = {"rule_ties": 1, "item_vp": getattr(ab, "vp", 0),
-                   "recruit_count": getattr(ab, "count", 0),
-                   "attack_extra_hits": getattr(ab, "hits", 0),
-                   "battle_removal_vp": getattr(ab, "vp", 0),
-                   "exclusive_placement": pidx.get(getattr(ab, "token", ""), -1),
-                   "rescue_removed_warriors": pidx.get(getattr(ab, "token", ""), -1),
-                   "defender_takes_high_roll": 1}[ab.kind]
-            granted_by = [ri for ri, r in enumerate(f.roles) if ab.id in r.abilities]
-            if granted_by:
-                mask = sum(1 << ri for ri in granted_by)
-            else:
-                mask = (1 << (R + 1)) - 1
-                for ri, r in enumerate(f.roles):
-                    if ab.id in r.suppress:
-                        mask &= ~(1 << ri)
-            ab_value[fi * len(ABILITY_KINDS) + ak] = val
-            ab_roles[fi * len(ABILITY_KINDS) + ak] = mask
+            ab_value[fi * NAB + ak] = ability_value(ab)
+            ab_roles[fi * NAB + ak] = role_mask(f, ab)
     t.put("AB_VALUE", ab_value)
     t.put("AB_ROLES", ab_roles)
+    # Static abilities granted by cards lying in a play area (persistent cards, Law 4.1.3).
+    card_ab_has = [0] * (K * NAB)
+    card_ab_value = [0] * (K * NAB)
+    kind_cards = [0] * NAB  # how many card defs grant each kind: 0 skips the play-area look
+    for di, d in enumerate(defs):
+        for ab in (d["card"].abilities if d["card"] is not None else []):
+            if isinstance(ab, (M.Effect, M.Trigger)):
+                continue
+            ak = ABILITY_KINDS.index(ab.kind)
+            card_ab_has[di * NAB + ak] = 1
+            card_ab_value[di * NAB + ak] = ability_value(ab)
+            kind_cards[ak] += 1
+    t.put("CARD_AB_HAS", card_ab_has)
+    t.put("CARD_AB_VALUE", card_ab_value)
+    t.put("KIND_CARDS", kind_cards)
 
     # ---- columns and roles
     col_action = [-1] * (F * L)
@@ -439,6 +651,45 @@ def build_tables(bundle: Bundle) -> Tables:
     for fi, f in enumerate(factions):
         for h in f.hooks:
             hook_names.append((fi, h))
+    def emit_menu(menu: list, zones: list[str] = (), boxes: list[str] = ()) -> tuple[int, int]:
+        """Append menu entries to the menu tables: (first entry, how many).  Zones and
+        boxes are the faction's whose menu it is (the entries that name one)."""
+        start = len(menu_kind)
+        for mn in menu:
+            ma = mb = mc = md = mmask = 0
+            if isinstance(mn, M.MarchAction):
+                ma = mn.moves
+            elif isinstance(mn, M.RecruitAllAction):
+                ma = pidx[mn.building]
+            elif isinstance(mn, M.BuildAction):
+                ma = pidx[mn.pay_token]
+                mmask = sum(1 << pidx[x] for x in mn.buildings)
+            elif isinstance(mn, M.SpendCardPlaceAction):
+                ma, mb = pidx[mn.building], pidx[mn.piece]
+            elif isinstance(mn, M.SpreadAction):
+                ma, mb = pidx[mn.token], zones.index(mn.zone)
+                mc, md = mn.surcharge_warriors or 0, mn.surcharge
+            elif isinstance(mn, M.RevoltAction):
+                ma, mb, mc = pidx[mn.token], zones.index(mn.zone), mn.cost
+                md = boxes.index(mn.box) if mn.box else -1
+                mmask = sum(1 << pidx[x] for x in mn.buildings)
+            elif isinstance(mn, M.MobilizeAction):
+                mb = zones.index(mn.zone)
+            elif isinstance(mn, M.TrainAction):
+                md = boxes.index(mn.box)
+                mmask = sum(1 << pidx[x] for x in mn.buildings)
+            elif isinstance(mn, M.RecruitAtAction):
+                mmask = sum(1 << pidx[x] for x in mn.buildings)
+            elif isinstance(mn, M.OrganizeAction):
+                ma = pidx[mn.token]
+            menu_kind.append(MENU_ACTIONS.index(mn.action))
+            menu_a.append(ma)
+            menu_b.append(mb)
+            menu_c.append(mc)
+            menu_d.append(md)
+            menu_mask.append(mmask)
+        return start, len(menu)
+
     def emit(fi: int, steps: list) -> tuple[int, int]:
         f = factions[fi]
         zones = [z.id for z in f.zones]
@@ -456,41 +707,7 @@ def build_tables(bundle: Bundle) -> Tables:
                 else:
                     a = s.count
                 b = SUIT[s.extra_action_suit] if s.extra_action_suit else -1
-                c = len(menu_kind)
-                d = len(s.menu)
-                for mn in s.menu:
-                    ma = mb = mc = md = mmask = 0
-                    if isinstance(mn, M.MarchAction):
-                        ma = mn.moves
-                    elif isinstance(mn, M.RecruitAllAction):
-                        ma = pidx[mn.building]
-                    elif isinstance(mn, M.BuildAction):
-                        ma = pidx[mn.pay_token]
-                        mmask = sum(1 << pidx[x] for x in mn.buildings)
-                    elif isinstance(mn, M.SpendCardPlaceAction):
-                        ma, mb = pidx[mn.building], pidx[mn.piece]
-                    elif isinstance(mn, M.SpreadAction):
-                        ma, mb = pidx[mn.token], zones.index(mn.zone)
-                        mc, md = mn.surcharge_warriors or 0, mn.surcharge
-                    elif isinstance(mn, M.RevoltAction):
-                        ma, mb, mc = pidx[mn.token], zones.index(mn.zone), mn.cost
-                        md = boxes.index(mn.box) if mn.box else -1
-                        mmask = sum(1 << pidx[x] for x in mn.buildings)
-                    elif isinstance(mn, M.MobilizeAction):
-                        mb = zones.index(mn.zone)
-                    elif isinstance(mn, M.TrainAction):
-                        md = boxes.index(mn.box)
-                        mmask = sum(1 << pidx[x] for x in mn.buildings)
-                    elif isinstance(mn, M.RecruitAtAction):
-                        mmask = sum(1 << pidx[x] for x in mn.buildings)
-                    elif isinstance(mn, M.OrganizeAction):
-                        ma = pidx[mn.token]
-                    menu_kind.append(MENU_ACTIONS.index(mn.action))
-                    menu_a.append(ma)
-                    menu_b.append(mb)
-                    menu_c.append(mc)
-                    menu_d.append(md)
-                    menu_mask.append(mmask)
+                c, d = emit_menu(s.menu, zones, boxes)
             elif isinstance(s, M.Draw):
                 a = s.count
                 # Every building whose track's uncovered bonuses add to the draw.
@@ -533,6 +750,122 @@ def build_tables(bundle: Bundle) -> Tables:
     hook_r = []
     for fi, h in hook_names:
         hook_r.append(emit(fi, factions[fi].hooks[h]))
+    # ---- effect programs (usable effects, triggers, immediate cards): one flat table
+    eop: list[int] = []
+    ea: list[int] = []
+    eb: list[int] = []
+    ec: list[int] = []
+    who = {"self": 0, "opponent": 1, "target": 2}
+
+    def emit_effect(prog: list, crafted: int = -1) -> tuple[int, int]:
+        """Append a program; an immediate card's ends with discarding the card."""
+        start = len(eop)
+        for op in prog:
+            a = b = c = 0
+            if isinstance(op, M.ScoreOp):
+                a, b, c = op.vp, int(op.per is not None), who[op.who]
+            elif isinstance(op, M.DrawOp):
+                a, c = op.count, who[op.who]
+            elif isinstance(op, M.ExtraHitsOp):
+                a = op.hits
+            elif isinstance(op, M.RemoveEnemyPiecesOp):
+                a, b = (SUIT[op.suit] if op.suit else -1), int(op.at is not None)
+            elif isinstance(op, M.TakeActionsOp):
+                a = op.count
+                b, c = emit_menu(op.menu)
+            eop.append(EFFECT_OPS.index(op.op))
+            for col, v in ((ea, a), (eb, b), (ec, c)):
+                col.append(v)
+        if crafted >= 0:
+            eop.append(len(EFFECT_OPS))  # EOP_DISCARD_CRAFTED: not content, the card's end
+            for col, v in ((ea, crafted), (eb, 0), (ec, 0)):
+                col.append(v)
+        return start, len(eop)
+
+    # Usable effects, dense and stable: faction abilities (in faction order), then card
+    # abilities (in card def order).  u indexes the 'use' actions and the used flags.
+    effects: list[tuple[int, int, M.Effect, int]] = []  # (source kind, source, ability, roles)
+    triggers: list[tuple[int, int, M.Trigger, int]] = []
+    for fi, f in enumerate(factions):
+        for ab in f.abilities:
+            if isinstance(ab, M.Effect):
+                effects.append((0, fi, ab, role_mask(f, ab)))
+            elif isinstance(ab, M.Trigger):
+                triggers.append((0, fi, ab, role_mask(f, ab)))
+    for di, d in enumerate(defs):
+        for ab in (d["card"].abilities if d["card"] is not None else []):
+            if isinstance(ab, M.Effect):
+                effects.append((1, di, ab, 0))
+            elif isinstance(ab, M.Trigger):
+                triggers.append((1, di, ab, 0))
+    U = len(effects)
+    u_cols: dict[str, list[int]] = {k: [] for k in (
+        "SRC_KIND", "SRC", "TIMING", "SIDE", "MANDATORY", "COST", "TARGET", "START", "END",
+        "ROLES", "PRE", "PRE_ARG")}
+    for src_kind, src, eff, roles in effects:
+        start, end = emit_effect(eff.do)
+        # What must hold for using it to do anything (public facts only): a menu entry
+        # its take_actions can take, or rolled hits for it to ignore.
+        pre, pre_arg = 0, 0
+        ta = [(i, op) for i, op in enumerate(eff.do) if isinstance(op, M.TakeActionsOp)]
+        # (A menu entry that spends a hand card would make the check depend on the hand.)
+        if ta and not any(isinstance(m, M.SpendCardPlaceAction) for m in ta[0][1].menu):
+            pre, pre_arg = 1, start + ta[0][0]
+        elif all(isinstance(op, M.IgnoreRolledHitsOp) for op in eff.do):
+            pre = 2
+        for key, val in (("SRC_KIND", src_kind), ("SRC", src),
+                         ("TIMING", TIMINGS.index(eff.timing)),
+                         ("SIDE", SIDES.index(eff.side)), ("MANDATORY", int(eff.mandatory)),
+                         ("COST", int(eff.cost == "discard")),
+                         ("TARGET", TARGETS.index(eff.target)),
+                         ("START", start), ("END", end), ("ROLES", roles), ("PRE", pre),
+                         ("PRE_ARG", pre_arg)):
+            u_cols[key].append(val)
+    for key, col in u_cols.items():
+        t.put(f"U_{key}", col or [0])
+    timing_u: list[int] = []
+    timing_range: list[int] = []
+    for tm in TIMINGS:
+        timing_range.append(len(timing_u))
+        timing_u += [u for u, e in enumerate(effects) if e[2].timing == tm]
+        timing_range.append(len(timing_u))
+    t.put("TIMING_U", timing_u or [0])
+    t.put("TIMING_RANGE", timing_range)
+    trig_cols: dict[str, list[int]] = {k: [] for k in (
+        "SRC_KIND", "SRC", "ON", "PIECES", "TOKEN", "BY", "ACTOR", "START", "END", "ROLES")}
+    for src_kind, src, trig, roles in triggers:
+        start, end = emit_effect(trig.do)
+        for key, val in (("SRC_KIND", src_kind), ("SRC", src),
+                         ("ON", TRIGGER_EVENTS.index(trig.on)),
+                         ("PIECES", sum(1 << pidx[x] for x in trig.pieces)),
+                         ("TOKEN", pidx[trig.token] if trig.token else -1),
+                         ("BY", int(trig.by == "any")), ("ACTOR", int(trig.actor == "other")),
+                         ("START", start), ("END", end), ("ROLES", roles)):
+            trig_cols[key].append(val)
+    for key, col in trig_cols.items():
+        t.put(f"TRIG_{key}", col or [0])
+    oncraft: list[int] = []
+    for di, d in enumerate(defs):
+        card = d["card"]
+        oncraft += list(emit_effect(card.on_craft, di)) if card is not None and card.on_craft \
+            else [0, 0]
+    t.put("DEF_ONCRAFT", oncraft)  # [K][2]: program range of an immediate card
+    t.put("EOP_OP", eop or [0])
+    t.put("EOP_A", ea or [0])
+    t.put("EOP_B", eb or [0])
+    t.put("EOP_C", ec or [0])
+    NTRIG = len(triggers)
+    TGT = 1 + P + C  # a use's target: none, a seat, a clearing
+    consts.update(U=U, NTRIG=NTRIG, TGT=TGT, NEOPS=len(eop), NAB=NAB,
+                  EOP_DISCARD_CRAFTED=len(EFFECT_OPS), WHO_SELF=0, WHO_OPPONENT=1,
+                  WHO_TARGET=2, FRAME_FIELDS=FRAME_FIELDS)
+    code_groups: tuple[tuple[str, tuple[str, ...]], ...] = (
+        ("EOP", EFFECT_OPS), ("TM", TIMINGS), ("TG", TARGETS), ("SD", SIDES),
+        ("EV", TRIGGER_EVENTS))
+    for prefix, group in code_groups:
+        for i, code in enumerate(group):
+            consts[f"{prefix}_{code.upper()}"] = i
+
     t.put("STEP_OP", ops or [0])
     t.put("STEP_A", pa or [0])
     t.put("STEP_B", pb or [0])
@@ -571,6 +904,7 @@ def build_tables(bundle: Bundle) -> Tables:
     A.add("take", K * K)
     A.add("suit", 3)  # the suit a '?' cost icon is paid with (fox, rabbit, mouse)
     A.add("fail", 1)  # take up a column card that cannot be resolved: its on_fail hook
+    A.add("use", U * TGT)  # use effect u on target t: none, seat 1..P, clearing 1+P..
     A.add("spread", C)    # place the next token of a spread menu entry in a clearing
     A.add("revolt", C)    # revolt in a clearing
     A.add("mobilize", K)  # a hand card into the mobilize entry's zone
@@ -580,6 +914,9 @@ def build_tables(bundle: Bundle) -> Tables:
     assert tuple(A.offsets) == ACTION_TYPES
 
     # ---- state layout
+    # Frames nest a few deep (a window, a program, its decision, a battle's) plus the
+    # reactions one removal event can wait on: each seat's rescue and triggers.
+    max_frames = 16 + P * (1 + NTRIG)
     S = t.state_layout
     for name, size in [
         ("RNG", 1), ("NPLAYERS", 1), ("CURRENT", 1), ("PHASE", 1), ("STEP", 1),
@@ -606,12 +943,22 @@ def build_tables(bundle: Bundle) -> Tables:
         ("CARD_LOC", N), ("DECK", N), ("DECK_LEN", 1),
         # items
         ("ITEMS", I), ("CRAFTED", P * I),
-        # decision frames: kind, player, a, b
-        ("DEPTH", 1), ("FRAMES", 8 * 4),
-        # battle
-        ("B_STAGE", 1), ("B_ATT", 1), ("B_DEF", 1), ("B_AT", 1), ("B_HITS_ATT", 1),
-        ("B_HITS_DEF", 1), ("B_AMBUSH", 1), ("B_RESCUE", P), ("B_SCORED_REMOVAL", P),
-        ("B_REMOVED_BUILDING", P),
+        # decision frames: kind, player, six more fields
+        ("DEPTH", 1), ("FRAMES", max_frames * FRAME_FIELDS),
+        # usable effects used this turn (phase timings) or this battle, per seat (public)
+        ("USED", P * max(U, 1)),
+        # hands seen: what seat a saw of the seat r places after it (counts per card
+        # def), and the turn it saw it: each seat's memory, from itself on
+        ("SEEN", P * P * K), ("SEEN_TURN", P * P),
+        # the removal event in progress (Law 1.5.4): pieces removed, where, by whom
+        ("LEDGER", NP), ("LEDGER_AT", 1), ("LEDGER_BY", P), ("LEDGER_N", 1),
+        # no win is decided while both sides' hits land (Law 4.3.6, 3.1.1)
+        ("HOLD_VICTORY", 1),
+        # battle: the six steps of Law 4.3
+        ("B_STAGE", 1), ("B_ATT", 1), ("B_DEF", 1), ("B_AT", 1), ("B_DEPTH", 1),
+        ("B_HITS_ATT", 1), ("B_HITS_DEF", 1), ("B_AMBUSH", 1), ("B_ROLL_ATT", 1),
+        ("B_ROLL_DEF", 1), ("B_EXTRA_ATT", 1), ("B_EXTRA_DEF", 1), ("B_IGNORE_ATT", 1),
+        ("B_IGNORE_DEF", 1),
         # scenario aids (runtime/scenario.py): battle dice queued ahead of the game's own
         # (pairs high, low), and where the engine holds a turn for a scenario's checks;
         # empty and 0 in every game
@@ -623,7 +970,16 @@ def build_tables(bundle: Bundle) -> Tables:
     consts["MAX_DICE"] = MAX_DICE
     for i, code in enumerate(STOPS):
         consts[f"STOP_{code.upper()}"] = i + 1
-    consts["MAX_FRAMES"] = 8
+    consts["MAX_FRAMES"] = max_frames
+    consts["NFRAMES"] = len(FRAME_KINDS)
+    consts["NOPS"] = len(STEP_OPS)
+
+    t.observation = place_observation(observation, consts, S)
+    consts["OBS_SIZE"] = sum(f.size for f in t.observation)
+    # Scratch (Core.k): the largest of the helpers' needs, among them the observation's
+    # table of where each card location counts (NLOC rows of 1 + one per cards field).
+    consts["OBS_ROW"] = 1 + sum(f.kind == "cards" for f in t.observation)
+    consts["SCRATCH"] = max(64 + 4 * C, consts["NLOC"] * consts["OBS_ROW"])
 
     t.names = {
         "clearings": [str(c) for c in c_ids],
@@ -637,8 +993,8 @@ def build_tables(bundle: Bundle) -> Tables:
         "edges": [f"{c_ids[a]}-{c_ids[b]}" for a, b in edges],
         "ops": list(STEP_OPS),
         "frames": list(FRAME_KINDS),
+        "effects": [e[2].id for e in effects],
         "zones": [[z.id for z in f.zones] for f in factions],
         "boxes": [[x.id for x in f.boxes] for f in factions],
-        "zone_visibility": [[z.visibility for z in f.zones] for f in factions],
     }
     return t

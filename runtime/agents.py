@@ -6,6 +6,8 @@ from typing import Protocol
 
 from . import rng
 
+_MASK32 = rng.MASK32
+
 
 class Agent(Protocol):
     def choose(self, game, legal: list[int]) -> int: ...
@@ -27,7 +29,14 @@ class RandomAgent:
         return rng.below(self.x, n)
 
     def choose(self, game, legal: list[int]) -> int:
-        return legal[self._next(len(legal))]
+        # rng.step and rng.below written out: this runs once per decision of every
+        # random seat, and three Python calls cost more than the core's whole decision.
+        x = self.x
+        x ^= (x << 13) & _MASK32
+        x ^= x >> 17
+        x ^= (x << 5) & _MASK32
+        self.x = x
+        return legal[(x * len(legal)) >> 32]
 
 
 class FirstAgent:

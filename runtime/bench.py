@@ -1,15 +1,30 @@
-"""`rootlaw bench`: the same seeded random games on the compiled and the pure core.
+"""`rootlaw bench`: how fast the engine runs, measured on the same seeded random games.
 
-Measured here, never in tests.  The compiled core replays its games until
-``min_seconds`` have passed so short runs still time well.
+Measured here, never in tests.  Three parts:
+
+- ``compiled`` / ``pure``: random playouts inside the core (``Core.playout``) on each
+  core; the compiled core replays its games until ``min_seconds`` have passed.
+- ``api``: the Python API one decision at a time, on the compiled core when there is one:
+  ``python_loop`` (``legal_actions()``, ``RandomAgent.choose``, ``apply()``, the loop a
+  tool writes), and the cost of one call of ``legal_actions``, ``observation_vector``
+  (into a reused buffer and into a new array), ``action_mask`` (into a reused buffer) and
+  ``clone``, averaged over every position of one game.
+- ``pettingzoo``: the same games through the PettingZoo AEC API against the plain loop
+  (``rootlaw.runtime.envs.bench``), when the ``rl`` extra is installed.
+
+The API figures are CPU time (``time.process_time``), the best of ``rounds`` rounds: a
+machine shared with other work only ever slows a round down.
 """
 
 from __future__ import annotations
 
 import time
+from array import array
+from collections.abc import Callable
 
 from rootlaw.spec import Bundle
 
+from .agents import RandomAgent
 from .game import Game
 
 
@@ -21,8 +36,97 @@ def _run(bundle: Bundle, factions: list[str], seeds: list[int], pure: bool) -> t
     return decisions, len(seeds)
 
 
+def best_cpu(fn: Callable[[], int], rounds: int) -> tuple[int, float]:
+    """(what fn returns, its least CPU time over ``rounds`` calls)."""
+    best, n = float("inf"), 0
+    for _ in range(max(1, rounds)):
+        t0 = time.process_time()
+        n = fn()
+        best = min(best, time.process_time() - t0)
+    return n, max(best, 1e-9)
+
+
+def loop_figures(decisions: int, seconds: float) -> dict:
+    return {"decisions": decisions, "seconds": round(seconds, 4),
+            "decisions_per_s": round(decisions / seconds),
+            "us_per_decision": round(seconds / decisions * 1e6, 3)}
+
+
+def python_loop(factions: list[str], seeds: list[int], bundle: Bundle | None = None) -> int:
+    """Each seeded game played to its end one decision at a time through the API:
+    ``legal_actions()``, a seeded random choice, ``apply()``; return decisions taken."""
+    n = 0
+    for s in seeds:
+        g = Game(factions, s, bundle=bundle)
+        agent = RandomAgent(s)
+        while not g.is_over:
+            g.apply(agent.choose(g, g.legal_actions()))
+            n += 1
+    return n
+
+
+def game_positions(start: Game) -> list[Game]:
+    """Every position of one random game, from its start to its end."""
+    g = start.clone()
+    agent = RandomAgent(g.seed)
+    out = [g.clone()]
+    while not g.is_over:
+        g.apply(agent.choose(g, g.legal_actions()))
+        out.append(g.clone())
+    return out
+
+
+def per_call_us(positions: list[Game], op: Callable[[Game], object], rounds: int,
+                reps: int = 20) -> float:
+    """The CPU time of one ``op(game)``, averaged over the positions (each ``reps`` times
+    in a row), best of ``rounds``."""
+    def run() -> int:
+        for g in positions:
+            for _ in range(reps):
+                op(g)
+        return len(positions) * reps
+
+    n, dt = best_cpu(run, rounds)
+    return round(dt / n * 1e6, 3)
+
+
+def run_api(bundle: Bundle, factions: list[str], seeds: list[int], rounds: int) -> dict:
+    n, dt = best_cpu(lambda: python_loop(factions, seeds, bundle), rounds)
+    positions = game_positions(Game(factions, seeds[0], bundle=bundle))
+    first = positions[0]
+    obs = array("q", bytes(8 * first.info.observation_size))
+    mask = array("b", bytes(first.info.num_actions))
+    return {
+        "core": "compiled" if first.compiled else "pure",
+        "timer": f"CPU time, best of {max(1, rounds)} rounds",
+        "python_loop": loop_figures(n, dt),
+        "positions": len(positions),
+        "legal_actions_us": per_call_us(positions, lambda g: g.legal_actions(), rounds),
+        "observation_vector_us": per_call_us(
+            positions, lambda g: g.observation_vector(0, obs), rounds),
+        "observation_vector_new_us": per_call_us(
+            positions, lambda g: g.observation_vector(0), rounds),
+        "mask_us": per_call_us(positions, lambda g: g.action_mask(mask), rounds),
+        "clone_us": per_call_us(positions, lambda g: g.clone(), rounds),
+        # Core.clone alone: the state (and listing) copied into a new core; the rest of
+        # clone_us is the Game around it, mostly its history list, which grows.
+        "clone_core_us": per_call_us(positions, lambda g: g._core.clone(), rounds),
+    }
+
+
+def run_pettingzoo(factions: list[str], games: int, seed: int, rounds: int) -> dict:
+    """The PettingZoo AEC loop against the plain loop, or why it was not measured."""
+    try:
+        from .envs import bench as envs_bench
+    except ImportError as e:
+        return {"skipped": f"needs the rl extra (pip install 'rootlaw[rl]'): {e}"}
+    loops = ("plain", "aec", "aec_fresh_observations", "aec_no_observation")
+    out = envs_bench.run(factions, games, seed, rounds, loops)
+    return {k: out[k] for k in (*loops, "aec_over_plain")}
+
+
 def run_bench(bundle: Bundle, factions: list[str], *, games: int = 20, seed: int = 1,
-              min_seconds: float = 1.0) -> dict:
+              min_seconds: float = 1.0, rounds: int = 5, pettingzoo: bool = True) -> dict:
     seeds = list(range(seed, seed + games))
     out: dict = {"games": games, "seed": seed, "factions": factions, "bundle": bundle.hash}
     compiled_game = Game(factions, seed, bundle=bundle, pure=False)
@@ -31,18 +135,18 @@ def run_bench(bundle: Bundle, factions: list[str], *, games: int = 20, seed: int
         if name == "compiled" and not compiled_game.compiled:
             out["compiled"] = None
             continue
-        rounds = 0
+        rounds_played = 0
         dec = played = 0
         t0 = time.perf_counter()
         while True:
             d, n = _run(bundle, factions, seeds, pure)
             dec += d
             played += n
-            rounds += 1
+            rounds_played += 1
             elapsed = time.perf_counter() - t0
             if pure or elapsed >= min_seconds:
                 break
-        results[name] = {"decisions": dec, "games": played, "rounds": rounds,
+        results[name] = {"decisions": dec, "games": played, "rounds": rounds_played,
                          "seconds": round(elapsed, 4),
                          "decisions_per_s": dec / elapsed, "games_per_s": played / elapsed}
         out[name] = results[name]
@@ -50,4 +154,50 @@ def run_bench(bundle: Bundle, factions: list[str], *, games: int = 20, seed: int
         out["speedup"] = out["compiled"]["decisions_per_s"] / out["pure"]["decisions_per_s"]
     else:
         out["speedup"] = None
+    out["api"] = run_api(bundle, factions, seeds, rounds)
+    if pettingzoo and bundle.hash == _base_hash():
+        out["pettingzoo"] = run_pettingzoo(factions, games, seed, rounds)
+    else:
+        out["pettingzoo"] = {"skipped": "measured on the base game only" if pettingzoo
+                             else "not asked (--no-pettingzoo)"}
     return out
+
+
+def _base_hash() -> str:
+    from .game import base_bundle
+
+    return base_bundle().hash
+
+
+def text(result: dict) -> list[str]:
+    """The result in lines for people."""
+    lines = []
+    for path in ("compiled", "pure"):
+        r = result.get(path)
+        if r:
+            lines.append(f"{path}: {r['decisions_per_s']:.0f} decisions/s, "
+                         f"{r['games_per_s']:.2f} games/s ({r['decisions']} decisions)")
+    if result.get("speedup"):
+        lines.append(f"speedup: {result['speedup']:.1f}x")
+    api = result.get("api")
+    if api:
+        loop = api["python_loop"]
+        lines.append(f"python loop ({api['core']} core): {loop['decisions_per_s']} decisions/s, "
+                     f"{loop['us_per_decision']:.2f} us/decision "
+                     "(legal_actions + RandomAgent + apply)")
+        lines.append(f"per call ({api['positions']} positions, {api['timer']}): "
+                     f"legal_actions {api['legal_actions_us']:.3f} us, "
+                     f"observation_vector {api['observation_vector_us']:.3f} us "
+                     f"(new array {api['observation_vector_new_us']:.3f} us), "
+                     f"mask {api['mask_us']:.3f} us, clone {api['clone_us']:.3f} us "
+                     f"(core {api['clone_core_us']:.3f} us)")
+    pz = result.get("pettingzoo")
+    if pz and "skipped" not in pz:
+        lines.append(f"pettingzoo AEC loop: {pz['aec']['us_per_decision']:.2f} us/decision, "
+                     f"{pz['aec_over_plain']:.2f}x the plain loop "
+                     f"({pz['plain']['us_per_decision']:.2f} us); new arrays at every "
+                     f"observation {pz['aec_fresh_observations']['us_per_decision']:.2f} us, "
+                     f"without observing {pz['aec_no_observation']['us_per_decision']:.2f} us")
+    elif pz:
+        lines.append(f"pettingzoo: skipped ({pz['skipped']})")
+    return lines

@@ -6,6 +6,7 @@ import argparse
 import json
 import platform
 import sys
+import warnings
 from importlib import metadata
 from pathlib import Path
 
@@ -24,6 +25,13 @@ def _version() -> str:
 def _bundle(args):
     return resolve(getattr(args, "pack", None) or [], map_id=getattr(args, "map", None),
                    deck_id=getattr(args, "deck", None))
+
+
+def _content(args) -> dict:
+    """For a recorded game (a save or a log): where to look for its packs first, and the
+    map and deck expected (runtime/content.py)."""
+    return {"packs": getattr(args, "pack", None) or [], "map_id": getattr(args, "map", None),
+            "deck_id": getattr(args, "deck", None)}
 
 
 def _factions(args) -> list[str]:
@@ -89,11 +97,21 @@ def _check_output_folder(option: str, path: str | None) -> None:
                         path=path, errno=2)
 
 
+def _warn_reach(bundle, factions: list[str]) -> None:
+    """Law 5.2: a table below the viable reach sum is warned about, never refused."""
+    from .reach import reach_warning
+
+    note = reach_warning(bundle, factions)
+    if note:
+        print(f"rootlaw: warning: {note}", file=sys.stderr)
+
+
 def cmd_play(args) -> int:
     from .log import play_game
 
     bundle = _bundle(args)
     factions = _factions(args) or [f.id for f in bundle.factions]
+    _warn_reach(bundle, factions)
     games = args.games
     if args.log and games > 1:
         raise RootlawError("--log takes one game; use --games 1", code="VALUE-INVALID")
@@ -168,6 +186,7 @@ def cmd_simulate(args) -> int:
 
     bundle = _bundle(args)
     factions = _factions(args) or [f.id for f in bundle.factions]
+    _warn_reach(bundle, factions)
     if args.plot:
         sim_mod.check_plot(Path(args.plot))  # fail before the games, not after them
     show = sys.stderr.isatty() if args.progress is None else args.progress
@@ -224,6 +243,8 @@ def cmd_info(args) -> int:
     print(f"python: {platform.python_version()} ({platform.machine()})")
     print(f"core: {'compiled' if core.compiled else 'pure'}")
     print(f"core origin: {core.origin}{' (ROOTLAW_PURE set)' if want_pure() else ''}")
+    if core.why_pure:
+        print(f"why pure: {core.why_pure}")
     print(f"bundle: {bundle.hash}")
     print(f"packs: {', '.join(bundle.packs)}")
     print(f"map: {bundle.map.id}")
@@ -307,11 +328,14 @@ def cmd_catalogue(args) -> int:
 def cmd_build(args) -> int:
     from rootlaw.generator.build import compile_core, render_to_cache
 
+    from .core import forget_failed_build
+
     bundle = _bundle(args)
     src = render_to_cache(bundle)
     print(f"rendered: {src}")
     if args.source_only:
         return 0
+    forget_failed_build(bundle)  # asked for: try again, and say why it fails
     try:
         so = compile_core(bundle, quiet=not args.verbose)
     except Exception as e:  # noqa: BLE001 -- any compiler failure is reported, not raised
@@ -324,22 +348,17 @@ def cmd_build(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from .bench import run_bench
+    from .bench import run_bench, text
 
     bundle = _bundle(args)
     factions = _factions(args) or [f.id for f in bundle.factions]
-    result = run_bench(bundle, factions, games=args.games,
-                       seed=args.seed, min_seconds=args.min_seconds)
+    result = run_bench(bundle, factions, games=args.games, seed=args.seed,
+                       min_seconds=args.min_seconds, rounds=args.rounds,
+                       pettingzoo=not args.no_pettingzoo)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
-        for path in ("compiled", "pure"):
-            r = result.get(path)
-            if r:
-                print(f"{path}: {r['decisions_per_s']:.0f} decisions/s, "
-                      f"{r['games_per_s']:.2f} games/s ({r['decisions']} decisions)")
-        if result.get("speedup"):
-            print(f"speedup: {result['speedup']:.1f}x")
+        print("\n".join(text(result)))
     return 0
 
 
@@ -349,8 +368,8 @@ def cmd_bench(args) -> int:
 def cmd_replay(args) -> int:
     from .log import replay_log
 
-    bundle = _bundle(args)
-    g = replay_log(Path(args.log), bundle)
+    # The log says what content it was played on: --pack only says where to look first.
+    g = replay_log(Path(args.log), **_content(args))
     print(f"ok: {args.log} replays to the same end: winner: {g.winner_faction} "
           f"({len(g.history)} decisions)")
     if args.html:
@@ -373,8 +392,8 @@ def cmd_render(args) -> int:
     from .render import render_svg
     from .viewer import position
 
-    g = position(_bundle(args), save=Path(args.save) if args.save else None,
-                 log=Path(args.log) if args.log else None, at=args.at)
+    g = position(save=Path(args.save) if args.save else None,
+                 log=Path(args.log) if args.log else None, at=args.at, **_content(args))
     svg = render_svg(g, seat=args.seat)
     if args.out:
         write_atomic(Path(args.out), svg)
@@ -589,22 +608,37 @@ def build_parser() -> argparse.ArgumentParser:
     packs(p)
     p.set_defaults(func=cmd_build)
 
-    p = sub.add_parser("bench", help="compiled vs pure speed on the same seeded games")
+    p = sub.add_parser("bench", help="speed on the same seeded games: playouts on the compiled "
+                       "and pure cores, the Python API, the PettingZoo loop")
     p.add_argument("--factions", default="", help="default: every faction of the bundle")
     p.add_argument("--games", type=at_least(1), default=20, metavar="N",
                    help="games per core (default 20)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     p.add_argument("--min-seconds", type=at_least(0, float), default=1.0,
                    help="repeat the compiled games until this much time has passed")
+    p.add_argument("--rounds", type=at_least(1), default=5, metavar="N",
+                   help="Python API figures: the best of N rounds of CPU time (default 5)")
+    p.add_argument("--no-pettingzoo", action="store_true",
+                   help="skip the PettingZoo loop (measured when the rl extra is installed)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     packs(p)
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("replay", help="replay a JSON-lines game log and check it")
+    def recorded(p):
+        p.add_argument("--pack", action="append", metavar="DIR",
+                       help="a folder to look for the recorded packs in first (repeatable; "
+                            "then the recorded folders, then ROOTLAW_PACK_PATH); format-1 "
+                            "files: the packs they were played with")
+        p.add_argument("--map", metavar="ID", help="the map expected (the recorded one; "
+                       "format-1 files: the map they were played on)")
+        p.add_argument("--deck", metavar="ID", help="the deck expected (as --map)")
+
+    p = sub.add_parser("replay", help="replay a JSON-lines game log and check it (on the "
+                       "content its header records)")
     p.add_argument("log", help="the log (written by play --log)")
     p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML "
                    "viewer that steps through the game")
-    packs(p)
+    recorded(p)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("render", help="draw a saved game, or a position of a game log, "
@@ -616,7 +650,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", type=at_least(0), metavar="S",
                    help="draw what seat S sees, its hand too (default: public facts only)")
     p.add_argument("-o", "--out", metavar="FILE", help="SVG file (default: print it)")
-    packs(p)
+    recorded(p)
     p.set_defaults(func=cmd_render)
     p = sub.add_parser("check", help="conformance: random games with invariants after "
                        "every decision, compiled/pure agreement, the packs' scenarios")
@@ -659,8 +693,20 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    # rootlaw's own warnings are messages for the user, not code locations.
+    text = str(message)
+    if not text.startswith("rootlaw:"):
+        text = warnings.formatwarning(message, category, filename, lineno, line).rstrip()
+    print(text, file=file or sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    from . import core
+
+    core.NOTICES = True  # a command on the pure path without asking says so, once
+    warnings.showwarning = _show_warning
     try:
         return args.func(args)
     except SpecError as e:

@@ -12,6 +12,12 @@ Invariants (Law references in brackets):
 - no clearing holds more of a piece than its per_clearing limit [8.2.5.I];
 - items in the supply + crafted items = the starting supply [5.1.5];
 - buildings never exceed a clearing's slots [2.2.3 / 2.4]; VP never negative;
+- a play area holds no two copies of a persistent card [4.1.4], and only persistent
+  cards, activated dominance [3.3.1] and an immediate card while it resolves [4.1.2];
+- the frame stack stays within its bounds; a battle runs at or below the top;
+- a removal event's ledger is empty outside a battle's hits, and no win is held back
+  outside them [1.5.4, 4.3.6]; used-effect flags are 0 or 1; a seen hand is a hand that
+  could be (no more copies of a card than exist), seen in a turn that has been;
 - a pending decision always offers at least one action.
 """
 
@@ -81,15 +87,57 @@ def invariant_violations(g: Game) -> Iterator[str]:
             yield f"clearing {g.names['clearings'][cl]}: more buildings than slots"
     if any(v < 0 for v in g.scores):
         yield "negative VP"
-    frames = [g.names["frames"][st[S["FRAMES"] + d * 4] - 1] for d in range(st[S["DEPTH"]])]
+    frames = [g.names["frames"][st[S["FRAMES"] + d * c["FRAME_FIELDS"]] - 1]
+              for d in range(st[S["DEPTH"]])]
     if FR_PLACE not in frames and any(st[S["PLACE_LEFT"] + cl] for cl in range(C)):
         yield "pieces still owed after a placement closed"
     if FR_CRAFT_ANY not in frames and st[S["CRAFT_ANY_LEFT"]]:
         yield "'?' icons still owed after a craft closed"
     if FR_ZONE_PAY not in frames and st[S["ZPAY_LEFT"]]:
         yield "zone cards still owed after a payment closed"
+    yield from _effect_violations(g, frames)
     if not g.is_over and not g.legal_actions():
         yield "a decision with no legal action and no winner"
+
+
+def _effect_violations(g: Game, frames: list[str]) -> Iterator[str]:
+    """The state of effects, removal events and battles (see the module doc)."""
+    S, c, st = g.S, g.consts, g.state
+    t = g._core_module.tables
+    tab, off = t.table, t.table_layout.offsets
+    P, K, N, U = c["P"], c["K"], c["N"], c["U"]
+    defs = g.card_defs
+    kinds = [tab[off["DEF_KIND"] + d] for d in range(K)]
+    persistent, dominance, immediate = 3, 2, 4  # CARD_KINDS
+    depth = st[S["DEPTH"]]
+    if not 0 <= depth <= c["MAX_FRAMES"]:
+        yield f"frame depth {depth} outside 0..{c['MAX_FRAMES']}"
+    for q in range(P):
+        area = [defs[i] for i in range(N) if st[S["CARD_LOC"] + i] == c["LOC_PLAY"] + q]
+        for d in set(area):
+            if kinds[d] == persistent and area.count(d) > 1:
+                yield f"two copies of {g.names['cards'][d]} in a play area (Law 4.1.4)"
+            if kinds[d] not in (persistent, dominance, immediate):
+                yield f"{g.names['cards'][d]} in a play area"
+            if kinds[d] == immediate and "effect" not in frames:
+                yield f"{g.names['cards'][d]} (immediate) left in a play area"
+        for u in range(U):
+            if st[S["USED"] + q * U + u] not in (0, 1):
+                yield "a used-effect flag other than 0 or 1"
+        for q2 in range(P):
+            seen = st[S["SEEN"] + (q * P + q2) * K:S["SEEN"] + (q * P + q2 + 1) * K]
+            if any(n < 0 or n > defs.count(d) for d, n in enumerate(seen)):
+                yield "a seen hand holds cards that do not exist"
+            if st[S["SEEN_TURN"] + q * P + q2] > st[S["TURN"]]:
+                yield "a hand seen in a turn still to come"
+    stage = st[S["B_STAGE"]]
+    dealing = stage in (2, 10, 11)  # B_AMBUSH_DEAL, B_DEAL_DEF, B_DEAL_ATT
+    if st[S["LEDGER_N"]] and not dealing:
+        yield "pieces removed but their removal event never ended (Law 1.5.4)"
+    if st[S["HOLD_VICTORY"]] and stage not in (10, 11, 12):
+        yield "a win held back outside a battle's hits"
+    if stage and st[S["B_DEPTH"]] > depth:
+        yield "a battle above the top of the frame stack"
 
 
 @dataclass

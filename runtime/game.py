@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import os
 from array import array
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,12 +19,12 @@ from rootlaw.generator.tables import STOPS
 from rootlaw.spec import Bundle, SpecError, resolve
 from rootlaw.spec.jsonio import SAVE_MAX_BYTES, JsonInputError, parse, read_text
 
-from .core import CoreModule, load_core
-from .encode import ObservationEncoder
+from . import content
+from .core import load_core
 from .errors import IllegalAction, RootlawError, SaveError
 from .notation import ActionSpace
 
-SAVE_FORMAT = 1
+SAVE_FORMAT = content.FORMAT  # 2: the content is recorded (1: the bundle hash only)
 VICTORY_POINTS = 30  # Law 3.1 (the core's VICTORY_VP)
 MAX_DECISIONS = 1_000_000  # a playout stops here without a winner
 PHASES = {-1: "setup", 0: "birdsong", 1: "daylight", 2: "evening"}
@@ -58,7 +58,6 @@ def _save_error(e: JsonInputError, where: str) -> SaveError:
 
 
 _BASE: Bundle | None = None
-_ENCODERS: dict[str, ObservationEncoder] = {}  # one per bundle
 
 
 def base_bundle() -> Bundle:
@@ -68,50 +67,76 @@ def base_bundle() -> Bundle:
     return _BASE
 
 
+class _Seating:
+    """What a game shares with its clones: the bundle and its core, the seats, the seed."""
+
+    __slots__ = ("bundle", "factions", "seed", "core_module", "layout", "S", "consts",
+                 "names", "space", "seats", "over_at")
+
+
 class Game:
-    """One game of Root on a bundle's rules core."""
+    """One game of Root on a bundle's rules core.
+
+    A game's own data is its core (with the state) and its history; the rest is shared
+    with its clones (``_Seating``), so that a clone costs a copy of the state, not of
+    every attribute."""
 
     def __init__(self, factions: Iterable[str] | None = None, seed: int = 0, *,
                  bundle: Bundle | None = None, pure: bool | None = None,
                  _restore: tuple[list[int], list[int]] | None = None):
-        self.bundle = bundle or base_bundle()
+        cfg = self._cfg = _Seating()
+        cfg.bundle = bundle or base_bundle()
         # Default seats: every faction of the bundle, in setup order.
-        self.factions = list(factions) if factions else [f.id for f in self.bundle.factions]
+        cfg.factions = list(factions) if factions else [f.id for f in cfg.bundle.factions]
         if isinstance(seed, bool) or not isinstance(seed, int) or \
                 not -(2**63) <= seed < 2**63:
             raise RootlawError(f"a seed is a 64-bit integer, not {seed!r}", code="VALUE-INVALID")
-        self.seed = seed
-        self._core_module: CoreModule = load_core(self.bundle, pure)
-        mod = self._core_module.module
-        self.layout = self._core_module.layout
-        self.S = self.layout["state"]
-        self.consts = self.layout["consts"]
-        names = self._core_module.tables.names
-        self.names = names
-        self.space = ActionSpace.of(self.layout, names)
+        cfg.seed = seed
+        cfg.core_module = load_core(cfg.bundle, pure)
+        mod = cfg.core_module.module
+        cfg.layout = cfg.core_module.layout
+        cfg.S = cfg.layout["state"]
+        cfg.consts = cfg.layout["consts"]
+        names = cfg.names = cfg.core_module.tables.names
+        cfg.space = ActionSpace.of(cfg.layout, names)
         seats = []
-        for fid in self.factions:
+        for fid in cfg.factions:
             if fid not in names["factions"]:
                 raise RootlawError(f"unknown faction {fid!r} (known: "
                                    f"{', '.join(names['factions'])})", code="REF-UNDEF")
             seats.append(names["factions"].index(fid))
         if len(set(seats)) != len(seats):
             raise RootlawError("a faction can only be seated once", code="VALUE-INVALID")
-        if not 2 <= len(seats) <= self.consts["P"]:
-            P = self.consts["P"]
+        if not 2 <= len(seats) <= cfg.consts["P"]:
+            P = cfg.consts["P"]
             raise RootlawError(f"a game needs {'2' if P == 2 else f'2 to {P}'} factions "
                                f"(this bundle has {P})",
                                code="VALUE-INVALID")
-        self._seats = seats
-        self.state = array("q", [0]) * self.consts["STATE_SIZE"]
+        cfg.seats = seats
+        cfg.over_at = cfg.S["OVER"]
+        # A State counts writes from Python, so the core never reuses a listing of legal
+        # actions across one (scenario helpers write g.state directly).
+        self.state = mod.new_state()
         self._core = mod.Core(self.state)
         self.history: list[int] = []
         if _restore is None:
-            self._core.init_game(self.seed, seats)
+            self._core.init_game(seed, seats)
         else:
             state, history = _restore
             self.state[:] = array("q", state)
             self.history = list(history)
+
+    # What the clones share, under the names the runtime has always used.
+    bundle = property(lambda self: self._cfg.bundle)
+    factions = property(lambda self: self._cfg.factions)
+    seed = property(lambda self: self._cfg.seed)
+    layout = property(lambda self: self._cfg.layout)
+    S = property(lambda self: self._cfg.S)
+    consts = property(lambda self: self._cfg.consts)
+    names = property(lambda self: self._cfg.names)
+    space = property(lambda self: self._cfg.space)
+    _seats = property(lambda self: self._cfg.seats)
+    _core_module = property(lambda self: self._cfg.core_module)
 
     # ------------------------------------------------------------------ basics
 
@@ -128,7 +153,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        return bool(self._s("OVER"))
+        return self.state[self._cfg.over_at] != 0
 
     @property
     def winner(self) -> int | None:
@@ -164,9 +189,10 @@ class Game:
     @property
     def decision(self) -> str | None:
         """What the pending decision is about: a frame kind when something interrupts
-        a step ("ambush", "foil", "place", "pay", "daylight_end" ...), otherwise the
-        step's op ("craft", "actions", "resolve_columns" ...); where a scenario holds the
-        turn, "end_of_turn" or "end_of_phase"; None once the game is over.
+        a step ("ambush", "foil", "place", "pay", "phase_end", "battle_effects" ...),
+        otherwise the step's op ("craft", "actions", "resolve_columns" ...); where a
+        scenario holds the turn, "end_of_turn" or "end_of_phase"; None once the game is
+        over.
         The same answer for every seat: it is public."""
         if self.is_over:
             return None
@@ -175,7 +201,8 @@ class Game:
             return STOPS[stop - 1]
         depth = self._s("DEPTH")
         if depth > 0:
-            return self.names["frames"][self.state[self.S["FRAMES"] + (depth - 1) * 4] - 1]
+            top = self.S["FRAMES"] + (depth - 1) * self.consts["FRAME_FIELDS"]
+            return self.names["frames"][self.state[top] - 1]
         t = self._core_module.tables
         op = t.table[t.table_layout.offsets["STEP_OP"] + self._s("STEP")]
         return self.names["ops"][op]
@@ -183,7 +210,24 @@ class Game:
     # ------------------------------------------------------------------ actions
 
     def legal_actions(self) -> list[int]:
+        """The pending decision's legal actions.  The core lists a decision once: asking
+        again, or applying one, reuses that listing until the state changes."""
         return self._core.legal_actions()
+
+    def action_mask(self, out=None):
+        """The legal actions as an int8 mask over the action space (1 legal, 0 not),
+        written into ``out`` (a writable array('b') or numpy int8 array of
+        ``info.num_actions``, reused without a new array) or into a new array('b')."""
+        try:
+            return self._core.mask(out)
+        except (TypeError, ValueError, BufferError) as e:
+            raise RootlawError(f"action_mask: {e}", code="VALUE-INVALID") from None
+
+    def note_edit(self) -> None:
+        """Say that ``state`` was written other than by item assignment (through
+        ``memoryview(g.state)`` or numpy): the pending decision is listed anew.  Item
+        assignment (``g.state[i] = v``, what runtime/position.py does) needs no call."""
+        self._core_module.module.note_edit()
 
     def notation(self, action: int) -> str:
         fac = self._seats[self.to_play] if not self.is_over else 0
@@ -191,8 +235,8 @@ class Game:
             text = self.space.notation(action, fac)
         except ValueError as e:
             raise IllegalAction(str(e)) from None
-        if text.startswith("battle "):
-            # Name the defender by faction, not seat.
+        if text.startswith("battle ") or (text.startswith("use ") and " on seat" in text):
+            # Name the defender (the target) by faction, not seat.
             head, seat = text.rsplit(" seat", 1)
             text = f"{head} {self.factions[int(seat)]}"
         return text
@@ -211,15 +255,27 @@ class Game:
 
     def apply(self, action: int | str) -> None:
         """Apply one decision (index or notation); an illegal one changes nothing."""
+        if type(action) is int:  # the common case: one call into the core
+            try:
+                if self._core.apply(action):
+                    self.history.append(action)
+                    return
+            except OverflowError:  # beyond 64 bits: refused below
+                pass
+        self._apply_checked(action)
+
+    def _apply_checked(self, action: int | str) -> None:
+        """apply() for notation, other types and actions the core refused: the error
+        that says why, or the action applied."""
         if self.is_over:
             raise IllegalAction("the game is over")
         if isinstance(action, str):
             action = self.parse(action)
         if not isinstance(action, int) or isinstance(action, bool):
             raise IllegalAction(f"an action is an int or a notation string, not {action!r}")
-        if not 0 <= action < self.space.size or not self._core.apply(action):
+        if not 0 <= action < self.space.size or not self._core.apply(int(action)):
             raise IllegalAction(f"action {action} is not legal now")
-        self.history.append(action)
+        self.history.append(int(action))
 
     def playout(self, agent_seed: int, max_decisions: int = MAX_DECISIONS) -> int:
         """Random agents play on inside the core (fast path); returns decisions taken."""
@@ -230,18 +286,23 @@ class Game:
     # ------------------------------------------------------------------ copies and saves
 
     def clone(self) -> Game:
-        g = Game.__new__(Game)
-        g.__dict__.update(self.__dict__)
-        g.state = array("q", self.state)
-        g._core = self._core_module.module.Core(g.state)
-        g.history = list(self.history)
+        """An independent copy: the core copies its state (and its listing of legal
+        actions) into a new core; the history is copied, the rest shared."""
+        g = object.__new__(type(self))
+        g._cfg = self._cfg
+        core = g._core = self._core.clone()
+        g.state = core.state
+        g.history = self.history[:]
         return g
 
     def to_dict(self) -> dict:
+        """The save: its format, the content it was played on (the bundle hash, and the
+        packs, map and deck that make it: see runtime/content.py), the seats, the seed,
+        the actions taken and the state they lead to."""
         return {
             "format": SAVE_FORMAT,
             "bundle": self.bundle.hash,
-            "packs": list(self.bundle.packs),
+            **content.record(self.bundle),
             "factions": self.factions,
             "seed": self.seed,
             "actions": list(self.history),
@@ -253,23 +314,42 @@ class Game:
 
     @classmethod
     def from_dict(cls, data: object, *, bundle: Bundle | None = None,
-                  pure: bool | None = None, where: str = "") -> Game:
+                  pure: bool | None = None, where: str = "",
+                  packs: Sequence[str | os.PathLike] | None = None, map_id: str | None = None,
+                  deck_id: str | None = None) -> Game:
         """A game from a save's data: every value is checked (a wrong type anywhere is a
-        SaveError at its pointer), then the actions are replayed and the state compared."""
+        SaveError at its pointer), then the actions are replayed and the state compared.
+
+        The content is the save's own (its packs found again: ``packs`` are folders to
+        look in first, see runtime/content.py), or ``bundle`` when given."""
         if not isinstance(data, dict):
             raise SaveError("a save is a JSON object", where=where)
 
         def at(key: str) -> str:
             return f"{where}#/{key}"
 
+        def fail(message: str, place: str) -> None:
+            raise SaveError(message, where=place)
+
         for key in ("format", "bundle", "factions", "seed", "actions", "state"):
             if key not in data:
                 raise SaveError(f"missing key {key!r}", where=at(key).lstrip("#"))
-        if type(data["format"]) is not int or data["format"] != SAVE_FORMAT:
-            raise SaveError(f"unsupported save format {data['format']!r}", where=at("format"))
-        bundle = bundle or base_bundle()
+        fmt = data["format"]
+        if type(fmt) is not int or fmt not in (1, SAVE_FORMAT):
+            raise SaveError(f"unsupported save format {fmt!r} (this rootlaw reads formats 1 "
+                            f"and {SAVE_FORMAT})", where=at("format"))
         if not isinstance(data["bundle"], str):
             raise SaveError("'bundle' must be a bundle hash (a string)", where=at("bundle"))
+        opts = content.Options.of(packs, map_id, deck_id)
+        if bundle is None and fmt == 1:
+            named = data.get("packs")
+            ids = named if isinstance(named, list) and \
+                all(isinstance(x, str) for x in named) else None
+            bundle = content.legacy_bundle(data["bundle"], opts, "SAVE", SaveError, where, ids)
+        elif bundle is None:
+            recs, m, d = content.parse_record(data, fail, at)
+            bundle = content.bundle_of(recs, m, d, data["bundle"], opts, "SAVE", SaveError,
+                                       where)
         if data["bundle"] != bundle.hash:
             raise SaveError(f"the save is for bundle {data['bundle']}, this is {bundle.hash}",
                             where=where, code="SAVE-BUNDLE")
@@ -408,6 +488,47 @@ class Game:
         return {col: self.cards_at(self.consts["LOC_COLUMN"] + seat * L + i)
                 for i, col in enumerate(self.names["columns"][f])}
 
+    def play_area(self, seat: int) -> list[str]:
+        """Cards in a seat's play area (Law 2.1.4): persistent cards it crafted, its
+        activated dominance card; public."""
+        return self.cards_at(self.consts["LOC_PLAY"] + self._seat(seat))
+
+    def used_effects(self, seat: int) -> list[str]:
+        """The usable effects a seat has used this turn (this battle, for battle
+        effects); public."""
+        U = self.consts["U"]
+        at = self.S["USED"] + self._seat(seat) * U
+        return [self.names["effects"][u] for u in range(U) if self.state[at + u]]
+
+    def seen_hand(self, viewer: int, seat: int) -> tuple[list[str], int] | None:
+        """What viewer saw of seat's hand when it was last shown to viewer (Law 1.2.1
+        'show'), and the turn it saw it; None if never.  Only viewer's own observation
+        holds it."""
+        P, K = self.consts["P"], self.consts["K"]
+        viewer, seat = self._seat(viewer), self._seat(seat)
+        r = (seat - viewer) % self.num_players  # kept from the viewer on
+        turn = self.state[self.S["SEEN_TURN"] + viewer * P + r]
+        if not turn:
+            return None
+        at = self.S["SEEN"] + (viewer * P + r) * K
+        return ([name for d, name in enumerate(self.names["cards"])
+                 for _ in range(self.state[at + d])], turn)
+
+    def battle(self) -> dict | None:
+        """The battle in progress (public): who fights where, at which step, the rolled
+        hits each side deals (once rolled), extra hits, and hits ignored; None without."""
+        stage = self._s("B_STAGE")
+        if not stage:
+            return None
+        att, dfn = self._s("B_ATT"), self._s("B_DEF")
+        return {"attacker": self.factions[att], "defender": self.factions[dfn],
+                "clearing": self.names["clearings"][self._s("B_AT")], "stage": stage,
+                "rolled": {"attacker": self._s("B_ROLL_ATT"), "defender": self._s("B_ROLL_DEF")},
+                "extra_hits": {"attacker": self._s("B_EXTRA_ATT"),
+                               "defender": self._s("B_EXTRA_DEF")},
+                "ignores_rolled_hits": {"attacker": bool(self._s("B_IGNORE_ATT")),
+                                        "defender": bool(self._s("B_IGNORE_DEF"))}}
+
     def ruler(self, clearing: str) -> str | None:
         r = self._core.ruler_of(self._clearing(clearing))
         return None if r < 0 else self.factions[r]
@@ -416,24 +537,38 @@ class Game:
     def info(self) -> GameInfo:
         return GameInfo(bundle=self.bundle.hash, factions=tuple(self.names["factions"]),
                         min_players=2, max_players=self.consts["P"],
-                        num_actions=self.space.size, observation_size=self._encoder().size,
+                        num_actions=self.space.size,
+                        observation_size=self.consts["OBS_SIZE"],
                         victory_points=VICTORY_POINTS, max_decisions=MAX_DECISIONS)
 
     @property
     def observation_layout(self) -> dict[str, tuple[int, int]]:
-        """Field name -> (offset, size) of ``observation_vector`` (see runtime/encode.py)."""
-        return self._encoder().layout
+        """Field name -> (offset, size) of ``observation_vector``: OBSERVATION in
+        generator/tables.py, placed for the bundle (docs/agents.md describes the fields)."""
+        return dict(self.layout["observation"])
 
-    def observation_vector(self, seat: int) -> array:
-        """The seat's observation as one flat int64 array of fixed length per bundle,
-        players listed from the seat on; it holds what ``observation`` holds."""
-        return self._encoder().encode(self, self._seat(seat))
+    @property
+    def observation_visibility(self) -> dict[str, str]:
+        """Field name -> who sees it: "public" (everyone), "owner" (the observer's own
+        part only: its hand), "hidden" (cards nobody sees, shown as how many)."""
+        return dict(self.layout["observation_visibility"])
 
-    def _encoder(self) -> ObservationEncoder:
-        enc = _ENCODERS.get(self.bundle.hash)
-        if enc is None:
-            enc = _ENCODERS[self.bundle.hash] = ObservationEncoder(self.consts, self.names)
-        return enc
+    def observation_vector(self, seat: int, out=None):
+        """The seat's observation as one flat int64 vector of fixed length per bundle
+        (``info.observation_size``), players listed from the seat on; it holds what
+        ``observation`` holds.  Encoded by the core, into ``out`` (a writable array('q')
+        or numpy int64 array, reused without a new array) or into a new array('q')."""
+        if type(seat) is not int:
+            self._seat(seat)  # refuses all but a seat number
+        try:
+            v = self._core.observe(seat, out)
+        except (TypeError, ValueError, BufferError) as e:
+            raise RootlawError(f"observation_vector: {e}", code="VALUE-INVALID") from None
+        except OverflowError:
+            v = None
+        if v is None:
+            self._seat(seat)  # no such seat: says so
+        return v
 
     def observation(self, seat: int) -> dict:
         """What seat can see: its own hand, others' hand sizes, public board and piles."""
@@ -454,16 +589,19 @@ class Game:
                 # An activated dominance card lies face up (Law 3.3.1); cards in play.
                 "dominance": (self.names["cards"][self._s("DOMINANCE", q)]
                               if self._s("DOMINANCE", q) >= 0 else None),
-                "play_area": self.cards_at(self.consts["LOC_PLAY"] + q),
-                # A zone's size is public; its cards only to its owner unless it is
-                # public (Law 8.2.3: such a stack is face down).  Boxes are public.
-                "zones": {z: {"size": len(cards),
-                              "cards": cards if q == seat or vis == "public" else None}
-                          for (z, cards), vis in zip(self.zones(q).items(),
-                                                     self.names["zone_visibility"][f],
-                                                     strict=True)},
+                "play_area": self.play_area(q),
+                "used_effects": self.used_effects(q),
+                # A zone's size is public, its cards only its owner's (Law 8.2.3: the
+                # stack is face down); boxes are public.
+                "zones": {z: {"size": len(cards), "cards": cards if q == seat else None}
+                          for z, cards in self.zones(q).items()},
                 "boxes": self.boxes(q),
             })
+        seen = {}
+        for q in range(self.num_players):
+            shown = self.seen_hand(seat, q) if q != seat else None
+            if shown is not None:
+                seen[self.factions[q]] = {"cards": shown[0], "turn": shown[1]}
         return {
             "seat": seat,
             "turn": self.turn,
@@ -479,6 +617,9 @@ class Game:
             "removed": self.cards_at(self.consts["LOC_OUT"]),
             "deck_size": self._s("DECK_LEN"),
             "items": {it: self._s("ITEMS", i) for i, it in enumerate(self.names["items"])},
+            "battle": self.battle(),
+            # Hands shown to this seat only (a look_at_hand effect): what it saw, and when.
+            "seen": seen,
             "over": self.is_over,
             "winner": self.winner_faction,
         }

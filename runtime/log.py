@@ -1,6 +1,7 @@
 """Play a game decision by decision, print a readable log, write a JSON-lines log.
 
-A JSON-lines log has a header line (bundle, factions, seed), one line per decision
+A JSON-lines log has a header line (format, bundle, the content it was played on: packs,
+map and deck, see runtime/content.py; factions, seed), one line per decision
 (turn, phase, seat, faction, what was asked, action index, notation, scores after it)
 and a result line.
 It is written atomically when the game ends; ``replay_log`` replays and checks it.
@@ -9,6 +10,8 @@ It is written atomically when the game ends; ``replay_log`` replays and checks i
 from __future__ import annotations
 
 import json
+import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
@@ -16,6 +19,7 @@ from rootlaw.generator.build import write_atomic
 from rootlaw.spec import Bundle
 from rootlaw.spec.jsonio import JsonInputError, read_json_lines
 
+from . import content
 from .agents import RandomAgent
 from .errors import LogError, RootlawError
 from .game import MAX_DECISIONS, Game
@@ -33,8 +37,8 @@ def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | N
         return g
     agents = agents or [RandomAgent(seed)] * len(factions)
     # The log is the same whichever core played it, so it names none.
-    lines = [json.dumps({"type": "header", "bundle": bundle.hash, "factions": factions,
-                         "seed": seed})]
+    lines = [json.dumps({"type": "header", "format": content.FORMAT, "bundle": bundle.hash,
+                         **content.record(bundle), "factions": factions, "seed": seed})]
     if out:
         print(f"rootlaw game: {', '.join(factions)} seed {seed} "
               f"(core: {'compiled' if g.compiled else 'pure'}, bundle {bundle.hash})", file=out)
@@ -69,12 +73,18 @@ def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | N
     return g
 
 
-def replay_log(path: Path, bundle: Bundle) -> Game:
+def replay_log(path: Path, bundle: Bundle | None = None, *,
+               packs: Sequence[str | os.PathLike] | None = None, map_id: str | None = None,
+               deck_id: str | None = None) -> Game:
     """Replay a JSON-lines log; raise a LogError at the line where it stops matching.
 
-    The log is read as a stream (no cap on its length, 64 KiB per line); every value is
-    checked for its type before it is used, so a log however broken gives LOG-INVALID
-    (not a log), LOG-BUNDLE (another bundle's) or LOG-DIVERGED (the rules disagree)."""
+    The content is the one the header records (its packs found again: ``packs`` are
+    folders to look in first; see runtime/content.py), or ``bundle`` when given.  The log
+    is read as a stream (no cap on its length, 64 KiB per line); every value is checked
+    for its type before it is used, so a log however broken gives LOG-INVALID (not a
+    log), LOG-PACK-MISSING or LOG-PACK-CHANGED (its content is not here), LOG-BUNDLE
+    (another bundle's) or LOG-DIVERGED (the rules disagree)."""
+    opts = content.Options.of(packs, map_id, deck_id)
     g: Game | None = None
     result: dict | None = None
     result_line = 0
@@ -87,7 +97,7 @@ def replay_log(path: Path, bundle: Bundle) -> Game:
             if result is not None:
                 raise LogError("a record after the result line", where=where)
             if kind == "header":
-                g = _start(rec, bundle, g, where)
+                g = _start(rec, bundle, opts, g, where)
             elif kind == "decision":
                 if g is None:
                     raise LogError("decision before the header", where=where)
@@ -128,11 +138,28 @@ def _shown(v: object) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _start(rec: dict, bundle: Bundle, g: Game | None, where: str) -> Game:
+def _start(rec: dict, bundle: Bundle | None, opts: content.Options, g: Game | None,
+           where: str) -> Game:
     if g is not None:
         raise LogError("a second header line", where=where)
-    if rec.get("bundle") != bundle.hash:
-        raise LogError(f"log is for bundle {_shown(rec.get('bundle'))}, this is {bundle.hash}",
+
+    def fail(message: str, place: str) -> None:
+        raise LogError(message, where=place)
+
+    fmt = rec.get("format", 1)  # format 1 headers had no 'format'
+    if type(fmt) is not int or fmt not in (1, content.FORMAT):
+        raise LogError(f"unsupported log format {_shown(fmt)} (this rootlaw reads formats 1 "
+                       f"and {content.FORMAT})", where=where)
+    expected = rec.get("bundle")
+    if not isinstance(expected, str):
+        raise LogError("the header needs 'bundle' (a bundle hash)", where=where)
+    if bundle is None and fmt == 1:
+        bundle = content.legacy_bundle(expected, opts, "LOG", LogError, where)
+    elif bundle is None:
+        recs, m, d = content.parse_record(rec, fail, lambda key: f"{where} (header {key!r})")
+        bundle = content.bundle_of(recs, m, d, expected, opts, "LOG", LogError, where)
+    if expected != bundle.hash:
+        raise LogError(f"log is for bundle {_shown(expected)}, this is {bundle.hash}",
                        code="LOG-BUNDLE", where=where)
     factions, seed = rec.get("factions"), rec.get("seed")
     if not (isinstance(factions, list) and factions

@@ -3,8 +3,9 @@
 The action space is fixed by the bundle (see ``rootlaw.generator.tables.ACTION_TYPES``);
 an index decodes to a type and parameters, and the notation spells them in the game's
 words: ``move 5->10 x3``, ``battle 12 <faction>``, ``build <building> 5``,
-``craft <card>``, ``pay <suit>`` (for a '?' cost icon), ``spread 5``, ``revolt 5``,
-``organize 5``, ``mobilize <card>``, ``train <card>``; a zone card paid is ``spend <card>``.
+``craft <card>``, ``pay <suit>`` (for a '?' cost icon), ``use <effect> [on <faction> |
+at <clearing>]``, ``spread 5``, ``revolt 5``, ``organize 5``, ``mobilize <card>``,
+``train <card>``; a zone card paid is ``spend <card>``.
 Names that depend on the acting faction (roles, columns) use the actor's faction.
 """
 
@@ -89,4 +90,12 @@ class ActionSpace:
             return "fail"
         if kind == "suit":
             return f"pay {n['suits'][x]}"
+        if kind == "use":
+            u, t = divmod(x, c["TGT"])
+            name = n["effects"][u]
+            if t == 0:
+                return f"use {name}"
+            if t <= c["P"]:
+                return f"use {name} on seat{t - 1}"
+            return f"use {name} at {n['clearings'][t - 1 - c['P']]}"
         return f"{kind} {x}"

@@ -749,10 +749,10 @@ def _panel_cards(v: _View, q: int) -> tuple[str, float]:
         svg, h = _card_row("hand", sorted(pl["hand"] or []), y, v, "hand")
         out.append(svg)
         y += h
-    # Zones (card piles apart from the hand): their cards to the owner's view or when
-    # public, else only how many.  Boxes: warriors off the map, public counts.
-    for spec, (zid, zone) in zip(f.zones, pl["zones"].items(), strict=True):
-        if zone["cards"] is not None and (v.seat == q or spec.visibility == "public"):
+    # Zones (card piles apart from the hand): their cards in the owner's view, else only
+    # how many (face down).  Boxes: warriors off the map, public counts.
+    for zid, zone in pl["zones"].items():
+        if zone["cards"] is not None and v.seat == q:
             svg, h = _card_row(f"{_label(zid)} {zone['size']}", sorted(zone["cards"]), y, v,
                                "zone")
         else:

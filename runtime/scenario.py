@@ -211,7 +211,7 @@ def expressible(g: Game) -> frozenset[str]:
             if kind == "add" and x % g.consts["L"] >= ncols:
                 continue
             text = space.notation(a, f)
-            if kind == "battle":
+            if kind == "battle" or (kind == "use" and " on seat" in text):
                 head, seat = text.rsplit(" seat", 1)
                 if int(seat) >= g.num_players:
                     continue

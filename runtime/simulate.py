@@ -330,23 +330,29 @@ def install_files(art: CoreArtifact) -> tuple[Path, str, bool]:
     path) is used instead."""
     from importlib.machinery import EXTENSION_SUFFIXES
 
-    from rootlaw.generator.build import cache_dir, module_name
+    from rootlaw.generator.build import cache_dir, module_name, verified, write_sum
 
     d = cache_dir() / art.key
     name = module_name(art.key)
     if art.ext_file and art.ext_bytes is not None and \
             any(art.ext_file.endswith(s) for s in EXTENSION_SUFFIXES):
         path = d / art.ext_file
-        data = art.ext_bytes
         stem = art.ext_file.split(".", 1)[0]
         # An extension's init function is named after the file it was built as: one
         # built into the installed package ("base") loads under a name ending so.
         load_as = name if stem == name else f"{name}_shipped.{stem}"
-    else:
-        path, data, load_as = d / f"{name}.py", art.source, f"rootlaw_core_pure_{art.key}"
+        # Like a local build, an extension is used only with a sum file that vouches for
+        # it (a truncated copy is written again), and gets one, so later runs in this
+        # cache load it rather than rebuild.
+        if verified(path, art.key):
+            return path, load_as, False
+        _write_bytes_atomic(path, art.ext_bytes)
+        write_sum(path, art.key)
+        return path, load_as, True
+    path, load_as = d / f"{name}.py", f"rootlaw_core_pure_{art.key}"
     if path.exists():
         return path, load_as, False
-    _write_bytes_atomic(path, data)
+    _write_bytes_atomic(path, art.source)
     return path, load_as, True
 
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 import base64
 import gzip
 import json
+import os
+from collections.abc import Sequence
 from html import escape
 from importlib import resources
 from pathlib import Path
@@ -101,21 +103,26 @@ def page_data(html: str) -> dict:
     return json.loads(gzip.decompress(base64.b64decode("".join(blob.split()))))
 
 
-def replay_html(log_path: Path, bundle: Bundle) -> str:
-    """Replay and check a JSON-lines log, then draw the page that steps through it."""
-    return page(replay_data(replay_log(log_path, bundle)))
+def replay_html(log_path: Path, bundle: Bundle | None = None, **content) -> str:
+    """Replay and check a JSON-lines log, then draw the page that steps through it
+    (``content``: the packs, map_id and deck_id options of ``replay_log``)."""
+    return page(replay_data(replay_log(log_path, bundle, **content)))
 
 
-def position(bundle: Bundle, *, save: Path | None = None, log: Path | None = None,
-             at: int | None = None) -> Game:
+def position(bundle: Bundle | None = None, *, save: Path | None = None,
+             log: Path | None = None, at: int | None = None,
+             packs: Sequence[str | os.PathLike] | None = None, map_id: str | None = None,
+             deck_id: str | None = None) -> Game:
     """A saved or logged game (checked by replaying it), after ``at`` of its decisions
-    (default: all of them)."""
+    (default: all of them).  Its content is the one the save or log records (``packs``:
+    folders to look for its packs in first), or ``bundle`` when given."""
     if save is not None and log is not None:
         raise RootlawError("give a save file or --log, not both", code="VALUE-INVALID")
+    content = {"packs": packs, "map_id": map_id, "deck_id": deck_id}
     if save is not None:
-        final = Game.load(save, bundle=bundle)
+        final = Game.load(save, bundle=bundle, **content)
     elif log is not None:
-        final = replay_log(log, bundle)
+        final = replay_log(log, bundle, **content)
     else:
         raise RootlawError("nothing to draw: give a save file or --log", code="VALUE-INVALID")
     if at is None:
@@ -124,7 +131,7 @@ def position(bundle: Bundle, *, save: Path | None = None, log: Path | None = Non
     if not 0 <= at <= n:
         raise RootlawError(f"--at {at}: the game has decisions 0..{n}", code="VALUE-INVALID",
                            where=str(save or log))
-    g = Game(final.factions, final.seed, bundle=bundle)
+    g = Game(final.factions, final.seed, bundle=final.bundle)
     for a in final.history[:at]:
         g.apply(a)
     return g

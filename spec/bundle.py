@@ -1,27 +1,78 @@
-"""Resolve packs into one Bundle: base content plus mods, merged, references checked.
+"""Resolve packs into one Bundle: base content plus mods, merged, patched, checked.
 
-A later pack overrides a document of the same kind and id from an earlier one (within
-one pack, that is an ID-DUP); a pack's ``requires`` are loaded before it.  The bundle's
-hash covers exactly the content the engine is generated from, so it keys the build cache.
+Load order: the base game first, then each pack after the packs it requires; packs that
+do not depend on each other load in the order of their ids (so the order packs are
+named in never matters).  In that order, each pack's maps, decks and factions are added
+(a document of the same kind and id replaces the earlier one), then its patches
+(kind 'patch', JSON Patch, see spec/patch.py) change documents of the packs it
+requires.  Two packs that do not require each other may not change the same thing: a
+document both define or replace, a value both patch differently, a default map both
+set (PACK-CONFLICT, naming both).
+
+A required pack that was not named is looked for on the discovery path
+(``ROOTLAW_PACK_PATH``: folders, separated like PATH, that hold pack folders).
+
+The bundle's hash covers exactly the content the engine is generated from, so it keys
+the build cache; ``records`` say which pack files it came from (id, version and the
+hash of the files), for saves and logs.
 """
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import hashlib
+import heapq
 import json
+import os
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic, SpecError, located
-from .loader import load_pack
-from .models import DeckSpec, FactionSpec, MapSpec, PackSpec
+from .diagnostics import Diagnostic, SpecError, located, with_lines
+from .jsonio import CONTENT_MAX_BYTES, JsonInputError, read_bytes
+from .loader import load_file, load_pack, validate_data
+from .models import DeckSpec, FactionSpec, MapSpec, PackSpec, PatchSpec
+from .patch import PatchError, Touch, apply, clash, overlap, parse_pointer, pointer_of
 
 BASE_PACK = Path(__file__).resolve().parent / "content" / "base"
+PACK_PATH_ENV = "ROOTLAW_PACK_PATH"
+ALLOW_CODE_ENV = "ROOTLAW_ALLOW_CODE"
 # Drawing-only fields (models.py says so in their docs), outside the bundle hash.
 _MAP_DRAWING: Any = {"clearings": {"__all__": {"position"}}}
-_FACTION_DRAWING: Any = {"color"}
+# A faction's reach (Law 5.2) only recommends tables: not a rule either.
+_FACTION_DRAWING: Any = {"color", "reach"}
+
+Content = MapSpec | DeckSpec | FactionSpec
+
+
+@dataclass(frozen=True)
+class PackRecord:
+    """Which pack files a bundle came from: what saves and logs record.  ``path`` is the
+    pack's folder ('' for the base game, which comes with rootlaw)."""
+
+    id: str
+    version: str
+    hash: str
+    path: str = ""
+
+    def as_dict(self) -> dict:
+        d = {"id": self.id, "version": self.version, "hash": self.hash}
+        if self.path:
+            d["path"] = self.path
+        return d
+
+
+@dataclass(frozen=True)
+class Applied:
+    """One applied patch operation: the pack and file it came from, its index in the
+    patch, and what it touched."""
+
+    pack: str
+    file: str
+    index: int
+    touches: tuple[Touch, ...]
 
 
 @dataclass(frozen=True)
@@ -33,6 +84,9 @@ class Bundle:
     factions: tuple[FactionSpec, ...]
     packs: tuple[str, ...] = ()
     sources: dict = field(default_factory=dict, compare=False, hash=False)
+    records: tuple[PackRecord, ...] = field(default=(), compare=False, hash=False)
+    patched: dict = field(default_factory=dict, compare=False, hash=False)
+    """'kind:id' -> the patch operations applied to that document (Applied)."""
 
     def faction(self, fid: str) -> FactionSpec:
         for f in self.factions:
@@ -57,62 +111,404 @@ class Bundle:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def collect(paths: list[Path]) -> list[tuple[PackSpec, list]]:
-    """Load packs and their requirements in dependency order (requirements first)."""
-    loaded: dict[str, tuple[PackSpec, list]] = {}
-    where: dict[str, Path] = {}
-    order: list[str] = []
+# ---------------------------------------------------------------------- packs
+
+
+@dataclass(frozen=True)
+class LoadedPack:
+    """A pack read from disk: its manifest, its documents and patches (in the order the
+    manifest lists them), the hash of its files, and every pack it requires (directly
+    or not; the base game for every pack but the base game itself)."""
+
+    spec: PackSpec
+    manifest: Path
+    documents: tuple[tuple[str, Content], ...]
+    patches: tuple[tuple[str, PatchSpec], ...]
+    hash: str
+    requires: frozenset[str] = frozenset()
+
+    @property
+    def id(self) -> str:
+        return self.spec.id
+
+    @property
+    def record(self) -> PackRecord:
+        base = self.manifest.resolve() == (BASE_PACK / "pack.json").resolve()
+        return PackRecord(self.spec.id, self.spec.version, self.hash,
+                          "" if base else str(self.manifest.parent.resolve()))
+
+
+def pack_hash(manifest: Path, pack: PackSpec) -> str:
+    """The hash of a pack's files: the manifest and each content file it lists, by name
+    and bytes (files it does not list, a README or scenarios, do not count).  A file
+    that cannot be read counts as missing, so a broken pack still has a hash."""
+    h = hashlib.sha256()
+    for rel in ["pack.json", *pack.content]:
+        try:
+            data = read_bytes(manifest.parent / rel, max_bytes=CONTENT_MAX_BYTES)
+        except JsonInputError:
+            data = b"\0missing"
+        h.update(f"{rel}\0{len(data)}\0".encode())
+        h.update(data)
+    return h.hexdigest()[:16]
+
+
+def read_manifest(manifest: Path) -> PackSpec | None:
+    """A pack's manifest, or None when the file is not a readable, valid manifest."""
+    try:
+        pack = load_file(manifest)
+    except SpecError:
+        return None
+    return pack if isinstance(pack, PackSpec) else None
+
+
+def pack_path() -> list[Path]:
+    """The discovery path: the folders of ROOTLAW_PACK_PATH (os.pathsep-separated)."""
+    raw = os.environ.get(PACK_PATH_ENV, "")
+    return [Path(p).expanduser() for p in raw.split(os.pathsep) if p.strip()]
+
+
+def where_packs_are_looked_for() -> str:
+    places = pack_path()
+    if not places:
+        return f"{PACK_PATH_ENV} is not set"
+    return f"{PACK_PATH_ENV}: {os.pathsep.join(map(str, places))}"
+
+
+def discover(pack_id: str) -> list[Path]:
+    """Manifests of packs with this id on the discovery path, in path order: a folder
+    of the path that is a pack itself, then the pack folders in it (by name)."""
+    found: list[Path] = []
+    for folder in pack_path():
+        try:
+            subs = sorted(p for p in folder.iterdir() if p.is_dir()) if folder.is_dir() else []
+        except OSError:
+            continue
+        for d in [folder, *subs]:
+            manifest = d / "pack.json"
+            if manifest.is_file():
+                pack = read_manifest(manifest)
+                if pack is not None and pack.id == pack_id:
+                    found.append(manifest)
+    return found
+
+
+def _manifest(p: Path) -> Path:
+    """A pack named by its folder, its manifest, or (when no such file exists) its id on
+    the discovery path."""
+    if p.is_dir():
+        return p / "pack.json"
+    if not p.exists() and len(p.parts) == 1:
+        found = discover(str(p))
+        if found:
+            return found[0]
+    return p
+
+
+def _load(manifest: Path) -> LoadedPack:
+    pack, docs = load_pack(manifest)
+    if pack.allow_code:
+        raise SpecError([located(
+            "PACK-CODE", f"pack {pack.id!r} asks to run code (allow_code): rootlaw loads "
+            "data only and never imports or runs a pack's code; running code from packs is "
+            "not supported yet", manifest, ["allow_code"])])
+    return LoadedPack(pack, manifest,
+                      tuple((f, d) for f, d in docs if not isinstance(d, PatchSpec)),
+                      tuple((f, d) for f, d in docs if isinstance(d, PatchSpec)),
+                      pack_hash(manifest, pack))
+
+
+def collect(paths: list[Path], *, search: bool = True) -> list[LoadedPack]:
+    """Load the base game, the packs at ``paths`` and the packs they require, in load
+    order (see the module docstring).  ``search``: look for required packs that were
+    not named on the discovery path."""
+    if os.environ.get(ALLOW_CODE_ENV, "") not in ("", "0"):
+        raise SpecError([Diagnostic(
+            "PACK-CODE", f"{ALLOW_CODE_ENV} is set, but running code from packs is not "
+            "supported yet: unset it (data packs need nothing to be allowed)")])
+    base = _load(BASE_PACK / "pack.json")
+    loaded: dict[str, LoadedPack] = {"base": base}
     errors: list[Diagnostic] = []
-
-    available: dict[str, Path] = {"base": BASE_PACK / "pack.json"}  # pack id -> manifest
-    pending = []
     for p in paths:
-        manifest = p / "pack.json" if p.is_dir() else p
-        pack, docs = load_pack(manifest)
-        available[pack.id] = where[pack.id] = manifest
-        loaded[pack.id] = (pack, docs)
-        pending.append(pack.id)
-
-    visiting: set[str] = set()
-
-    def required(chain: list[str], pid: str, code: str, message: str) -> Diagnostic:
-        # Located at the 'requires' entry naming pid, in the manifest of the last pack of chain.
-        if not chain:
-            return Diagnostic(code, message)
-        owner = chain[-1]
-        return located(code, message, where[owner],
-                       ["requires", loaded[owner][0].requires.index(pid)])
-
-    def visit(pid: str, chain: list[str]) -> None:
-        if pid in order:
-            return
-        if pid in visiting:
-            errors.append(required(chain, pid, "PACK-CYCLE", " -> ".join([*chain, pid])))
-            return
-        if pid not in loaded:
-            if pid not in available:
-                errors.append(required(chain, pid, "REF-UNDEF",
-                                       f"required pack {pid!r} is not available"))
-                return
-            loaded[pid] = load_pack(available[pid])
-            where[pid] = available[pid]
-        visiting.add(pid)
-        for req in loaded[pid][0].requires:
-            visit(req, [*chain, pid])
-        visiting.discard(pid)
-        order.append(pid)
-
-    visit("base", [])
-    for pid in pending:
-        visit(pid, [])
+        manifest = _manifest(Path(p))
+        lp = _load(manifest)
+        prev = loaded.get(lp.id)
+        if prev is not None and prev.manifest.resolve() != manifest.resolve():
+            errors.append(located("ID-DUP", f"two packs are named {lp.id!r}: "
+                                  f"{prev.manifest.parent} and {manifest.parent}",
+                                  manifest, ["id"]))
+            continue
+        loaded[lp.id] = lp
+    queue = list(loaded)
+    while queue:
+        pid = queue.pop(0)
+        for i, req in enumerate(loaded[pid].spec.requires):
+            if req in loaded:
+                continue
+            found = discover(req) if search else []
+            if found:
+                loaded[req] = _load(found[0])
+                queue.append(req)
+                continue
+            errors.append(located(
+                "PACK-MISSING", f"pack {pid!r} requires pack {req!r}, which is not available "
+                f"(name its folder with --pack, or put it on the discovery path; "
+                f"{where_packs_are_looked_for()})", loaded[pid].manifest, ["requires", i]))
     if errors:
         raise SpecError(errors)
-    return [loaded[pid] for pid in order]
+    errors = _cycles(loaded)
+    if errors:
+        raise SpecError(errors)
+    return _ordered(loaded)
+
+
+def _deps(lp: LoadedPack) -> list[str]:
+    return list(lp.spec.requires) if lp.id == "base" else ["base", *lp.spec.requires]
+
+
+def _cycles(loaded: dict[str, LoadedPack]) -> list[Diagnostic]:
+    errors: list[Diagnostic] = []
+    done: set[str] = set()
+    visiting: list[str] = []
+
+    def visit(pid: str) -> None:
+        if pid in done:
+            return
+        if pid in visiting:
+            # Located at the 'requires' entry that closes the cycle.
+            owner = visiting[-1]
+            errors.append(located("PACK-CYCLE", " -> ".join([*visiting[visiting.index(pid):],
+                                                              pid]) + " (packs that require "
+                                  "each other cannot be loaded one after the other)",
+                                  loaded[owner].manifest,
+                                  ["requires", loaded[owner].spec.requires.index(pid)]))
+            return
+        visiting.append(pid)
+        for req in loaded[pid].spec.requires:
+            visit(req)
+        visiting.pop()
+        done.add(pid)
+
+    for pid in sorted(loaded):
+        visit(pid)
+    return errors
+
+
+def _ordered(loaded: dict[str, LoadedPack]) -> list[LoadedPack]:
+    """Requirements first; among packs ready together, by id (a stable tiebreak that
+    does not depend on the order the packs were named in)."""
+    deps = {pid: set(_deps(lp)) for pid, lp in loaded.items()}
+    users: dict[str, list[str]] = {pid: [] for pid in loaded}
+    for pid, ds in deps.items():
+        for d in ds:
+            users[d].append(pid)
+    waiting = {pid: len(ds) for pid, ds in deps.items()}
+    ready = [pid for pid, n in waiting.items() if n == 0]
+    heapq.heapify(ready)
+    order: list[str] = []
+    closure: dict[str, frozenset[str]] = {}
+    while ready:
+        pid = heapq.heappop(ready)
+        order.append(pid)
+        closure[pid] = frozenset(deps[pid]).union(*(closure[d] for d in deps[pid]))
+        for u in users[pid]:
+            waiting[u] -= 1
+            if waiting[u] == 0:
+                heapq.heappush(ready, u)
+    return [dataclasses.replace(loaded[pid], requires=closure[pid]) for pid in order]
+
+
+# ---------------------------------------------------------------------- documents
+
+
+@dataclass
+class Documents:
+    """The documents of loaded packs after replacements and patches."""
+
+    maps: dict[str, MapSpec] = field(default_factory=dict)
+    decks: dict[str, DeckSpec] = field(default_factory=dict)
+    factions: dict[str, FactionSpec] = field(default_factory=dict)
+    sources: dict[str, str] = field(default_factory=dict)  # 'kind:id' -> file
+    origin: dict[str, str] = field(default_factory=dict)  # 'kind:id' -> pack defining it
+    patched: dict[str, list[Applied]] = field(default_factory=dict)
+    default_map: str | None = None
+    default_deck: str | None = None
+
+    def table(self, kind: str) -> dict[str, Any]:
+        return {"map": self.maps, "deck": self.decks, "faction": self.factions}[kind]
+
+    def get(self, key: str) -> Content | None:
+        kind, _, did = key.partition(":")
+        return self.table(kind).get(did)
+
+
+def documents(chain: list[LoadedPack]) -> Documents:
+    """Maps, decks and factions by id after replacements and patches; raises SpecError
+    with every conflict and failed patch."""
+    out = Documents()
+    errors: list[Diagnostic] = []
+    data: dict[str, Any] = {}  # 'kind:id' -> the document as JSON, to patch
+    defaults: dict[str, tuple[str, LoadedPack]] = {}  # 'map'/'deck' -> (id, pack)
+    for lp in chain:
+        known = lp.requires | {lp.id}
+        for file, doc in lp.documents:
+            key = f"{doc.kind}:{doc.id}"
+            prev = out.origin.get(key)
+            if prev is not None and prev not in known:
+                errors.append(located(
+                    "PACK-CONFLICT", f"packs {prev!r} and {lp.id!r} both define {key} and "
+                    f"neither requires the other ({out.sources[key]} and {file}): make one "
+                    "require the other to say which one wins", file, ["id"]))
+                continue
+            unknown = [a for a in out.patched.get(key, []) if a.pack not in known]
+            if unknown:
+                a = unknown[0]
+                errors.append(located(
+                    "PACK-CONFLICT", f"pack {lp.id!r} replaces {key}, which pack {a.pack!r} "
+                    f"patches ({a.file} at /patch/{a.index}), and neither requires the other",
+                    file, ["id"]))
+                continue
+            out.table(doc.kind)[doc.id] = doc
+            out.sources[key], out.origin[key], out.patched[key] = file, lp.id, []
+            data.pop(key, None)
+        for file, patch in lp.patches:
+            errors += _patch(lp, file, patch, out, data)
+        for kind in ("map", "deck"):
+            wanted = getattr(lp.spec, f"default_{kind}")
+            if wanted is None:
+                continue
+            prev_default = defaults.get(kind)
+            if prev_default and prev_default[0] != wanted and prev_default[1].id not in known:
+                other = prev_default[1]
+                errors.append(located(
+                    "PACK-CONFLICT", f"packs {other.id!r} and {lp.id!r} set different default "
+                    f"{kind}s ({prev_default[0]!r} and {wanted!r}) and neither requires the "
+                    f"other: choose one with --{kind}", lp.manifest, [f"default_{kind}"]))
+                continue
+            defaults[kind] = (wanted, lp)
+    for kind, (wanted, lp) in defaults.items():
+        if wanted not in out.table(kind):
+            errors.append(located("REF-UNDEF", f"default_{kind}: no {kind} {wanted!r} in this "
+                                  f"pack or the packs it requires (known: "
+                                  f"{', '.join(out.table(kind))})", lp.manifest,
+                                  [f"default_{kind}"]))
+        setattr(out, f"default_{kind}", wanted)
+    if errors:
+        raise SpecError(errors)
+    return out
+
+
+def _patch(lp: LoadedPack, file: str, patch: PatchSpec, out: Documents,
+           data: dict[str, Any]) -> list[Diagnostic]:
+    """Apply one patch document; its errors (nothing is applied when there are any)."""
+    key = patch.target
+    known = lp.requires | {lp.id}
+    origin = out.origin.get(key)
+    if origin is None:
+        return [located("PATCH-TARGET", f"no {key.replace(':', ' ')!r} to patch in pack "
+                        f"{lp.id!r} or the packs it requires ({', '.join(sorted(known))})",
+                        file, ["target"])]
+    if origin not in known:
+        return [located("PATCH-TARGET", f"{key} comes from pack {origin!r} "
+                        f"({out.sources[key]}), which pack {lp.id!r} does not require: add "
+                        f"{origin!r} to its 'requires' (or, if {origin!r} replaced a document "
+                        f"{lp.id!r} means to patch, they conflict)", file, ["target"])]
+    doc = copy.deepcopy(data[key]) if key in data else \
+        out.get(key).model_dump(mode="json", by_alias=True)  # type: ignore[union-attr]
+    mine: list[Applied] = []
+    # Only changes by packs lp does not require can conflict with its own.
+    foreign = [a for a in out.patched[key] if a.pack not in known]
+    for i, op in enumerate(patch.patch):
+        raw = op.model_dump(mode="json", by_alias=True)
+        try:
+            doc, touches = apply(doc, raw)
+        except PatchError as e:
+            if e.code != "PATCH-TEST":
+                # Failed where a pack it does not know changed the document: that is why.
+                aimed = [Touch("aim", parse_pointer(raw[k])) for k in ("path", "from")
+                         if k in raw and raw[k].startswith("/")]
+                conflict = _conflict(lp, key, file, i, aimed, foreign)
+                if conflict:
+                    return [conflict]
+            return [located(e.code, f"{e.message} (in {key}){_who(out, key, e.path)}",
+                            file, ["patch", i])]
+        conflict = _conflict(lp, key, file, i, touches, foreign)
+        if conflict:
+            return [conflict]
+        mine.append(Applied(lp.id, file, i, tuple(touches)))
+    kind, did = key.split(":")
+    if not isinstance(doc, dict) or doc.get("kind") != kind or doc.get("id") != did:
+        last = next((a.index for a in reversed(mine)
+                     if any(t.path[:1] in ((), ("kind",), ("id",)) for t in a.touches)),
+                    len(mine) - 1)
+        return [located("PATCH-FAILED", f"a patch cannot change a document's kind or id "
+                        f"(it patches {key})", file, ["patch", last])]
+    new, problems, _ = validate_data(doc)
+    if problems:
+        return [located(code, f"{msg} (in {key} as patched, at {ptr or 'the top'})", file,
+                        ["patch", _culprit(mine, ptr)]) for code, msg, ptr in problems]
+    out.table(kind)[did] = new
+    out.patched[key] = [*out.patched[key], *mine]
+    data[key] = doc
+    return []
+
+
+def _conflict(lp: LoadedPack, key: str, file: str, i: int, touches: list[Touch],
+              foreign: list[Applied]) -> Diagnostic | None:
+    """PACK-CONFLICT when an operation clashes with a change that a pack lp does not
+    require made to the same document (``foreign``; see patch.clash)."""
+    for t in touches:
+        for a in foreign:
+            t0 = next((t0 for t0 in a.touches if clash(t0, t)), None)
+            if t0 is None:
+                continue
+            return located(
+                "PACK-CONFLICT", f"packs {a.pack!r} and {lp.id!r} both change {key} and "
+                f"neither requires the other: {lp.id!r} {_does(t)}, {a.pack!r} {_does(t0)} "
+                f"({a.file} at /patch/{a.index}); make one require the other (it is then "
+                "patched after it, and its test operations can say what it expects), or "
+                "change different values", file, ["patch", i])
+    return None
+
+
+def _does(t: Touch) -> str:
+    at = pointer_of(t.path) or "the whole document"
+    if t.kind == "insert":
+        return f"inserts an item at {at}" + ("" if t.append else ", moving the items after it")
+    if t.kind == "delete":
+        return f"removes {at}" + (", moving the items after it" if t.array else "")
+    return f"sets {at}" if t.kind == "set" else f"changes {at}"
+
+
+def _who(out: Documents, key: str, path: tuple[str, ...]) -> str:
+    """Who last changed the value an operation failed on: the other side of an error."""
+    for a in reversed(out.patched.get(key, [])):
+        if any(t.kind != "test" and overlap(t.path, path) for t in a.touches):
+            return f"; pack {a.pack!r} changed it ({a.file} at /patch/{a.index})"
+    origin = out.origin.get(key)
+    return f"; the document is pack {origin!r}'s ({out.sources[key]})" if origin else ""
+
+
+def _culprit(mine: list[Applied], ptr: str) -> int:
+    """The operation a problem at ptr (in the patched document) comes from: the last one
+    that touched it, else the last operation of the patch."""
+    try:
+        path = parse_pointer(ptr)
+    except PatchError:
+        path = ()
+    for a in reversed(mine):
+        if any(t.kind != "test" and overlap(t.path, path) for t in a.touches):
+            return a.index
+    return mine[-1].index if mine else 0
+
+
+# ---------------------------------------------------------------------- bundles
 
 
 def resolve(packs: list[str | Path] | None = None, *, map_id: str | None = None,
             deck_id: str | None = None) -> Bundle:
-    """Resolve the base pack plus ``packs`` (directories or manifests) into a Bundle.
+    """Resolve the base pack plus ``packs`` (folders, manifests, or ids on the discovery
+    path) into a Bundle.
 
     Content with a semantic error (see rootlaw.spec.semantics) is refused here, so no
     command builds or plays it; ``rootlaw validate`` reports the warnings too."""
@@ -123,31 +519,16 @@ def resolve(packs: list[str | Path] | None = None, *, map_id: str | None = None,
     return b
 
 
-def assemble(chain: list[tuple[PackSpec, list]], *, map_id: str | None = None,
-             deck_id: str | None = None) -> Bundle:
-    """The Bundle of loaded packs (later packs override earlier ones), unchecked."""
-    maps, decks, factions, sources = documents(chain)
-    m = _pick(maps, map_id, "map")
-    d = _pick(decks, deck_id, "deck")
-    fs = tuple(sorted(factions.values(), key=lambda f: (f.setup_order, f.id)))
-    return Bundle(map=m, deck=d, factions=fs, packs=tuple(p.id for p, _ in chain),
-                  sources=sources)
-
-
-def documents(chain: list[tuple[PackSpec, list]]
-              ) -> tuple[dict[str, MapSpec], dict[str, DeckSpec], dict[str, FactionSpec], dict]:
-    """Maps, decks and factions by id after overrides, and 'kind:id' -> source file."""
-    maps: dict[str, MapSpec] = {}
-    decks: dict[str, DeckSpec] = {}
-    factions: dict[str, FactionSpec] = {}
-    sources: dict[str, str] = {}
-    tables: dict[type, dict[str, Any]] = {MapSpec: maps, DeckSpec: decks, FactionSpec: factions}
-    for _pack, docs in chain:
-        for file, doc in docs:
-            table = tables[type(doc)]
-            table[doc.id] = doc  # later packs override earlier ones
-            sources[f"{doc.kind}:{doc.id}"] = file
-    return maps, decks, factions, sources
+def assemble(chain: list[LoadedPack], *, map_id: str | None = None,
+             deck_id: str | None = None, docs: Documents | None = None) -> Bundle:
+    """The Bundle of loaded packs (replaced and patched), unchecked."""
+    docs = docs or documents(chain)
+    m = _pick(docs.maps, map_id or docs.default_map, "map")
+    d = _pick(docs.decks, deck_id or docs.default_deck, "deck")
+    fs = tuple(sorted(docs.factions.values(), key=lambda f: (f.setup_order, f.id)))
+    return Bundle(map=m, deck=d, factions=fs, packs=tuple(lp.id for lp in chain),
+                  sources=docs.sources, records=tuple(lp.record for lp in chain),
+                  patched={k: v for k, v in docs.patched.items() if v})
 
 
 def findings(b: Bundle) -> list[Diagnostic]:
@@ -159,7 +540,37 @@ def findings(b: Bundle) -> list[Diagnostic]:
     for doc in docs:
         check_document(doc, b.sources.get(f"{doc.kind}:{doc.id}", ""), found)
     check_bundle(b.map, b.deck, b.factions, b.sources, found)
-    return found.diagnostics()
+    return in_patches(found.diagnostics(), b.sources, b.patched)
+
+
+def in_patches(diags: list[Diagnostic], sources: dict[str, str],
+               patched: dict[str, list[Applied]]) -> list[Diagnostic]:
+    """Findings in a patched document located in the patch that changed what they are
+    about (file and operation), not in the file the patch changed."""
+    if not patched:
+        return diags
+    by_file = {sources[k]: (k, v) for k, v in patched.items() if v and k in sources}
+    out: list[Diagnostic] = []
+    moved = False
+    for d in diags:
+        hit = by_file.get(d.file)
+        a = None
+        if hit is not None:
+            try:
+                path = parse_pointer(d.pointer)
+            except PatchError:
+                path = ()
+            a = next((a for a in reversed(hit[1])
+                      if any(t.kind != "test" and overlap(t.path, path) and
+                             len(t.path) > 0 for t in a.touches)), None)
+        if a is None:
+            out.append(d)
+            continue
+        moved = True
+        out.append(dataclasses.replace(
+            d, file=a.file, line=0, pointer=f"/patch/{a.index}",
+            message=f"{d.message} (in {hit[0]} as patched, at {d.pointer or 'the top'})"))
+    return with_lines(out) if moved else out
 
 
 def _pick(table: dict, wanted: str | None, kind: str):

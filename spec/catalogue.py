@@ -1,5 +1,5 @@
-"""The primitive catalogue, generated from the schema: every step, menu action and
-ability the engine implements, with its parameters (like a linter's rule table).
+"""The primitive catalogue, generated from the schema: every step, menu action, ability
+and effect op the engine implements, with its parameters (like a linter's rule table).
 
 ``rootlaw catalogue --out docs/catalogue.md`` regenerates the committed copy; a test
 fails when it is stale.
@@ -22,7 +22,13 @@ CATALOGUE_PATH = Path(__file__).resolve().parent.parent / "docs" / "catalogue.md
 _GROUPS = (
     ("Steps", "op", M.Step, "Turn, setup and hook programs are lists of steps."),
     ("Menu actions", "action", M.MenuAction, "Entries of an `actions` step's menu."),
-    ("Abilities", "kind", M.Ability, "Static modifiers and triggered hooks of a faction."),
+    ("Abilities", "kind", M.Ability,
+     "What a faction has, or a persistent card grants while it lies in a play area: static "
+     "modifiers, usable effects (`effect`) and automatic reactions (`trigger`)."),
+    ("Effect ops", "op", M.EffectOp,
+     "The programs of usable effects, triggers and immediate cards (`do`, `on_craft`) are "
+     "lists of effect ops, run in order. 'self' is the player carrying out the program, "
+     "'target' the player its user chose, 'opponent' the other side of the battle."),
 )
 
 
@@ -33,11 +39,18 @@ def _members(union) -> list[type[BaseModel]]:
 
 def _type_name(ann) -> str:
     origin, args = typing.get_origin(ann), typing.get_args(ann)
+    if ann is type(None):
+        return "null"
+    if isinstance(ann, type) and issubclass(ann, BaseModel):  # a small object, spelled out
+        return "{" + ", ".join(f'"{n}": {_type_name(f.annotation)}'
+                               for n, f in ann.model_fields.items()) + "}"
     if origin is typing.Annotated:
         inner = args[0]
         if inner is str:
             return "id"
         if typing.get_origin(inner) in (typing.Union, types.UnionType):
+            if "ScoreOp" in str(inner):
+                return "effect op"
             return "menu action" if "Action" in str(inner) else "one of the union"
         return _type_name(inner)
     if origin is typing.Literal:

@@ -40,6 +40,22 @@ LOADER_CODES: dict[str, tuple[str, str]] = {  # code -> (what it means, an examp
     "ID-DUP": ("two documents of one kind in a pack, or two entries of a list, share an id",
                'two cards `"id": "twin-card"` in one deck'),
     "PACK-CYCLE": ("packs that require each other", '`a` requires `b`, `b` requires `a`'),
+    "PACK-MISSING": ("a pack requires a pack that is neither named (`--pack`) nor on the "
+                     "discovery path (`ROOTLAW_PACK_PATH`)", '`"requires": ["no-such-pack"]`'),
+    "PACK-CONFLICT": ("two packs that do not require each other define or replace the same "
+                      "document, patch the same value differently, or set different default "
+                      "maps (or decks)", 'two packs each setting `/turn/daylight/1/count`'),
+    "PACK-CODE": ("a pack asks to run code (`allow_code`), or `ROOTLAW_ALLOW_CODE` is set: "
+                  "packs are data only", '`"allow_code": true`'),
+    "PATCH-TARGET": ("a patch's target is not a document of the pack or of the packs it "
+                     "requires", '`"target": "faction:otters"` without requiring the pack '
+                     "that defines it"),
+    "PATCH-FAILED": ("a patch operation cannot apply: no value at its path, an index past "
+                     "the end, a move into itself, a change of the document's kind or id",
+                     '`{"op": "replace", "path": "/turn/dusk", ...}`'),
+    "PATCH-TEST": ("a patch's test operation found another value than it expects (the "
+                   "document changed since the patch was written, or another pack changed it)",
+                   '`{"op": "test", "path": "/turn/daylight/1/count", "value": 3}` on 4'),
     "TOO-MANY": ("a file with more than 100 problems: the first 100 are listed",
                  "`\"paths\": [[1, \"x\"], ...]` a thousand times"),
 }

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from . import models as M
 from .diagnostics import (
     MAX_PER_FILE,
     Diagnostic,
@@ -19,7 +20,7 @@ from .diagnostics import (
     too_many,
 )
 from .jsonio import CONTENT_MAX_BYTES, parse, read_text
-from .models import Document, PackSpec
+from .models import Document, PackSpec, PatchSpec
 
 _DOCUMENT: TypeAdapter[Document] = TypeAdapter(Document)
 
@@ -48,25 +49,9 @@ def parse_document(text: str, file: str = "<input>"):
         key = ptr.rsplit("/", 1)[1]
         found.append(("KEY-DUP", f"the key {key!r} appears twice in one object (JSON keeps "
                                  "only the last one)", ptr))
-    total = len(found)
-    try:
-        doc = _DOCUMENT.validate_python(data)
-    except ValidationError as e:
-        doc = None
-        errors = e.errors(include_url=False)
-        total += len(errors)
-        # Only the problems that will be listed are located and described.
-        for err in errors[:max(0, MAX_PER_FILE - len(found))]:
-            loc = _content_loc(err["loc"], data)
-            code = _CODES.get(err["type"], "VALUE-INVALID")
-            msg = err["msg"]
-            if err["type"] == "value_error":
-                msg = msg.removeprefix("Value error, ")
-                cause = err.get("ctx", {}).get("error")
-                if isinstance(cause, LocatedValueError):
-                    # A model validator's error: its location is relative to the model.
-                    code, loc = cause.code, [*loc, *cause.loc]
-            found.append((code, msg, pointer(loc)))
+    doc, problems, total = validate_data(data, MAX_PER_FILE - len(found))
+    found += problems
+    total += len(parsed.duplicates)
     if not total:
         return doc
     found = found[:MAX_PER_FILE]
@@ -78,10 +63,36 @@ def parse_document(text: str, file: str = "<input>"):
     raise SpecError(diags) from None
 
 
+def validate_data(data: object, limit: int = MAX_PER_FILE
+                  ) -> tuple[object, list[tuple[str, str, str]], int]:
+    """Validate parsed JSON as a content document: (the document or None, up to limit
+    problems as (code, message, JSON pointer), how many problems in all).  Only the
+    problems listed are located and described."""
+    try:
+        return _DOCUMENT.validate_python(data), [], 0
+    except ValidationError as e:
+        errors = e.errors(include_url=False)
+    found: list[tuple[str, str, str]] = []
+    for err in errors[:max(0, limit)]:
+        loc = _content_loc(err["loc"], data)
+        code = _CODES.get(err["type"], "VALUE-INVALID")
+        msg = err["msg"]
+        if err["type"] == "value_error":
+            msg = msg.removeprefix("Value error, ")
+            cause = err.get("ctx", {}).get("error")
+            if isinstance(cause, LocatedValueError):
+                # A model validator's error: its location is relative to the model.
+                code, loc = cause.code, [*loc, *cause.loc]
+        found.append((code, msg, pointer(loc)))
+    return None, found, len(errors)
+
+
 def _content_loc(loc: tuple, data: object) -> list:
     """Drop pydantic's union-tag segments (e.g. 'faction', 'rule_ties') from a location."""
     out: list = []
     cur: Any = data  # walks dicts and lists of parsed JSON
+    if loc and isinstance(data, dict) and loc[0] == data.get("kind"):
+        loc = loc[1:]  # the document's tag ('patch' is a key of patches too)
     for part in loc:
         in_dict = isinstance(cur, dict) and part in cur
         in_list = isinstance(cur, list) and isinstance(part, int) and part < len(cur)
@@ -91,6 +102,8 @@ def _content_loc(loc: tuple, data: object) -> list:
         elif isinstance(cur, dict) and isinstance(part, str) and part not in cur and \
                 part in {"faction", "map", "deck", "pack"} | _tag_values(cur):
             continue  # a tagged-union branch name
+        elif part in M.UNION_TAGS:
+            continue  # a union told apart by the value's type (models.ActionCount)
         else:
             out.append(part)
             cur = None
@@ -107,7 +120,8 @@ def load_file(path: str | Path):
 
 
 def load_pack(manifest: str | Path) -> tuple[PackSpec, list[tuple[str, object]]]:
-    """Load a pack manifest and its content files: (pack, [(file, document), ...]).
+    """Load a pack manifest and its content files: (pack, [(file, document), ...]), the
+    documents (patches too) in the order the manifest lists them.
 
     Two documents of one kind and id in one pack are an ID-DUP (overriding is for a
     later pack)."""
@@ -147,6 +161,9 @@ def load_pack(manifest: str | Path) -> tuple[PackSpec, list[tuple[str, object]]]
         if isinstance(doc, PackSpec):
             errors.append(Diagnostic("VALUE-INVALID", "a pack cannot list another pack as content",
                                      str(f), 1, "/kind"))
+            continue
+        if isinstance(doc, PatchSpec):  # patches have no id: several may change one document
+            docs.append((str(f), doc))
             continue
         key = (doc.kind, doc.id)
         if key in seen:

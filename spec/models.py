@@ -9,9 +9,9 @@ catalogue is documented by ``rootlaw.spec.catalogue`` and exported in the JSON S
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 from pydantic import Strict as Strictness
 
 from .diagnostics import LocatedValueError as Err
@@ -129,9 +129,15 @@ class Card(Strict):
     """VP scored when crafted."""
     count: int = Field(default=1, ge=1, le=64)
     """Copies in the deck."""
-    effect: str | None = None
-    """The card's effect as written (a paraphrase).  Persistent and immediate cards are
-    offered for crafting only once their effect is data the engine can run."""
+    text: str | None = None
+    """The card's text (a paraphrase), for people: what the card does is in 'abilities'
+    (persistent) or 'on_craft' (immediate)."""
+    abilities: list[Ability] = []
+    """Persistent cards: what the card grants while it lies in its crafter's play area,
+    like a faction's abilities (Law 4.1.3).  A card with none is not craftable."""
+    on_craft: list[EffectOp] = []
+    """Immediate cards: the effect program resolved when the card is crafted; the card
+    is discarded afterwards (Law 4.1.2).  A card with none is not craftable."""
 
     @model_validator(mode="after")
     def _shape(self) -> Card:
@@ -140,6 +146,11 @@ class Card(Strict):
                       "an item card needs an 'item' and a 'cost'")
         if self.kind != "item" and self.item is not None:
             raise Err("VALUE-INVALID", ("item",), "only item cards carry an 'item'")
+        if self.kind != "persistent" and self.abilities:
+            raise Err("VALUE-INVALID", ("abilities",),
+                      "only persistent cards grant abilities (immediate ones: 'on_craft')")
+        if self.kind != "immediate" and self.on_craft:
+            raise Err("VALUE-INVALID", ("on_craft",), "only immediate cards have 'on_craft'")
         if self.kind in ("ambush", "dominance") and self.cost:
             raise Err("VALUE-INVALID", ("cost",),
                       f"{self.kind} cards cannot be crafted (no 'cost')")
@@ -202,12 +213,9 @@ class Piece(Strict):
 class Zone(Strict):
     """A named pile of a faction's cards that is not its hand (Law 8.2.3, the
     supporters stack): cards in it do not count toward the hand or its limit, and are
-    spent only for their suit."""
+    spent only for their suit.  Face down: its owner sees the cards, the others how many."""
 
     id: Ident
-    visibility: Literal["owner", "public"] = "owner"
-    """owner: face down, only the owner sees the cards (others see how many); public:
-    face up."""
     capacity: int | None = Field(default=None, ge=0, le=100)
     """Most cards it holds; a card gained into a full zone is discarded (Law 8.2.3.I).
     No limit without."""
@@ -228,6 +236,23 @@ class FromBox(Strict):
     """A count read from a box: as many as the faction's warriors in it."""
 
     box: Ident
+
+
+def _count_form(v: object) -> str:
+    if isinstance(v, (dict, FromBox)):
+        return "from-box"
+    return "any-number" if v is None else "number"
+
+
+# An 'actions' step's count: a number, {"box": id} or null.  Told apart by the value's
+# JSON type, so a wrong value gets one error, at the count (the loader drops these tags
+# from locations: UNION_TAGS).
+ActionCount = Annotated[
+    Annotated[Annotated[int, Field(ge=0, le=100)], Tag("number")] |
+    Annotated[FromBox, Tag("from-box")] | Annotated[None, Tag("any-number")],
+    Discriminator(_count_form),
+]
+UNION_TAGS = frozenset({"number", "from-box", "any-number"})
 
 
 class FactionCard(Strict):
@@ -324,12 +349,64 @@ class DefenderTakesHighRoll(_Ability):
     the lower (Law 8.2.2)."""
 
     kind: Literal["defender_takes_high_roll"]
+class IgnoreAmbushAsAttacker(_Ability):
+    """As attacker in battle, ambush cards have no effect on you: the defender is not
+    even asked (whoever holds this is public)."""
+
+    kind: Literal["ignore_ambush_as_attacker"]
+
+
+Timing = Literal["start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
+                 "daylight", "evening", "battle_before_roll", "battle_after_roll"]
+
+
+class Effect(_Ability):
+    """A usable effect: at its timing the holder may (or, mandatory, must) carry out its
+    program, once per turn (phase timings) or once per battle (battle timings).  Start
+    of a phase: before everything else in it (Law 1.4.1); a phase: at any of the
+    holder's decisions between actions in it, and as it ends; battle: before or after
+    the roll (Law 4.3.2, 4.3.4), the attacker asked first."""
+
+    kind: Literal["effect"]
+    timing: Timing
+    side: Literal["attacker", "defender", "any"] = "any"
+    """Battle timings: which side of the battle may use it."""
+    mandatory: bool = False
+    """'You must' rather than 'you may': the phase cannot go on while it is unused."""
+    cost: Literal["none", "discard"] = "none"
+    """discard: using it discards the card that grants it (cards only)."""
+    target: Literal["none", "other_player", "other_player_with_cards", "own_warrior",
+                    "clearing"] = "none"
+    """What the user chooses: another player (with cards in hand), a clearing with one
+    of their warriors, or any clearing."""
+    do: list[EffectOp] = Field(min_length=1)
+    """The effect program, run op by op."""
+
+
+class Trigger(_Ability):
+    """An automatic reaction of the holder's: when its event happens, the program runs
+    (after the event, Law 1.5.4: every piece removed at once is removed first)."""
+
+    kind: Literal["trigger"]
+    on: Literal["pieces_removed", "warriors_moved_in"]
+    """pieces_removed: some of your 'pieces' were removed from a clearing;
+    warriors_moved_in: warriors moved into a clearing holding your 'token'."""
+    pieces: list[Ident] = []
+    """pieces_removed: which of your pieces."""
+    token: Ident | None = None
+    """warriors_moved_in: the token the clearing must hold."""
+    by: Literal["enemy", "any"] = "enemy"
+    """Whose removal or move counts: another player's only, or anyone's."""
+    actor: Literal["self", "other"] = "self"
+    """Who carries out the program: you, or the player who removed or moved."""
+    do: list[EffectOp] = Field(min_length=1)
 
 
 Ability = Annotated[
     (
         RuleTies | ItemVp | RecruitCount | AttackExtraHits | BattleRemovalVp |
-        ExclusivePlacement | RescueRemovedWarriors | DefenderTakesHighRoll
+        ExclusivePlacement | RescueRemovedWarriors | IgnoreAmbushAsAttacker | Effect |
+        Trigger | DefenderTakesHighRoll
     ),
     Field(discriminator="kind"),
 ]
@@ -458,6 +535,91 @@ MenuAction = Annotated[
 ]
 
 
+# ---- effect ops: the programs of effects, triggers and immediate cards
+#
+# "self" is the player carrying out the program (the user of an effect, the crafter of
+# an immediate card, a trigger's actor); "target" the player the user chose; "opponent"
+# the other side of the battle (battle timings only).
+
+
+class ScoreOp(Strict):
+    """Score VP (a loss when negative; no score below 0): 'vp', or 'vp' for each
+    clearing the scorer rules ('per': ruled_clearing)."""
+
+    op: Literal["score"]
+    vp: int = Field(default=1, ge=-100, le=100)
+    per: Literal["ruled_clearing"] | None = None
+    who: Literal["self", "opponent", "target"] = "self"
+
+
+class DrawOp(Strict):
+    """Draw cards from the deck."""
+
+    op: Literal["draw"]
+    count: int = Field(default=1, ge=1, le=100)
+    who: Literal["self", "target"] = "self"
+
+
+class ExtraHitsOp(Strict):
+    """In battle: deal extra hits, which ignore the rolled-hits cap (Law 4.3.5.I)."""
+
+    op: Literal["extra_hits"]
+    hits: int = Field(default=1, ge=1, le=10)
+
+
+class IgnoreRolledHitsOp(Strict):
+    """In battle: ignore every rolled hit you would take (Law 4.3.5.III)."""
+
+    op: Literal["ignore_rolled_hits"]
+
+
+class TakeRandomCardOp(Strict):
+    """Take a random card from the target's hand into yours (the game's dice stream)."""
+
+    op: Literal["take_random_card"]
+
+
+class LookAtHandOp(Strict):
+    """See the target's hand (Law 1.2: shown to you only); what you saw stays in your
+    observation as a snapshot."""
+
+    op: Literal["look_at_hand"]
+
+
+class RemoveEnemyPiecesOp(Strict):
+    """Remove every enemy piece in each clearing of a suit ('suit'), or in the
+    program's clearing ('at': context); you score 1 VP per building and token removed
+    (Law 3.2.1).  Each clearing is one removal event."""
+
+    op: Literal["remove_enemy_pieces"]
+    suit: ClearingSuit | None = None
+    at: Literal["context"] | None = None
+
+
+class RemoveOwnWarriorOp(Strict):
+    """Remove one of your warriors from the chosen clearing (target own_warrior)."""
+
+    op: Literal["remove_own_warrior"]
+
+
+class TakeActionsOp(Strict):
+    """Take up to 'count' actions from a menu (or 'done'); battles it starts run in
+    full before the program goes on."""
+
+    op: Literal["take_actions"]
+    count: int = Field(default=1, ge=1, le=10)
+    menu: list[MenuAction] = Field(min_length=1)
+
+
+EffectOp = Annotated[
+    (
+        ScoreOp | DrawOp | ExtraHitsOp | IgnoreRolledHitsOp | TakeRandomCardOp |
+        LookAtHandOp | RemoveEnemyPiecesOp | RemoveOwnWarriorOp | TakeActionsOp
+    ),
+    Field(discriminator="op"),
+]
+
+
 # ---- steps: turn, setup and hook programs
 
 
@@ -479,7 +641,7 @@ class Actions(Strict):
     """Take actions from a menu; each card of extra_action_suit spent adds one."""
 
     op: Literal["actions"]
-    count: Annotated[int, Field(ge=0, le=100)] | FromBox | None
+    count: ActionCount
     """How many: a number, one per warrior in a box (read as each action is taken, so
     warriors lost from the box mid-step end it sooner), or null for any number, ending
     with 'done'."""
@@ -645,6 +807,9 @@ class FactionSpec(Strict):
     color: str | None = Field(default=None, pattern=r"^#[0-9a-fA-F]{6}$")
     """Drawing only: the faction's colour in pictures ('#rrggbb'); without one, a colour
     is derived from the faction id."""
+    reach: int | None = Field(default=None, ge=0, le=100)
+    """The faction's reach (Law 5.2.2): how much of the Woodland it contests.  A table
+    whose reach adds up to less than Law 5.2.1's viable sum is warned about."""
     pieces: dict[Ident, Piece]
     crafting_piece: Ident | None = None
     zones: list[Zone] = []
@@ -689,6 +854,21 @@ class FactionSpec(Strict):
         for i, a in enumerate(self.abilities):
             if isinstance(a, (ExclusivePlacement, RescueRemovedWarriors)):
                 need(a.token, ("abilities", i, "token"), f"ability {a.id}")
+            if isinstance(a, Trigger):
+                for j, pid in enumerate(a.pieces):
+                    need(pid, ("abilities", i, "pieces", j), f"ability {a.id}")
+                if a.token is not None:
+                    need(a.token, ("abilities", i, "token"), f"ability {a.id}")
+            if isinstance(a, (Effect, Trigger)):
+                for j, op in enumerate(a.do):
+                    for k, m in enumerate(getattr(op, "menu", [])):
+                        at_menu = ("abilities", i, "do", j, "menu", k)
+                        for attr in ("building", "piece", "pay_token"):
+                            v = getattr(m, attr, None)
+                            if v is not None:
+                                need(v, (*at_menu, attr), f"menu {m.action}")
+                        for jj, b in enumerate(getattr(m, "buildings", [])):
+                            need(b, (*at_menu, "buildings", jj), f"menu {m.action}")
         columns = {c.id for c in self.columns}
         for i, c in enumerate(self.columns):
             if c.action in ("recruit", "build"):
@@ -753,14 +933,122 @@ class PackSpec(Strict):
     kind: Literal["pack"]
     id: Ident
     name: str
-    version: str = "0"
+    version: str = Field(default="0", max_length=64)
+    """The pack's version, as its author numbers it: saves and logs record it (with the
+    content hash of the pack's files) to name the pack they need."""
     requires: list[Ident] = []
-    """Packs this pack builds on; their content is loaded first."""
+    """Packs this pack builds on (the base game is always loaded first): their content
+    is loaded before this pack's, and only their documents may be patched by it."""
     content: list[str]
-    """Content files of the pack, relative to the manifest."""
+    """Content files of the pack, relative to the manifest: maps, decks, factions and
+    patches (kind 'patch'), applied in this order."""
+    default_map: Ident | None = None
+    """The map a game uses when no --map is given.  A pack may change the default a pack
+    it requires sets; two packs that do not require each other may not set different
+    ones."""
+    default_deck: Ident | None = None
+    """The deck a game uses when no --deck is given (the same rules as default_map)."""
     allow_code: bool = False
-    """Reserved: a data pack never runs code."""
+    """Reserved.  A data pack never runs code: rootlaw refuses a pack that sets this,
+    since running code from packs is not supported."""
 
 
-Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec,
+# --------------------------------------------------------------------------- patches
+
+JsonPointer = Annotated[str, Field(pattern=r"^(/([^~/]|~[01])*)*$", max_length=512)]
+"""An RFC 6901 JSON pointer: '' is the whole document, '/turn/daylight/1/count' a value
+inside it ('~1' stands for '/' and '~0' for '~' in a key; '-' after an array is the
+place past its last item)."""
+PatchTarget = Annotated[str, Field(pattern=r"^(map|deck|faction):[a-z][a-z0-9-]*$",
+                                   max_length=80)]
+
+
+class _Operation(Strict):
+    """One operation of a JSON Patch.  Its value may be any JSON: it is checked when the
+    patched document is validated.  Members the RFC would ignore are refused here, as
+    everywhere in rootlaw content: they are typos in practice ('vaule')."""
+
+
+class AddOp(_Operation):
+    """Add a value: a new key of an object, or an item inserted into an array before
+    the index (or at its end with '-'); an existing key's value is replaced (RFC 6902
+    4.1)."""
+
+    op: Literal["add"]
+    path: JsonPointer
+    value: Any
+
+
+class RemoveOp(_Operation):
+    """Remove the value at path; it must exist (RFC 6902 4.2).  Removing a key that has
+    a default gives the key its default back."""
+
+    op: Literal["remove"]
+    path: JsonPointer
+
+
+class ReplaceOp(_Operation):
+    """Replace the value at path, which must exist (RFC 6902 4.3)."""
+
+    op: Literal["replace"]
+    path: JsonPointer
+    value: Any
+
+
+class MoveOp(_Operation):
+    """Remove the value at 'from' and add it at path (RFC 6902 4.4)."""
+
+    op: Literal["move"]
+    from_: JsonPointer = Field(alias="from")
+    path: JsonPointer
+
+
+class CopyOp(_Operation):
+    """Add a copy of the value at 'from' at path (RFC 6902 4.5)."""
+
+    op: Literal["copy"]
+    from_: JsonPointer = Field(alias="from")
+    path: JsonPointer
+
+
+class TestOp(_Operation):
+    """Check that the value at path equals value (the same JSON type and value: 1 is
+    not true, and 1 is 1.0); when it does not, the whole pack fails to load (RFC 6902
+    4.6).  Tests say what a patch expects, so a change it was not written for is caught."""
+
+    __test__ = False  # not a pytest test class
+    op: Literal["test"]
+    path: JsonPointer
+    value: Any
+
+
+Operation = Annotated[AddOp | RemoveOp | ReplaceOp | MoveOp | CopyOp | TestOp,
+                      Field(discriminator="op")]
+
+
+class PatchSpec(Strict):
+    """A patch: a JSON Patch (RFC 6902) applied to one document of a pack this pack
+    requires (the base game is always required).  The patched document is validated
+    like any content."""
+
+    kind: Literal["patch"]
+    target: PatchTarget
+    """The document to change, as kind:id ('faction:marquise', 'map:autumn',
+    'deck:standard')."""
+    description: str = ""
+    """What the patch changes, for people reading the pack."""
+    patch: list[Operation] = Field(min_length=1, max_length=1000)
+    """The operations, applied in order (RFC 6902): add, remove, replace, move, copy,
+    test."""
+
+
+Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec,
                      Field(discriminator="kind")]
+
+
+# Cards and abilities name effect programs and abilities defined after them.
+Effect.model_rebuild()
+Trigger.model_rebuild()
+Card.model_rebuild()
+DeckSpec.model_rebuild()
+FactionSpec.model_rebuild()

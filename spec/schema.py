@@ -20,10 +20,11 @@ def schema() -> dict:
     s = TypeAdapter(Document).json_schema()
     s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     s["title"] = "rootlaw content file"
-    s["description"] = ("A rootlaw content document: a pack manifest, a map, a deck or a "
-                        "faction. Optional '$schema' names this file.")
+    s["description"] = ("A rootlaw content document: a pack manifest, a map, a deck, a "
+                        "faction or a patch (JSON Patch, RFC 6902, of one of them). "
+                        "Optional '$schema' names this file.")
     # Content files carry "$schema" (the loader drops it); the models do not define it.
-    for name in ("PackSpec", "MapSpec", "DeckSpec", "FactionSpec"):
+    for name in ("PackSpec", "MapSpec", "DeckSpec", "FactionSpec", "PatchSpec"):
         s["$defs"][name]["properties"]["$schema"] = {
             "type": "string", "description": "The JSON Schema this file follows (for editors)."}
     return s

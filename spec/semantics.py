@@ -16,9 +16,11 @@ Errors mean a game on this content breaks or departs from the Law: ``resolve`` r
 them and ``rootlaw validate`` exits 1.  Warnings are worth a look but do not break a
 game (``rootlaw validate --strict`` fails on them too).
 
-Card effects are not checked here: they are being redesigned as data, and the checks
-for them ("an effect the engine does not have", "a card with no effect") come with that
-design.
+Effects are data too (abilities of factions and persistent cards, immediate cards'
+programs): an op the engine does not have is the loader's VALUE-INVALID; the checks
+here find programs that cannot run where they stand (a battle op outside a battle, an op
+that needs a target the effect never chooses, actions inside a window) and cards that
+do nothing (not craftable).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ Loc = tuple
 class Check:
     code: str
     severity: str  # "error" | "warning"
-    scope: str  # "map" | "deck" | "faction" | "bundle"
+    scope: str  # "map" | "deck" | "faction" | "faction, deck" | "bundle"
     summary: str
     law: str
     example: str
@@ -54,13 +56,16 @@ class Check:
 
 CHECKS: list[Check] = []
 
-_SCOPE_TYPES = {"map": M.MapSpec, "deck": M.DeckSpec, "faction": M.FactionSpec}
+_SCOPE_TYPES: dict[str, Any] = {
+    "map": M.MapSpec, "deck": M.DeckSpec, "faction": M.FactionSpec,
+    "faction, deck": (M.FactionSpec, M.DeckSpec),  # effects live in both
+}
 
 
 def check(code: str, severity: str, scope: str, summary: str, law: str = "", *,
           example: str):
     """Register a check (the decorated function yields its findings)."""
-    assert severity in ("error", "warning") and scope in ("map", "deck", "faction", "bundle")
+    assert severity in ("error", "warning") and (scope in _SCOPE_TYPES or scope == "bundle")
 
     def register(fn: Callable[..., Iterable]) -> Callable[..., Iterable]:
         CHECKS.append(Check(code, severity, scope, summary, law, example, fn))
@@ -383,6 +388,8 @@ _KINDS: dict[tuple[type, str], tuple[str, ...]] = {
     (M.TrainAction, "buildings"): ("building",),
     (M.RecruitAtAction, "buildings"): ("building",),
     (M.OrganizeAction, "token"): ("token",),
+    (M.Trigger, "pieces"): ("warrior", "building", "token"),
+    (M.Trigger, "token"): ("token",),
 }
 
 
@@ -405,6 +412,9 @@ def _piece_refs(f: M.FactionSpec) -> Iterator[tuple[Loc, Any, str, str]]:
         yield from refs(("boxes", i), b)
     for i, a in enumerate(f.abilities):
         yield from refs(("abilities", i), a)
+        for j, op in enumerate(getattr(a, "do", [])):
+            for k, m in enumerate(getattr(op, "menu", [])):
+                yield from refs(("abilities", i, "do", j, "menu", k), m)
     for i, c in enumerate(f.columns):
         yield from refs(("columns", i), c)
     for base, steps in _programs(f):
@@ -527,6 +537,169 @@ def _faction_ids(f: M.FactionSpec):
             yield (group, i, "id"), f"duplicate {what} id {x!r} (first at /{group}/{k})"
 
 
+# --------------------------------------------------------------------------- effects
+
+
+@dataclass(frozen=True)
+class _Program:
+    """An effect program and what it stands in: a usable effect (its timing and target),
+    a trigger, or an immediate card's on_craft."""
+
+    loc: Loc          # the program's owner: an ability, or a card (for on_craft)
+    key: str          # 'do' or 'on_craft'
+    ops: list
+    battle: bool      # runs in a battle (battle timings)
+    player: bool      # has a player to act on ('target': a chosen player; a trigger's other)
+    clearing: bool    # has a clearing (a chosen one, the battle's, the event's)
+    start: bool       # an effect at the start of a phase (actions may be taken there)
+    where: str        # for messages
+
+
+def _programs_of(abilities: list, base: Loc) -> Iterator[_Program]:
+    for i, a in enumerate(abilities):
+        loc = (*base, i)
+        if isinstance(a, M.Effect):
+            battle = a.timing.startswith("battle_")
+            yield _Program(loc, "do", a.do, battle,
+                           a.target in ("other_player", "other_player_with_cards"),
+                           battle or a.target in ("own_warrior", "clearing"),
+                           a.timing.startswith("start_of_"), f"effect {a.id} ({a.timing})")
+        elif isinstance(a, M.Trigger):
+            yield _Program(loc, "do", a.do, False, True, True, False, f"trigger {a.id}")
+
+
+def _effect_programs(doc: Any) -> Iterator[_Program]:
+    """Every effect program of a faction or of a deck's cards."""
+    if isinstance(doc, M.FactionSpec):
+        yield from _programs_of(doc.abilities, ("abilities",))
+        return
+    for i, c in enumerate(doc.cards):
+        yield from _programs_of(c.abilities, ("cards", i, "abilities"))
+        if c.on_craft:
+            yield _Program(("cards", i), "on_craft", c.on_craft, False, False, False, False,
+                           f"card {c.id} (on_craft)")
+
+
+def _ops(doc: Any) -> Iterator[tuple[Loc, _Program, Any]]:
+    for prog in _effect_programs(doc):
+        for j, op in enumerate(prog.ops):
+            yield (*prog.loc, prog.key, j), prog, op
+
+
+@check("EFFECT-PARAM", "error", "faction, deck",
+       "An effect or effect op with a missing, contradictory or meaningless parameter: "
+       "remove_enemy_pieces naming neither or both of 'suit' and 'at'; a 'side' on an "
+       "effect outside battle; 'mandatory' on an effect that is not at the start of a "
+       "phase (only there can the phase wait for it).", "1.4.1, 4.3",
+       example='`{"op": "remove_enemy_pieces"}`')
+def _effect_params(doc: Any):
+    for loc, _prog, op in _ops(doc):
+        if isinstance(op, M.RemoveEnemyPiecesOp) and (op.suit is None) == (op.at is None):
+            yield loc, ("remove_enemy_pieces names " +
+                        ("neither a 'suit' nor 'at'" if op.suit is None else
+                         "both a 'suit' and 'at'") + ": which clearings?")
+    abilities = doc.abilities if isinstance(doc, M.FactionSpec) else []
+    bases = [(("abilities",), abilities)] if isinstance(doc, M.FactionSpec) else \
+        [(("cards", i, "abilities"), c.abilities) for i, c in enumerate(doc.cards)]
+    for base, abs_ in bases:
+        for i, a in enumerate(abs_):
+            if not isinstance(a, M.Effect):
+                continue
+            if a.side != "any" and not a.timing.startswith("battle_"):
+                yield (*base, i, "side"), f"effect {a.id}: a 'side' outside battle means nothing"
+            if a.mandatory and not a.timing.startswith("start_of_"):
+                yield (*base, i, "mandatory"), \
+                    f"effect {a.id}: only an effect at the start of a phase can be mandatory"
+
+
+@check("EFFECT-TARGET", "error", "faction, deck",
+       "An effect op that needs what its program never has: a player to act on "
+       "(take_random_card, look_at_hand, 'who': target) without a player target, a clearing "
+       "(remove_own_warrior, remove_enemy_pieces 'at': context) without one.  Triggers have "
+       "the other player and the event's clearing; immediate cards have neither.",
+       "1.4.1",
+       example='`{"timing": "daylight", "target": "none", "do": [{"op": "look_at_hand"}]}`')
+def _effect_targets(doc: Any):
+    for loc, prog, op in _ops(doc):
+        player = isinstance(op, (M.TakeRandomCardOp, M.LookAtHandOp)) or \
+            getattr(op, "who", None) == "target"
+        clearing = isinstance(op, M.RemoveOwnWarriorOp) or \
+            (isinstance(op, M.RemoveEnemyPiecesOp) and op.at is not None)
+        if player and not prog.player:
+            yield loc, f"{prog.where}: {op.op} needs a player to act on, and none is chosen"
+        if clearing and not prog.clearing:
+            yield loc, f"{prog.where}: {op.op} needs a clearing, and none is chosen"
+
+
+@check("EFFECT-BATTLE-ONLY", "error", "faction, deck",
+       "A battle op (extra_hits, ignore_rolled_hits, 'who': opponent) in a program that "
+       "does not run in a battle (a phase timing, a trigger, an immediate card).",
+       "4.3.2, 4.3.4",
+       example='`{"timing": "daylight", "do": [{"op": "extra_hits", "hits": 1}]}`')
+def _effect_battle_only(doc: Any):
+    for loc, prog, op in _ops(doc):
+        if prog.battle:
+            continue
+        if isinstance(op, (M.ExtraHitsOp, M.IgnoreRolledHitsOp)) or \
+                getattr(op, "who", None) == "opponent":
+            yield loc, f"{prog.where}: {op.op} works only in a battle"
+
+
+@check("EFFECT-TAKE-ACTIONS", "error", "faction, deck",
+       "take_actions outside an effect at the start of a phase: an anytime or battle "
+       "effect runs between or inside actions (Law 1.4.2: nothing interrupts an action), "
+       "and a trigger or an immediate card inside someone's action.", "1.4.1, 1.4.2",
+       example='`{"timing": "daylight", "do": [{"op": "take_actions", "menu": [...]}]}`')
+def _effect_take_actions(doc: Any):
+    for loc, prog, op in _ops(doc):
+        if isinstance(op, M.TakeActionsOp) and not prog.start:
+            yield loc, f"{prog.where}: take_actions only at the start of a phase"
+
+
+@check("EFFECT-COST", "error", "faction",
+       "A faction's effect with 'cost': discard: only a card can be discarded to use it.",
+       example='`{"kind": "effect", "cost": "discard", ...}` in a faction')
+def _effect_cost(f: M.FactionSpec):
+    for i, a in enumerate(f.abilities):
+        if isinstance(a, M.Effect) and a.cost == "discard":
+            yield ("abilities", i, "cost"), \
+                f"effect {a.id}: a faction has no card of its own to discard for it"
+
+
+@check("TRIGGER-PIECES", "error", "faction, deck",
+       "A trigger whose event names nothing: pieces_removed without 'pieces', "
+       "warriors_moved_in without a 'token' (or the other event's parameter given).",
+       "1.5.4",
+       example='`{"kind": "trigger", "on": "pieces_removed", "pieces": [], ...}`')
+def _trigger_pieces(doc: Any):
+    bases = [(("abilities",), doc.abilities)] if isinstance(doc, M.FactionSpec) else \
+        [(("cards", i, "abilities"), c.abilities) for i, c in enumerate(doc.cards)]
+    for base, abs_ in bases:
+        for i, a in enumerate(abs_):
+            if not isinstance(a, M.Trigger):
+                continue
+            if a.on == "pieces_removed" and not a.pieces:
+                yield (*base, i, "pieces"), f"trigger {a.id}: which pieces' removal?"
+            if a.on == "pieces_removed" and a.token is not None:
+                yield (*base, i, "token"), f"trigger {a.id}: 'token' is for warriors_moved_in"
+            if a.on == "warriors_moved_in" and a.token is None:
+                yield (*base, i), f"trigger {a.id}: moved into a clearing with which token?"
+            if a.on == "warriors_moved_in" and a.pieces:
+                yield (*base, i, "pieces"), f"trigger {a.id}: 'pieces' is for pieces_removed"
+
+
+@check("CARD-NO-EFFECT", "warning", "deck",
+       "A persistent card with no abilities or an immediate card with no 'on_craft': what "
+       "it does is not data, so it is not offered for crafting.", "4.1",
+       example='`{"kind": "persistent", "cost": ["fox"], "text": "..."}` without abilities')
+def _card_no_effect(d: M.DeckSpec):
+    for i, c in enumerate(d.cards):
+        if c.kind == "persistent" and not c.abilities:
+            yield ("cards", i, "id"), f"card {c.id}: persistent with no abilities: not craftable"
+        if c.kind == "immediate" and not c.on_craft:
+            yield ("cards", i, "id"), f"card {c.id}: immediate with no on_craft: not craftable"
+
+
 # --------------------------------------------------------------------------- bundles
 
 
@@ -579,8 +752,8 @@ def _setup_room(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
 
 
 @check("ID-DUP", "error", "bundle",
-       "A faction card with the id of a deck card or of another faction's card, or a "
-       "piece defined by two factions.",
+       "A faction card with the id of a deck card or of another faction's card, a "
+       "piece defined by two factions, or two usable effects with one id ('use <id>').",
        example='a faction card `"id": "bird-ambush"` (a deck card\'s id)')
 def _bundle_ids(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
     deck_cards = {c.id for c in d.cards}
@@ -600,6 +773,37 @@ def _bundle_ids(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
                 yield f, ("pieces", pid), \
                     f"piece {pid!r} is defined by both {piece_owner[pid]!r} and {f.id!r}"
             piece_owner.setdefault(pid, f.id)
+    # A usable effect is named by its id ('use <id>'): one id, one effect.
+    effect_at: dict[str, str] = {}
+    effects = [(d, ("cards", i, "abilities", j), a) for i, c in enumerate(d.cards)
+               for j, a in enumerate(c.abilities)] + \
+        [(f, ("abilities", i), a) for f in fs for i, a in enumerate(f.abilities)]
+    for doc, loc, a in effects:
+        if not isinstance(a, M.Effect):
+            continue
+        if a.id in effect_at:
+            yield doc, (*loc, "id"), \
+                f"effect id {a.id!r} is also the id of an effect of {effect_at[a.id]!r}"
+        effect_at.setdefault(a.id, f"{doc.kind} {doc.id}")
+
+
+@check("REF-UNDEF", "error", "bundle",
+       "A card's ability naming a piece no faction of the bundle has (a trigger's pieces or "
+       "token, a token ability's token).",
+       example='`{"kind": "trigger", "on": "pieces_removed", "pieces": ["nest"]}` on a card')
+def _card_piece_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
+    known = {pid for f in fs for pid in f.pieces}
+    for i, c in enumerate(d.cards):
+        for j, a in enumerate(c.abilities):
+            names: list[tuple[Loc, str]] = [(("pieces", k), x) for k, x in
+                                            enumerate(getattr(a, "pieces", []))]
+            token = getattr(a, "token", None)
+            if token is not None:
+                names.append((("token",), token))
+            for at, x in names:
+                if x not in known:
+                    yield d, ("cards", i, "abilities", j, *at), \
+                        f"card {c.id}: no faction has a piece {x!r}"
 
 
 # --------------------------------------------------------------------------- runners
@@ -672,9 +876,10 @@ def checks_markdown() -> str:
              "severity, a file, a line and a JSON pointer. Every command that loads "
              "content (`play`, `build`, `check` ...) refuses content with errors, not only "
              "`validate`.", "",
-             "Card effects are not checked yet (an effect the engine does not have, a card "
-             "with no effect): they are being redesigned as data, and their checks come "
-             "with that design.", "",
+             "Effects are data (abilities of factions and persistent cards, immediate "
+             "cards' `on_craft`): an op or ability kind the engine does not have is the "
+             "loader's `VALUE-INVALID` at its `op` or `kind`; the `EFFECT-*` checks find "
+             "programs that cannot run where they stand.", "",
              "## Exit codes", "",
              "- `0`: no errors (warnings alone exit 0; `--strict` makes them fail too)",
              "- `1`: errors in the content (or warnings, with `--strict`)",

@@ -18,10 +18,10 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .bundle import assemble, collect, documents
+from .bundle import assemble, collect, documents, in_patches
 from .diagnostics import INPUT_CODES, Diagnostic, SpecError
 from .loader import load_file
-from .models import PackSpec
+from .models import PackSpec, PatchSpec
 from .semantics import Findings, check_bundle, check_document
 
 FORMATS = ("text", "json", "github")
@@ -96,33 +96,42 @@ def _validate_one(label: str, path: Path | None, deps: list[Path]) -> Checked:
         return Checked(label, diagnostics=e.diagnostics)
     if isinstance(doc, PackSpec):
         return _validate_packs(label, [*deps, path], path)
+    if isinstance(doc, PatchSpec):  # what it patches is known only in its pack
+        return Checked(label, f"patch of {doc.target} ({len(doc.patch)} operations)")
     return Checked(label, f"{doc.kind} {doc.id}", check_document(doc, str(path)).diagnostics())
 
 
 def _validate_packs(label: str, paths: list[Path], target: Path | None) -> Checked:
     try:
         chain = collect(paths)
+        docs = documents(chain)
     except SpecError as e:
         return Checked(label, diagnostics=e.diagnostics)
     found = Findings()
-    for _pack, docs in chain:
-        for file, doc in docs:
+    for lp in chain:  # each file as written (a document replaced later too)
+        for file, doc in lp.documents:
             check_document(doc, file, found)
-    maps, decks, factions, sources = documents(chain)
-    fs = tuple(sorted(factions.values(), key=lambda f: (f.setup_order, f.id)))
-    for m in maps.values():  # every map a pack offers, not only the default one
-        for d in decks.values():
-            check_bundle(m, d, fs, sources, found)
-    diags = found.diagnostics()
+    patched = Findings()
+    for key, applied in docs.patched.items():  # and each document as patched
+        if applied:
+            check_document(docs.get(key), docs.sources[key], patched)
+    fs = tuple(sorted(docs.factions.values(), key=lambda f: (f.setup_order, f.id)))
+    for m in docs.maps.values():  # every map a pack offers, not only the default one
+        for d in docs.decks.values():
+            check_bundle(m, d, fs, docs.sources, patched)
+    diags = [*found.diagnostics(),
+             *in_patches(patched.diagnostics(), docs.sources, docs.patched)]
+    diags = list(dict.fromkeys(diags))  # a finding the patches did not touch: once
     try:
-        bundle = assemble(chain)
+        bundle = assemble(chain, docs=docs)
     except SpecError as e:
         return Checked(label, diagnostics=[*diags, *e.diagnostics])
     if target is None:
         what = f"packs {', '.join(bundle.packs)}; bundle {bundle.hash}"
     else:
         pack_id = _pack_id(target)
-        n = next(len(docs) for p, docs in chain if p.id == pack_id)
+        lp = next(lp for lp in chain if lp.id == pack_id)
+        n = len(lp.documents) + len(lp.patches)
         what = f"pack {pack_id}: {n} files; bundle {bundle.hash}"
     return Checked(label, what, diags)
 

@@ -2,10 +2,31 @@
 
 from __future__ import annotations
 
+from functools import cache
+from pathlib import Path
+
 import pytest
 
+from rootlaw.generator import build as gbuild
 from rootlaw.runtime import Game
 from rootlaw.runtime import scenario as sc
+from rootlaw.runtime.game import base_bundle
+from rootlaw.spec import Bundle
+from rootlaw.spec.loader import load_file
+
+FAMILIES = Path(__file__).resolve().parent / "data" / "families"
+
+
+@pytest.fixture(autouse=True)
+def _hermetic_environment(monkeypatch):
+    """What the user's environment may set does not reach the tests: no discovery path
+    for packs, no request to run pack code (tests that need them set them)."""
+    monkeypatch.delenv("ROOTLAW_PACK_PATH", raising=False)
+    monkeypatch.delenv("ROOTLAW_ALLOW_CODE", raising=False)
+    # Not a compile of every test bundle (test_build.py proves auto-build works), and not
+    # the one-time pure-core notice in every test's stderr (test_build.py shows it).
+    monkeypatch.setenv("ROOTLAW_AUTO_BUILD", "0")
+    monkeypatch.setenv("ROOTLAW_PURE_NOTICE", "0")
 
 
 @pytest.fixture(params=["compiled", "pure"])
@@ -33,6 +54,41 @@ def mid_game(new_game):
             g.apply(g.legal_actions()[0])
         if clear:
             sc.clear_board(g)
+        return g
+
+    return make
+
+
+@cache
+def green_bundle(*factions: str) -> Bundle:
+    """The base map and deck with these factions, base ones or from tests/data/families
+    (test-green has triggers and an effect of its own; with three factions it is a
+    third seat), compiled once."""
+    b = base_bundle()
+    fs = tuple(b.faction(f) if f in ("marquise", "eyrie") else load_file(FAMILIES / f"{f}.json")
+               for f in factions)
+    bundle = Bundle(b.map, b.deck, fs)
+    gbuild.compile_core(bundle)
+    return bundle
+
+
+@pytest.fixture
+def green_game(core_kind):
+    """green_game(factions, seed, bundle_factions, setup=True, clear=True): a game on
+    green_bundle (of bundle_factions, default the seated ones) on the parametrised core;
+    past setup (unless setup=False) with the board cleared (unless clear=False: a
+    cleared board is a position to goto from, not to play on)."""
+
+    def make(factions=("marquise", "test-green"), seed=1, bundle_factions=None, setup=True,
+             clear=True):
+        b = green_bundle(*(bundle_factions or factions))
+        g = Game(list(factions), seed, bundle=b, pure=(core_kind == "pure"))
+        assert g.compiled == (core_kind == "compiled")
+        if setup:
+            while g.phase == "setup":
+                g.apply(g.legal_actions()[0])
+            if clear:
+                sc.clear_board(g)
         return g
 
     return make

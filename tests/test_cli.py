@@ -223,10 +223,43 @@ def test_bench_json_structure(capsys):
     assert r["compiled"]["decisions"] == r["pure"]["decisions"] * r["compiled"]["rounds"]
 
 
+def test_bench_reports_the_python_api(capsys):
+    """The Python API's figures: the loop, one call of each fast path, and the PettingZoo
+    loop against the plain one (numbers here are only checked to be there: no timed
+    tests)."""
+    rc, out, err = run(capsys, "bench", "--json", "--games", "1", "--min-seconds", "0",
+                       "--rounds", "1")
+    assert rc == 0, err
+    api = json.loads(out)["api"]
+    assert api["core"] == "compiled" and api["positions"] > 50
+    loop = api["python_loop"]
+    assert loop["decisions"] > 0 and loop["decisions_per_s"] > 0 and loop["us_per_decision"] > 0
+    for call in ("legal_actions_us", "observation_vector_us", "observation_vector_new_us",
+                 "mask_us", "clone_us", "clone_core_us"):
+        assert api[call] > 0, call
+    pz = json.loads(out)["pettingzoo"]
+    try:
+        import pettingzoo  # noqa: F401
+    except ImportError:
+        assert "rl extra" in pz["skipped"]
+    else:  # the same seeded games through both: the same decisions
+        assert pz["aec_over_plain"] > 0
+        assert pz["aec"]["decisions"] == pz["aec_no_observation"]["decisions"] == \
+            pz["aec_fresh_observations"]["decisions"] == pz["plain"]["decisions"] == \
+            loop["decisions"]
+
+
 def test_bench_text_output(capsys):
-    rc, out, err = run(capsys, "bench", "--games", "1", "--min-seconds", "0")
+    rc, out, err = run(capsys, "bench", "--games", "1", "--min-seconds", "0", "--rounds", "1",
+                       "--no-pettingzoo")
     assert rc == 0, err
     assert re.search(r"^pure: \d+ decisions/s, [\d.]+ games/s \(\d+ decisions\)$", out, re.M)
+    assert re.search(r"^python loop \(compiled core\): \d+ decisions/s, [\d.]+ us/decision",
+                     out, re.M)
+    assert re.search(r"^per call \(\d+ positions, .*\): legal_actions [\d.]+ us, "
+                     r"observation_vector [\d.]+ us \(new array [\d.]+ us\), mask [\d.]+ us, "
+                     r"clone [\d.]+ us \(core [\d.]+ us\)$", out, re.M)
+    assert "pettingzoo: skipped (not asked (--no-pettingzoo))" in out
 
 
 # ---------------------------------------------------------------------- logs and replays
@@ -554,3 +587,41 @@ def test_perft_command_prints_counts_and_divide(capsys):
     assert "perft 1 4" in lines and "perft 2 16" in lines
     divided = [x for x in lines if x.startswith("  clearing ")]
     assert len(divided) == 4 and sum(int(x.rsplit(": ", 1)[1]) for x in divided) == 16
+
+
+# ---------------------------------------------------------------------- Law 5.2 reach
+
+LOW_REACH = Path(__file__).resolve().parent / "data" / "packs" / "low-reach"
+
+
+def test_play_and_simulate_warn_below_the_viable_reach_but_play(capsys):
+    """Law 5.2.1: a table whose factions' reach (5.2.2) adds up to less than the viable
+    sum for its player count is warned about, not refused: the games are played."""
+    for cmd in (["play", "--games", "1", "--quiet", "--max-decisions", "10"],
+                ["simulate", "--games", "2", "--no-progress", "--max-decisions", "10"]):
+        rc, out, err = run(capsys, *cmd, "--pack", LOW_REACH, "--factions",
+                           "eyrie,test-stoats")
+        assert rc == 0, err
+        assert "warning: the factions' reach adds up to 9 (eyrie 7 + test-stoats 2), " \
+            "below the 17 Law 5.2.1 recommends for 2 players" in err
+        assert out.strip()
+    rc, _, err = run(capsys, "play", "--games", "1", "--quiet", "--max-decisions", "10",
+                     "--factions", "marquise,eyrie")
+    assert rc == 0 and "reach" not in err  # 10 + 7 = 17: viable
+
+
+def test_reach_sums_by_player_count():
+    """Law 5.2.1's table (2: 17, 3: 18, 4: 21, 5: 25, 6: 28) against the seated
+    factions' reach; a faction without a known reach leaves nothing to judge by."""
+    from rootlaw.runtime.reach import VIABLE_REACH, reach_warning
+    from rootlaw.spec import Bundle, resolve
+
+    assert VIABLE_REACH == {2: 17, 3: 18, 4: 21, 5: 25, 6: 28}
+    assert reach_warning(resolve(), ["marquise", "eyrie"]) is None  # 17
+    low = resolve([LOW_REACH])
+    assert reach_warning(low, ["marquise", "eyrie", "test-stoats"]) is None  # 19 >= 18
+    assert "adds up to 12 (marquise 10 + test-stoats 2), below the 17" in \
+        reach_warning(low, ["marquise", "test-stoats"])
+    unknown = low.factions[-1].model_copy(update={"reach": None})
+    b = Bundle(low.map, low.deck, (*low.factions[:-1], unknown))
+    assert reach_warning(b, ["eyrie", "test-stoats"]) is None

@@ -122,6 +122,32 @@ def test_observation_is_the_seats_vector_and_the_mask_its_legal_actions(mix):
         e.step(masked_random(e.observe(agent), rng))
 
 
+
+def test_observations_are_each_agents_buffers_or_fresh_arrays():
+    """By default an agent's observation arrays are its own buffers, rewritten in place at
+    its next observation; fresh_observations=True gives new arrays that keep their
+    numbers.  Either way last() and observe() agree with the game."""
+    mix = MIXES[0]
+    for fresh in (False, True):
+        e = env(factions=list(mix), seed=5, fresh_observations=fresh)
+        e.reset()
+        g = e.unwrapped.game
+        kept = {}
+        for _ in range(40):
+            agent = e.agent_selection
+            obs = e.last()[0]
+            seat = mix.index(agent)
+            assert obs["observation"].tolist() == list(g.observation_vector(seat))
+            assert set(np.flatnonzero(obs["action_mask"])) == set(g.legal_actions())
+            if agent in kept:
+                before, numbers = kept[agent]
+                assert (obs["observation"] is before["observation"]) is not fresh
+                assert (obs["action_mask"] is before["action_mask"]) is not fresh
+                if fresh:  # what the caller kept is what it was given
+                    assert before["observation"].tolist() == numbers
+            kept[agent] = (obs, obs["observation"].tolist())
+            e.step(int(e.unwrapped.legal_actions()[0]))
+
 @pytest.mark.parametrize("mix", MIXES, ids=mix_id)
 def test_rewards_at_the_end_winner_one_others_minus_one(mix):
     e = env(factions=list(mix))
@@ -285,6 +311,7 @@ def test_bench_reports_both_loops():
     from rootlaw.runtime.envs.bench import run
 
     out = run(list(MIXES[0]), games=1, seed=1, rounds=1)
-    for loop in ("plain", "aec", "aec_mask_pick", "aec_no_observation"):
+    for loop in ("plain", "aec", "aec_fresh_observations", "aec_mask_pick",
+                 "aec_no_observation"):
         assert out[loop]["decisions"] > 0 and out[loop]["decisions_per_s"] > 0
     assert out["aec_over_plain"] > 0 and out["observation_vector_us"] > 0

@@ -23,6 +23,7 @@ from rootlaw.generator.render import TEMPLATES
 from rootlaw.generator.tables import (
     ABILITY_KINDS,
     COLUMN_ACTIONS,
+    EFFECT_OPS,
     EVERYTHING,
     FRAME_KINDS,
     MENU_ACTIONS,
@@ -41,15 +42,22 @@ FAMILIES = Path(__file__).resolve().parent / "data" / "families"
 
 # Bundles on the base map and deck whose factions use only some primitive families: the
 # two test factions of tests/data/families (no crafting, columns, roles or abilities),
-# each of them beside a base faction (no columns and roles; no rescue and some setup
-# steps), and the zones-and-tokens test faction beside one of them.
+# and each of them beside a base faction (no columns and roles; no rescue and some
+# setup steps); test-green has triggers and an effect of its own (no crafting);
+# test-yellow zones, boxes and tokens from a track (no crafting, columns or roles).
 MIXES = {
     "subset": ("test-red", "test-blue"),
     "marquise+blue": ("marquise", "test-blue"),
     "eyrie+red": ("eyrie", "test-red"),
     # Zones, boxes and tokens from a track without crafting, columns, roles or rescue.
     "red+yellow": ("test-red", "test-yellow"),
+    "marquise+green": ("marquise", "test-green"),
 }
+
+# Codes no base-game content uses yet: the Woodland Alliance brings the base game's first
+# triggers (outrage, removing bases).  Until then the families bundles cover them.  The
+# test below fails as soon as the base bundle uses one, so the set only shrinks.
+NOT_YET_IN_BASE = {"trigger"}
 
 
 @cache
@@ -145,16 +153,24 @@ def test_registry_codes_are_catalogue_codes_and_each_frame_has_one_home():
         assert set(p.menu) <= set(MENU_ACTIONS), p.name
         assert set(p.columns) <= set(COLUMN_ACTIONS), p.name
         assert set(p.abilities) <= set(ABILITY_KINDS), p.name
-        assert not p.always or not (p.ops or p.menu or p.columns or p.abilities), p.name
+        assert set(p.eops) <= set(EFFECT_OPS), p.name
+        assert not p.always or not (p.ops or p.menu or p.columns or p.abilities or p.eops), \
+            p.name
     homes = [fr for p in PARTIALS for fr in p.frames]
     assert sorted(homes) == sorted(FRAME_KINDS)
 
 
 def test_the_base_bundle_uses_every_family():
     # So the golden transcripts and perft counts, all on the base bundle, run every
-    # family the generator can emit.
-    assert build_tables(base_bundle()).uses == EVERYTHING
-    assert render_core(base_bundle()) == render_core(base_bundle(), uses=EVERYTHING)
+    # family the generator can emit (but NOT_YET_IN_BASE, which the families cover).
+    uses = build_tables(base_bundle()).uses
+    codes = (*uses.ops, *uses.menu, *uses.columns, *uses.abilities, *uses.eops)
+    assert NOT_YET_IN_BASE.isdisjoint(codes), "the base game uses it now: drop it from the set"
+    assert uses == uses_of(STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS,
+                           [k for k in ABILITY_KINDS if k not in NOT_YET_IN_BASE], EFFECT_OPS)
+    assert set(uses.partials) == set(EVERYTHING.partials) - {"triggers"}
+    covered = {k for mix in MIXES for k in build_tables(mixed_bundle(mix)).uses.abilities}
+    assert covered >= NOT_YET_IN_BASE
 
 
 def test_the_banner_names_the_templates_and_the_command():
@@ -168,13 +184,13 @@ def test_the_banner_names_the_templates_and_the_command():
 def without(*codes: str) -> tuple:
     """Every code of the catalogues except these (to drop the families they pull in)."""
     keep = [[c for c in cat if c not in codes]
-            for cat in (STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS)]
+            for cat in (STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS)]
     return uses_of(*keep)
 
 
 # Each family left out in turn, then all of them at once; and the subset bundle's own.
 EMISSIONS = {
-    **{f"no-{p.name}": without(*p.ops, *p.menu, *p.columns, *p.abilities)
+    **{f"no-{p.name}": without(*p.ops, *p.menu, *p.columns, *p.abilities, *p.eops)
        for p in PARTIALS if not p.always},
     "no-families": uses_of(),
 }
@@ -198,7 +214,8 @@ def test_every_method_called_is_emitted(name):
 def test_the_subset_core_leaves_out_what_its_factions_do_not_use():
     b = subset_bundle()
     uses = build_tables(b).uses
-    assert uses.columns == () and uses.abilities == ()
+    # The only abilities are the base deck's cards' (persistent cards).
+    assert uses.columns == () and uses.abilities == ("ignore_ambush_as_attacker", "effect")
     assert {"craft", "choose_role", "resolve_columns", "add_to_columns"}.isdisjoint(uses.ops)
     assert {"craft", "columns", "roles", "rescue"}.isdisjoint(uses.partials)
     assert {"actions", "move", "battle", "build"} <= set(uses.partials)
@@ -209,7 +226,7 @@ def test_the_subset_core_leaves_out_what_its_factions_do_not_use():
         "craft", "gen_craft", "craft_spare", "craft_any_settle",           # craft
         "gen_add", "gen_column", "gen_column_for", "do_column", "seek_column",  # columns
         "take_role", "retire_role", "gen_roles",                          # roles
-        "offer_rescue", "gen_matching_cards",                             # rescue
+        "rescue_possible", "gen_matching_cards", "do_rescue",             # rescue
         "gen_setup_buildings", "next_setup_building",   # setup_buildings_near_home
     }
     assert left_out <= methods(full)

@@ -30,8 +30,8 @@ TUCKS = {
 }
 ROLES = list(TUCKS)
 
-# Cards by suit that the engine never offers to craft (persistent effects): rabbit, fox,
-# bird.
+# Cards by suit, used for their suit alone (none of the tests below crafts them): rabbit,
+# fox, bird.
 RABBIT, FOX, BIRD = "cobbler", "tax-collector", "armorers"
 
 

@@ -291,3 +291,46 @@ def test_scenario_card_moved_into_the_deck_is_drawn_next(mid_game):
     deck = [g.state[g.S["DECK"] + k] for k in range(deck_size(g))]
     assert sorted(deck) == [i for i, x in enumerate(locs) if x == LOC_DECK]
     assert g.names["cards"][g.card_defs[deck[-1]]] == "anvil"
+
+
+# ---------------------------------------------------------------- 2.2.3 setup and slots
+
+def test_home_corner_with_a_building_needs_an_open_slot(new_game):
+    """Law 2.2.3 and 7.3.2: the Eyrie's starting corner takes a roost, so a corner with
+    no open slot is not offered; 'diagonally opposite if possible' then falls back to
+    the other free corners."""
+    g = new_game()
+    g.apply("clearing 1")  # the keep: the Eyrie would go to corner 3, opposite
+    while g.decision != "setup_home_corner":
+        g.apply(g.legal_actions()[0])
+    assert set(g.legal()) == {"clearing 3"}
+    sc.set_ruins(g, "3", 1)  # corner 3 has one slot: now full
+    assert set(g.legal()) == {"clearing 2", "clearing 4"}
+
+
+def test_setup_buildings_with_room_for_fewer_the_player_chooses_which(new_game):
+    """Law 6.3.4 with 2.2.3 and 1.5.4: three buildings go in the keep's clearing and the
+    clearings next to it; with room for only two, as many as possible are placed and
+    the Marquise chooses which (Law 1.1.3): none is skipped silently."""
+    g = new_game()
+    g.apply("clearing 1")  # keep at 1 (one slot); next to it 5, 9, 10 (a ruin)
+    assert g.decision == "setup_buildings_near_home"
+    sc.put(g, "5", "roost", 2)
+    sc.put(g, "9", "roost", 2)  # room: one slot in 1, one in 10 (its other has a ruin)
+    legal = set(g.legal())
+    assert legal == {f"build {b} {c}" for b in ("sawmill", "workshop", "recruiter")
+                     for c in ("1", "10")}
+    g.apply("build recruiter 10")
+    assert set(g.legal()) == {"build sawmill 1", "build workshop 1"}
+    g.apply("build workshop 1")
+    assert g.decision != "setup_buildings_near_home"  # no room left: the step is over
+    assert sc.count(g, "1", "workshop") == 1 and sc.count(g, "10", "recruiter") == 1
+    assert sc.supply(g, "sawmill") == 6
+
+
+def test_setup_buildings_with_room_for_all_go_one_by_one(new_game):
+    """Law 6.3.4: with room for all three, each is placed in a clearing of the player's
+    choice (the order they are placed in makes no difference)."""
+    g = new_game()
+    g.apply("clearing 1")
+    assert set(g.legal()) == {"clearing 1", "clearing 5", "clearing 9", "clearing 10"}

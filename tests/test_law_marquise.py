@@ -27,8 +27,8 @@ VP_TRACK = {
     "recruiter": [0, 1, 2, 3, 3, 4],
 }
 
-# Cards by suit that the engine never offers to craft (persistent effects), so they
-# never open a craft decision: rabbit, mouse.
+# Cards by suit, used for their suit alone (none of the tests below crafts them): rabbit,
+# mouse.
 RABBIT, MOUSE = "cobbler", "codebreakers"
 
 
@@ -199,3 +199,34 @@ def test_evening_draw_with_recruiter_bonuses(mid_game, recruiters, drawn):
     assert g.current == E
 
 
+def test_build_pays_before_it_places_and_scores(mid_game):
+    """Law 6.5.4.II-III (issue deviation #1): the wood is paid first -- asked where more
+    than one clearing can pay -- and only then is the building placed and scored, so a
+    build that reaches 30 VP has paid in full before the game ends."""
+    g = scenario(mid_game, m_hand=[RABBIT])
+    sc.put(g, "7", "sawmill", 1)  # the next sawmill costs 1 wood and scores 1 VP
+    sc.put(g, "5", "cat-warrior", 1)
+    sc.put(g, "5", "wood", 1)
+    sc.put(g, "1", "cat-warrior", 1)
+    sc.put(g, "1", "wood", 1)
+    sc.set_vp(g, M, 29)
+    sc.goto(g, "marquise", "daylight")
+    g.apply("build sawmill 5")
+    assert g.decision == "pay" and not g.is_over
+    assert sc.count(g, "5", "sawmill") == 0 and g.scores[M] == 29
+    g.apply("clearing 5")
+    assert sc.count(g, "5", "sawmill") == 1 and sc.count(g, "5", "wood") == 0
+    assert g.is_over and g.winner_faction == "marquise" and g.scores[M] == 30
+
+
+def test_build_paid_without_a_choice_places_after_paying(mid_game):
+    """Law 6.5.4.II-III: with one clearing able to pay, the wood is removed at once,
+    then the building is placed (the wood of the build clearing itself can pay)."""
+    g = scenario(mid_game, m_hand=[RABBIT])
+    sc.put(g, "7", "sawmill", 1)
+    sc.put(g, "5", "cat-warrior", 1)
+    sc.put(g, "5", "wood", 1)
+    sc.goto(g, "marquise", "daylight")
+    g.apply("build sawmill 5")
+    assert sc.count(g, "5", "wood") == 0 and sc.count(g, "5", "sawmill") == 1
+    assert g.scores[M] == 1 and g.decision == "actions"

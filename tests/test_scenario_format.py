@@ -476,7 +476,7 @@ def test_stop_at_end_of_phase_after_the_daylight_window_and_after_rest(pure):
                      "removed": ["bird-dominance", "mouse-dominance", "rabbit-dominance"],
                      "turn": {"faction": "marquise", "phase": "daylight", "step": "actions"},
                      "counters": {"actions_left": 0}},
-                    [{"do": ["done"], "expect": {"decision": "daylight_end"}},
+                    [{"do": ["done"], "expect": {"decision": "phase_end"}},
                      {"do": ["done"], "expect": {"decision": "end_of_phase",
                                                  "turn": {"phase": "daylight"}}},
                      {"expect": {"decision": "end_of_turn", "turn": {"phase": "evening"},

@@ -354,6 +354,29 @@ def test_a_shipped_core_installs_into_an_empty_cache(tmp_path, monkeypatch):
     assert path == Path(shipped.__file__) and not written  # in this cache: not written again
 
 
+def test_a_shipped_extension_is_vouched_for_and_a_truncated_one_is_written_again(
+        tmp_path, monkeypatch):
+    """An installed extension gets the sum file a local build writes, so later loads in
+    that cache use it (build.verified) instead of rebuilding; a truncated copy left in the
+    cache is never trusted: it is written again."""
+    from rootlaw.generator.build import verified
+
+    bundle = base_bundle()
+    mod = load_core(bundle).module
+    key = core_key(bundle)
+    art = sm.core_artifact(mod, key, bundle)
+    if art.ext_bytes is None:
+        pytest.skip("no compiled core to ship on this machine")
+    monkeypatch.setenv("ROOTLAW_CACHE", str(tmp_path))
+    path, _, written = sm.install_files(art)
+    assert written and verified(path, key)
+    path.write_bytes(path.read_bytes()[:1000])  # a copy cut short
+    assert not verified(path, key)
+    again, _, written = sm.install_files(art)
+    assert again == path and written and verified(path, key)
+    assert path.read_bytes() == art.ext_bytes
+
+
 def test_ray_gives_the_same_json_and_installs_the_shipped_core(capsys, tmp_path, monkeypatch):
     """One short run on a local Ray instance (2 CPUs, no dashboard).  The workers get an
     empty cache of their own: they install the core from the task payload, never

@@ -311,11 +311,13 @@ def test_a_pack_requiring_itself_is_a_pack_cycle(capsys):
     assert "PACK-CYCLE" in capsys.readouterr().out
 
 
-def test_a_required_pack_that_is_not_given_is_ref_undef():
+def test_a_required_pack_that_is_not_given_is_pack_missing_naming_both():
     with pytest.raises(SpecError) as e:
         resolve([PACKS / "cycle-a"])
-    d = one(e.value.diagnostics, "REF-UNDEF")
-    assert "cycle-b" in d.message
+    d = one(e.value.diagnostics, "PACK-MISSING")
+    assert "pack 'cycle-a' requires pack 'cycle-b'" in d.message
+    assert "ROOTLAW_PACK_PATH is not set" in d.message  # where it looked
+    assert (d.file, d.pointer) == (str(PACKS / "cycle-a" / "pack.json"), "/requires/1")
 
 
 def test_two_documents_of_one_kind_with_one_id_in_a_pack_are_id_dup():
@@ -365,8 +367,8 @@ def test_a_mod_pack_adds_a_map_picked_by_id():
     assert b.packs == ("base", "homebrew-map")
     assert b.deck == base.deck and b.factions == base.factions
     assert b.hash != base.hash
-    # Without map_id the base map stays the default; both maps are available.
-    assert resolve([EXAMPLE]).map.id == base.map.id
+    # Without map_id the pack's default_map is used; both maps are available.
+    assert resolve([EXAMPLE]).map.id == "thicket"
     assert resolve([EXAMPLE], map_id=base.map.id).hash == base.hash
     with pytest.raises(SpecError) as e:
         resolve([EXAMPLE], map_id="no-such-map")

@@ -90,6 +90,22 @@ DOCUMENTS = [
                      ("ID-DUP", "/cards/1/id", '"Plume again"'),
                      ("ID-DUP", "/columns/1/id", '"battle"'),
                      ("ID-DUP", "/roles/1/id", '"Elder again"')]),
+    # Effects (abilities of factions and cards, immediate cards' programs).
+    ("effect-param.json", [("EFFECT-PARAM", "/abilities/1/do/0", '"remove_enemy_pieces"'),
+                           ("EFFECT-PARAM", "/abilities/2/side", '"side": "defender"'),
+                           ("EFFECT-PARAM", "/abilities/3/mandatory", '"mandatory": true')]),
+    ("effect-target.json", [("EFFECT-TARGET", "/abilities/1/do/0", '"look_at_hand"')]),
+    ("effect-battle-only.json", [("EFFECT-BATTLE-ONLY", "/abilities/1/do/0",
+                                  '"extra_hits"')]),
+    ("effect-take-actions.json", [("EFFECT-TAKE-ACTIONS", "/abilities/1/do/0",
+                                   '"take_actions"')]),
+    ("effect-cost.json", [("EFFECT-COST", "/abilities/1/cost", '"cost": "discard"')]),
+    ("trigger-pieces.json", [("TRIGGER-PIECES", "/abilities/1/pieces", '"alarm"')]),
+    ("deck-effect-program.json", [("EFFECT-TARGET", "/cards/3/on_craft/1", '"hits": 1'),
+                                  ("EFFECT-BATTLE-ONLY", "/cards/3/on_craft/0",
+                                   '"hits": 1')]),
+    # An effect the engine does not have: the op's tag is not in the catalogue.
+    ("effect-unknown.json", [("VALUE-INVALID", "/abilities/1/do/0", '"steal_item"')]),
     # What the loader sees: keys named twice, strings and booleans where integers go.
     ("key-dup.json", [("KEY-DUP", "/pieces/reed", '"count": 7'),
                       ("KEY-DUP", "/hooks/rest", '"discard_columns"')]),
@@ -113,7 +129,7 @@ def test_broken_document_gives_its_coded_located_finding_and_exit_1(capsys, name
     assert not any(x.startswith("ok:") for x in out.splitlines())
 
 
-@pytest.mark.parametrize("name", ["clean-map.json", "clean-faction.json",
+@pytest.mark.parametrize("name", ["clean-map.json", "clean-faction.json", "clean-deck.json",
                                   "clean-insurgent.json"])
 def test_the_control_documents_are_clean(capsys, name):
     # Every broken fixture above is one of these with one defect.
@@ -147,9 +163,9 @@ def test_too_few_corners_for_the_home_setups_is_found_in_the_map_of_another_pack
     rc, out, _ = run(capsys, "validate", "--pack", dep, "--pack", target)
     assert rc == 1 and out.splitlines() == [str(d)]
     assert findings(dep) == []
-    # Without the pack it requires: a located REF-UNDEF in the manifest.
+    # Without the pack it requires: a located PACK-MISSING in the manifest.
     [r] = findings(target)
-    assert (r.code, r.file, r.pointer) == ("REF-UNDEF", str(target / "pack.json"),
+    assert (r.code, r.file, r.pointer) == ("PACK-MISSING", str(target / "pack.json"),
                                            "/requires/1")
 
 
@@ -207,6 +223,29 @@ def test_a_warning_alone_exits_0_and_1_with_strict(capsys):
     assert out.splitlines() == [str(d), f"ok: {path} (faction test-herons; 1 warning)"]
     assert "(warning)" in str(d)
     assert run(capsys, "validate", "--strict", path)[0] == 1
+
+
+def test_a_card_that_does_nothing_as_data_is_a_warning(capsys):
+    """A persistent card without abilities, an immediate card without on_craft: not
+    craftable (a warning: the card still counts for its suit)."""
+    path = SEM / "card-no-effect.json"
+    got = [(d.code, d.severity, d.pointer, d.line) for d in findings(path)]
+    assert got == [("CARD-NO-EFFECT", "warning", "/cards/3/id", line_of(path, '"hollow-promise"')),
+                   ("CARD-NO-EFFECT", "warning", "/cards/4/id", line_of(path, '"empty-favor"'))]
+    assert run(capsys, "validate", path)[0] == 0
+    assert run(capsys, "validate", "--strict", path)[0] == 1
+
+
+def test_effect_ids_and_card_piece_names_across_the_bundle(capsys):
+    """A faction's effect with the id of a card's ('use <id>' must name one effect); a
+    card's trigger naming a piece no faction has."""
+    pack = PACKS / "effect-clash"
+    owls, deck = pack / "owls.json", pack / "owl-deck.json"
+    got = [(d.code, d.file, d.pointer, d.line) for d in findings(pack)]
+    assert got == [("ID-DUP", str(owls), "/abilities/0/id", line_of(owls, '"armorers"')),
+                   ("REF-UNDEF", str(deck), "/cards/0/abilities/0/pieces/0",
+                    line_of(deck, '"pieces": ["nest"]'))]
+    assert run(capsys, "validate", pack)[0] == 1
 
 
 def test_a_turn_that_never_draws_is_a_warning(capsys):
@@ -303,7 +342,8 @@ def test_every_check_code_has_a_fixture_that_triggers_it():
     """A check nothing triggers could be dead; every code is exercised above."""
     triggered = {code for _, exp in DOCUMENTS for code, _, _ in exp}
     triggered |= {"MAP-CORNERS-FEW", "SETUP-SLOTS", "ID-DUP", "TRACK-DRAW-NONE", "TURN-NO-DRAW",
-                  "MAP-FOREST-ID", "MAP-SUIT-MISSING", "ZONE-CAPACITY"}
+                  "MAP-FOREST-ID", "MAP-SUIT-MISSING", "CARD-NO-EFFECT", "REF-UNDEF",
+                  "ZONE-CAPACITY"}
     assert {c.code for c in CHECKS} <= triggered
 
 

@@ -9,7 +9,9 @@ a policy (the seeded random agent unless given).
 A step is one decision of the learner; the other seats then play until the learner is
 asked again or the game ends.  Observations, the action space, rewards and seeds are
 those of the PettingZoo environment (docs/agents.md); ``action_masks()`` also gives the
-mask, for libraries that ask for it that way.
+mask (a new array), for libraries that ask for it that way.  Every observation is new
+arrays, as Gymnasium asks (``fresh_observations=False``: the arrays are rewritten in
+place at the next observation, as in PettingZoo, for callers that copy what they keep).
 """
 
 from __future__ import annotations
@@ -31,12 +33,11 @@ from .seats import bundle_for, game_info  # noqa: E402
 from .table import (  # noqa: E402
     ILLEGAL_ACTIONS,
     SeatPolicy,
-    action_mask,
+    SeatView,
     check_cap,
     check_choice,
     check_seed,
     default_policy,
-    observation_array,
     spaces_for,
 )
 
@@ -49,8 +50,10 @@ class RootEnv(gymnasium.Env):
     opponent: makes the agent for the other seats from the game seed (default: the
         seeded ``RandomAgent``; one agent plays all of them).
     packs, map, deck, max_decisions, illegal_action, render_mode: as the PettingZoo
-        ``raw_env``;
-        an illegal action with "terminate" ends the episode with reward -1.
+        ``raw_env``; an illegal action with "terminate" ends the episode with reward -1.
+    fresh_observations: True (default, Gymnasium's rule: "users keep the data returned
+        to them"): new arrays at every observation; False: the same arrays rewritten in
+        place (faster; copy what you keep).
     """
 
     metadata = {"render_modes": picture.render_modes(), "render_fps": 1}
@@ -60,7 +63,8 @@ class RootEnv(gymnasium.Env):
                  opponent: SeatPolicy | None = None, packs: Iterable[str | os.PathLike] = (),
                  map: str | None = None, deck: str | None = None,
                  max_decisions: int | None = None, illegal_action: str = "terminate",
-                 render_mode: str | None = None, pure: bool | None = None):
+                 render_mode: str | None = None, pure: bool | None = None,
+                 fresh_observations: bool = True):
         self.bundle = bundle_for([str(p) for p in packs], map, deck)
         probe = Game(list(factions) if factions is not None else None, 0, bundle=self.bundle,
                      pure=pure)
@@ -80,6 +84,7 @@ class RootEnv(gymnasium.Env):
         self._opponent = opponent or default_policy
         self._pure = pure
         self.observation_space, self.action_space = spaces_for(self.info)
+        self._view = SeatView(self.info, self.seat, bool(fresh_observations))
         self._legal: list[int] | None = None
         self._ended = False
 
@@ -140,13 +145,13 @@ class RootEnv(gymnasium.Env):
             g.to_play == self.seat
 
     def _observe(self) -> dict:
-        return {"observation": observation_array(self.game, self.seat),
-                "action_mask": self.action_masks()}
+        return self._view.observe(self.game, self._acting())
 
     def action_masks(self) -> np.ndarray:
-        """The learner's legal actions as a mask (all 0 once the episode has ended)."""
-        return action_mask(self.info.num_actions,
-                           self._legal_now() if self._acting() else None)
+        """The learner's legal actions as a new mask (all 0 once the episode has ended)."""
+        if self._acting():
+            return np.frombuffer(self.game.action_mask(), np.int8)
+        return np.zeros(self.info.num_actions, np.int8)
 
     def render(self):
         if getattr(self, "game", None) is None:

@@ -48,7 +48,6 @@ from ..errors import RootlawError  # noqa: E402
 from ..game import Game, base_bundle  # noqa: E402
 from . import outcome  # noqa: E402
 from .seats import bundle_for, game_info  # noqa: E402
-from .table import observation_array  # noqa: E402
 
 SHORT_NAME = "rootlaw"
 
@@ -102,6 +101,8 @@ class RootGame(pyspiel.Game):
             raise RootlawError("max_decisions is a positive integer", code="VALUE-INVALID")
         self._next_seed = int(p["seed"])
         self.observation_layout = probe.observation_layout
+        self.private_fields = [self.observation_layout[name] for name, seen in
+                               probe.observation_visibility.items() if seen == "owner"]
         self.observation_size = info.observation_size
         super().__init__(GAME_TYPE, pyspiel.GameInfo(
             num_distinct_actions=info.num_actions,
@@ -233,18 +234,20 @@ class RootObserver:
         self.tensor = np.zeros(game.observation_size, np.float32)
         self.dict = {name: self.tensor[off:off + size]
                      for name, (off, size) in game.observation_layout.items()}
-        # The seat's own hand is its only private information (runtime/encode.py).
-        off, size = game.observation_layout["hand"]
-        self._private = slice(off, off + size)
+        # Private information: the fields only their owner sees (visibility "owner" in
+        # generator/tables.py OBSERVATION: the seat's own hand).
+        self._private = np.zeros(game.observation_size, bool)
+        for off, size in game.private_fields:
+            self._private[off:off + size] = True
+        self._vec = np.zeros(game.observation_size, np.int64)  # written by the core
 
     def _vector(self, state: RootState, player: int) -> np.ndarray:
-        vec = observation_array(state.position.peek(), player)
+        vec = state.position.peek().observation_vector(player, self._vec)
         if self.public and self.private:
             return vec
         out = np.zeros_like(vec)
         if self.public:
-            out[:] = vec
-            out[self._private] = 0
+            out[~self._private] = vec[~self._private]
         if self.private:
             out[self._private] = vec[self._private]
         return out

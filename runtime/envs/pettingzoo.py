@@ -20,8 +20,10 @@ is the turn-based parallel view.  Rewards: ``rootlaw.runtime.envs.outcome``; the
 action space and the observation: docs/agents.md.
 
 Each observation is ``{"observation": int64[observation_size], "action_mask":
-int8[num_actions]}``; the mask is all 0 for an agent that is not to play.  Only the
-acting agent's legal actions are listed, once per decision and only when observed.
+int8[num_actions]}``; the mask is all 0 for an agent that is not to play.  The core
+writes both arrays in place, into buffers each agent keeps: an agent's arrays change at
+its next observation, so copy them to keep one (or pass ``fresh_observations=True``).
+The legal actions are listed once per decision, by the core.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ from gymnasium.utils import EzPickle  # noqa: E402
 from pettingzoo import AECEnv, ParallelEnv  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
 from pettingzoo.utils.env_logger import EnvLogger  # noqa: E402
+from pettingzoo.utils.wrappers.order_enforcing import (  # noqa: E402
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from ..errors import IllegalAction, RootlawError  # noqa: E402
 from ..game import Game  # noqa: E402
@@ -46,12 +52,11 @@ from .seats import bundle_for, game_info  # noqa: E402
 from .table import (  # noqa: E402
     ILLEGAL_ACTIONS,
     SeatPolicy,
+    SeatView,
     Seeds,
-    action_mask,
     check_cap,
     check_choice,
     default_policy,
-    observation_array,
     spaces_for,
 )
 
@@ -70,6 +75,14 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     def __init__(self, env: raw_env):
         super().__init__(env)
         self._size = env.info.num_actions
+
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        return _AgentIterable(self, max_iter)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        # Reset once, last() has nothing left to check: the environment's own, directly.
+        self.last = self.env.last
 
     @property
     def agent_selection(self):
@@ -96,15 +109,43 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
             self._has_updated = True
             EnvLogger.warn_step_after_terminated_truncated()
             return
-        agent = e.agent_selection
-        if action is None:
+        if type(action) is int:
+            assert 0 <= action < self._size, "action is not in action space"
+        elif action is None:
+            agent = e.agent_selection
             assert e.terminations[agent] or e.truncations[agent], \
                 "action is not in action space"
         else:
-            assert isinstance(action, int | np.integer) and not isinstance(action, bool) \
+            assert isinstance(action, _INTEGERS) and not isinstance(action, bool) \
                 and 0 <= action < self._size, "action is not in action space"
         self._has_updated = True
         e.step(action)
+
+
+_INTEGERS = (int, np.integer)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing ``agent_iter``, its checks written out in one call
+    (its own goes through two ``__next__`` and the wrapper's properties per decision)."""
+
+    def __next__(self):
+        wrapper = self.env
+        if not wrapper._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        raw = wrapper.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over " \
+            "`agent_iter`"
+        wrapper._has_updated = False
+        return raw.agent_selection
 
 
 def parallel_env(**kwargs) -> ParallelEnv:
@@ -136,6 +177,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         "random", replaces illegal actions; called with the game seed (default: the
         seeded ``RandomAgent``).
     render_mode: "ansi" (text) or "svg" (the board picture, rootlaw.runtime.render).
+    fresh_observations: False (default): an agent's observation arrays are its own
+        buffers, rewritten in place at its next observation (copy what you keep); True:
+        new arrays at every observation (slower).
     """
 
     metadata = {"name": NAME, "render_modes": picture.render_modes(),
@@ -147,13 +191,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
                  deck: str | None = None, max_cycles: int | None = None,
                  max_decisions: int | None = None, illegal_action: str = "terminate",
                  seat_policy: SeatPolicy | None = None, render_mode: str | None = None,
-                 pure: bool | None = None):
+                 pure: bool | None = None, fresh_observations: bool = False):
         factions = list(factions) if factions is not None else None
         packs = [str(p) for p in packs]
         EzPickle.__init__(self, factions=factions, seed=seed, packs=packs, map=map, deck=deck,
                           max_cycles=max_cycles, max_decisions=max_decisions,
                           illegal_action=illegal_action, seat_policy=seat_policy,
-                          render_mode=render_mode, pure=pure)
+                          render_mode=render_mode, pure=pure,
+                          fresh_observations=fresh_observations)
         super().__init__()
         self.bundle = bundle_for(packs, map, deck)
         probe = Game(factions, 0, bundle=self.bundle, pure=pure)  # checks the seating
@@ -174,6 +219,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         self.action_spaces = {}
         for a in self.possible_agents:  # one space object per agent, seeded separately
             self.observation_spaces[a], self.action_spaces[a] = spaces_for(self.info)
+        self._views = {a: SeatView(self.info, i, bool(fresh_observations))
+                       for i, a in enumerate(self.possible_agents)}
 
     # ------------------------------------------------------------------ spaces
 
@@ -196,7 +243,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
-        self.asked = dict.fromkeys(self.agents, 0)
+        self.asked = dict.fromkeys(self.agents, 0)  # counted under max_cycles
         self._someone_left = False
         self.illegal_actions = 0
         self._skip_agent_selection = None
@@ -209,6 +256,32 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
             self._was_dead_step(action)
             return
         g = self.game
+        try:  # Game.apply's common case, one call less
+            applied = type(action) is int and g._core.apply(action)
+        except OverflowError:  # beyond 64 bits: refused as Game.apply refuses it
+            applied = False
+        if applied:
+            g.history.append(action)
+        else:
+            self._apply_checked(g, agent, action)
+            if self.terminations[agent]:  # ended by the illegal action
+                return
+        self._legal = None
+        if self.max_cycles is not None:
+            asked = self.asked[agent] = self.asked[agent] + 1
+            if asked >= self.max_cycles:
+                self.truncations[agent] = True  # its budget is spent: it leaves, reward 0
+                self._someone_left = True
+                self._play_on()
+                return
+        seat = g._core.deciding()
+        if seat >= 0 and not self._someone_left and len(g.history) < self.max_decisions:
+            self.agent_selection = self.possible_agents[seat]  # the common case
+            return
+        self._play_on()
+
+    def _apply_checked(self, g: Game, agent: str, action) -> None:
+        """Game.apply with its checks, and what an illegal action does here."""
         try:
             g.apply(int(action))
         except IllegalAction:
@@ -219,15 +292,6 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
                 return
             self.illegal_actions += 1
             g.apply(self.policy.choose(g, self.legal_actions()))
-        self._legal = None
-        self.asked[agent] += 1
-        if self.max_cycles is not None and self.asked[agent] >= self.max_cycles:
-            self.truncations[agent] = True  # its budget is spent: it leaves, reward 0
-            self._someone_left = True
-        elif not self._someone_left and not g.is_over and len(g.history) < self.max_decisions:
-            self.agent_selection = self.possible_agents[g.to_play]  # the common case
-            return
-        self._play_on()
 
     def _play_on(self) -> None:
         """Play the seats of agents that have left; then select whoever acts next (an
@@ -267,18 +331,32 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         """The acting agent's legal actions (what its mask marks), listed once per
         decision: cheaper for a policy than ``np.flatnonzero(obs["action_mask"])``."""
         if self._legal is None:
-            self._legal = self.game.legal_actions()
+            self._legal = self.game._core.legal_actions()
         return self._legal
 
     # ------------------------------------------------------------------ views
+
+    def last(self, observe: bool = True):
+        """AECEnv.last, with the acting agent's observation made from what it reads."""
+        agent = self.agent_selection
+        terminated, truncated = self.terminations[agent], self.truncations[agent]
+        obs = None
+        if observe:
+            view = self._views[agent]
+            if terminated or truncated or view.fresh:
+                obs = view.observe(self.game, not (terminated or truncated))
+            else:  # SeatView.observe of the acting agent, written out
+                core = self.game._core
+                core.observe(view.seat, view.observation)
+                core.mask(view.mask)  # all 0 once the game is over: nothing is legal
+                obs = {"observation": view.observation, "action_mask": view.mask}
+        return obs, self._cumulative_rewards[agent], terminated, truncated, self.infos[agent]
 
     def observe(self, agent: str) -> dict:
         g = self.game
         acting = agent == self.agent_selection and not g.is_over and not (
             self.terminations.get(agent) or self.truncations.get(agent))
-        return {"observation": observation_array(g, self._seat[agent]),
-                "action_mask": action_mask(self.info.num_actions,
-                                           self.legal_actions() if acting else None)}
+        return self._views[agent].observe(g, acting)
 
     def render(self):
         if getattr(self, "game", None) is None:

@@ -17,7 +17,7 @@ from ..errors import RootlawError
 from ..game import GameInfo
 
 ILLEGAL_ACTIONS = ("terminate", "random", "raise")
-# The observation vector holds counts, indices and -1 for "none" (runtime/encode.py); no
+# The observation vector holds counts, indices and -1 for "none" (docs/agents.md); no
 # field has a bound the bundle states, so the space claims [-1, 2**31 - 1].
 OBSERVATION_LOW = -1
 OBSERVATION_HIGH = 2**31 - 1
@@ -83,7 +83,7 @@ def default_policy(seed: int) -> Agent:
 
 
 def observation_array(game, seat: int) -> np.ndarray:
-    """The seat's observation vector as an int64 array (a view, not a copy)."""
+    """The seat's observation vector as a new int64 array."""
     return np.frombuffer(game.observation_vector(seat), dtype=np.int64)
 
 
@@ -93,6 +93,34 @@ def action_mask(size: int, legal: list[int] | None) -> np.ndarray:
     if legal:
         mask[legal] = 1
     return mask
+
+
+class SeatView:
+    """One agent's observation arrays, written in place by the core at each observation
+    (``Core.observe`` and ``Core.mask``: no new array, no Python loop).  With
+    ``fresh=True`` each observation gets new arrays instead (copies of those), for
+    callers that keep observations: Gymnasium's checker demands it."""
+
+    __slots__ = ("observation", "mask", "fresh", "seat")
+
+    def __init__(self, info: GameInfo, seat: int, fresh: bool = False):
+        self.seat = seat
+        self.fresh = fresh
+        self.observation = np.zeros(info.observation_size, np.int64)
+        self.mask = np.zeros(info.num_actions, np.int8)
+
+    def observe(self, game, acting: bool) -> dict:
+        """{"observation", "action_mask"} of the seat; the mask is all 0 unless
+        ``acting``."""
+        core = game._core  # the seat is known good: straight to the core
+        core.observe(self.seat, self.observation)
+        if acting:
+            core.mask(self.mask)
+        else:
+            self.mask.fill(0)
+        if self.fresh:  # copies: cheaper than the core taking a new numpy array's buffer
+            return {"observation": self.observation.copy(), "action_mask": self.mask.copy()}
+        return {"observation": self.observation, "action_mask": self.mask}
 
 
 def spaces_for(info: GameInfo):

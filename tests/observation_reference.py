@@ -1,4 +1,6 @@
-"""A flat integer encoding of one seat's observation, for learning agents.
+"""The observation encoder in Python, as it was before the core encoded observations: the
+reference the core's vectors are checked against (tests/test_fast_api.py).  Not used by
+the runtime; the layout and meaning are documented in docs/agents.md.
 
 ``Game.observation(seat)`` is the readable view; this is the same information as one
 ``array('q')`` of fixed length per bundle, with named fields (``layout``).  Players are
@@ -9,7 +11,7 @@ hand as a size (Law 1.2).
 Card fields count physical cards per card definition (``names["cards"]`` order);
 ``-1`` marks "none" in index fields (role, activated dominance, decision).  Zones (card
 piles apart from the hand) give every seat their sizes; their cards go in only for the
-zone's owner or for a public zone.  Boxes (warriors off the map) are public counts.
+zone's owner.  Boxes (warriors off the map) are public counts.
 """
 
 from __future__ import annotations
@@ -19,8 +21,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from rootlaw.generator.tables import Names
-
-    from .game import Game
+    from rootlaw.runtime.game import Game
 
 
 class ObservationEncoder:
@@ -31,8 +32,8 @@ class ObservationEncoder:
         self.consts = consts
         self.P, self.K, self.L, self.I = c["P"], c["K"], c["L"], c["I"]
         self.C, self.NP, self.N = c["C"], c["NP"], c["N"]
+        self.U = c["U"]
         self.Z, self.B = c["Z"], c["B"]
-        self.public_zones = [[v == "public" for v in row] for row in names["zone_visibility"]]
         self.decisions: list[str] = list(names["frames"]) + list(names["ops"])
         P, K, L, C, NP, n_items = self.P, self.K, self.L, self.C, self.NP, self.I
         fields = [
@@ -43,7 +44,12 @@ class ObservationEncoder:
             ("hand", K), ("discard", K), ("available", K), ("removed", K),
             ("play_area", P * K), ("columns", P * L * K),
             ("items", n_items), ("crafted", P * n_items),
-            ("zone_size", P * self.Z), ("zones", P * self.Z * K), ("boxes", P * self.B),
+            ("used_effects", P * max(self.U, 1)), ("seen", P * K), ("seen_turn", P),
+            *((f"battle_{x}", 1) for x in (
+                "stage", "attacker", "defender", "clearing", "rolled_by_attacker",
+                "rolled_by_defender", "extra_by_attacker", "extra_by_defender",
+                "attacker_ignores_rolled", "defender_ignores_rolled")),
+            ("zone_size", P * self.Z), ("zones", self.Z * K), ("boxes", P * self.B),
         ]
         self.layout: dict[str, tuple[int, int]] = {}
         off = 0
@@ -120,11 +126,33 @@ class ObservationEncoder:
             elif zone <= loc < zone + n * Z:
                 q, z = divmod(loc - zone, Z)
                 out[lay["zone_size"][0] + rel(q) * Z + z] += 1
-                if q == seat or self.public_zones[g._seats[q]][z]:
-                    out[lay["zones"][0] + (rel(q) * Z + z) * K + dd] += 1
+                if q == seat:  # face down to everyone else (Law 8.2.3)
+                    out[lay["zones"][0] + z * K + dd] += 1
         for q in range(n):
             for b in range(B):
                 put("boxes", rel(q) * B + b, st[S["BOX"] + q * B + b])
         for r in range(P):
             put("hand_size", r, hand_sizes[r])
+        ub = max(self.U, 1)  # the state keeps one flag per seat even with no effects
+        for q in range(n):
+            for u in range(ub):
+                put("used_effects", rel(q) * ub + u, st[S["USED"] + q * ub + u])
+        # What this seat saw of each hand (the state keeps it from the seat on already).
+        for r in range(P):
+            put("seen_turn", r, st[S["SEEN_TURN"] + seat * P + r])
+            for dd in range(K):
+                put("seen", r * K + dd, st[S["SEEN"] + (seat * P + r) * K + dd])
+        # The battle in progress (public; -1 for the sides and clearing without one).
+        put("battle_stage", 0, st[S["B_STAGE"]])
+        for name, key in (("attacker", "B_ATT"), ("defender", "B_DEF")):
+            q = st[S[key]]
+            put(f"battle_{name}", 0, rel(q) if q >= 0 else -1)
+        put("battle_clearing", 0, st[S["B_AT"]])
+        for name, key in (("rolled_by_attacker", "B_ROLL_ATT"),
+                          ("rolled_by_defender", "B_ROLL_DEF"),
+                          ("extra_by_attacker", "B_EXTRA_ATT"),
+                          ("extra_by_defender", "B_EXTRA_DEF")):
+            put(f"battle_{name}", 0, st[S[key]])
+        put("battle_attacker_ignores_rolled", 0, int(st[S["B_IGNORE_ATT"]] != 0))
+        put("battle_defender_ignores_rolled", 0, int(st[S["B_IGNORE_DEF"]] != 0))
         return out
