@@ -38,7 +38,8 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "defender_takes_high_roll")
 # Ops of effect programs (effects, triggers, immediate cards), in catalogue order.
 EFFECT_OPS = ("score", "draw", "extra_hits", "ignore_rolled_hits", "take_random_card",
-              "look_at_hand", "remove_enemy_pieces", "remove_own_warrior", "take_actions")
+              "look_at_hand", "remove_enemy_pieces", "remove_own_warrior", "take_actions",
+              "give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone")
 # When a usable effect is offered (models.Timing), whom it targets, which battle side uses it.
 TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
            "daylight", "evening", "battle_before_roll", "battle_after_roll")
@@ -59,7 +60,7 @@ ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_
 # The runtime names the pending decision from these (Game.decision).
 FRAME_KINDS = ("march", "ambush", "foil", "remove", "rescue", "pay", "place", "craft_any",
                "phase_end", "phase_start", "battle_effects", "effect", "react", "take_actions",
-               "zone_pay")
+               "zone_pay", "zone_give", "zone_trim")
 # 'actions' step counts that are not a number (STEP_A): any number, ending with 'done';
 # or, at COUNT_BOX - b and below, one per warrior in the faction's box b.
 COUNT_ANY = -1
@@ -265,7 +266,8 @@ PARTIALS = (
     Partial("build", menu=("build",), columns=("build",), frames=("pay",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
     Partial("zones", ops=("draw_to_zone",), menu=("spread", "revolt", "mobilize", "train"),
-            frames=("zone_pay",)),
+            eops=("give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone"),
+            frames=("zone_pay", "zone_give", "zone_trim")),
     Partial("tokens", menu=("spread", "revolt", "organize")),
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
     Partial("roles", ops=("choose_role",)),
@@ -757,8 +759,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     ec: list[int] = []
     who = {"self": 0, "opponent": 1, "target": 2}
 
-    def emit_effect(prog: list, crafted: int = -1) -> tuple[int, int]:
-        """Append a program; an immediate card's ends with discarding the card."""
+    def emit_effect(prog: list, crafted: int = -1, zones: list[str] = (),
+                    boxes: list[str] = ()) -> tuple[int, int]:
+        """Append a program; an immediate card's ends with discarding the card.  Zones and
+        boxes are the holder faction's (the ops that name one)."""
         start = len(eop)
         for op in prog:
             a = b = c = 0
@@ -772,7 +776,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 a, b = (SUIT[op.suit] if op.suit else -1), int(op.at is not None)
             elif isinstance(op, M.TakeActionsOp):
                 a = op.count
-                b, c = emit_menu(op.menu)
+                b, c = emit_menu(op.menu, zones, boxes)
+            elif isinstance(op, (M.GiveCardToZoneOp, M.DiscardZoneMatchingOp, M.TrimZoneOp)):
+                a = zones.index(op.zone)
+            elif isinstance(op, M.LoseBoxHalfOp):
+                a = boxes.index(op.box)
             eop.append(EFFECT_OPS.index(op.op))
             for col, v in ((ea, a), (eb, b), (ec, c)):
                 col.append(v)
@@ -802,8 +810,15 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     u_cols: dict[str, list[int]] = {k: [] for k in (
         "SRC_KIND", "SRC", "TIMING", "SIDE", "MANDATORY", "COST", "TARGET", "START", "END",
         "ROLES", "PRE", "PRE_ARG")}
+    def holder_zones(src_kind: int, src: int) -> dict:
+        """A faction's zones and boxes, for its abilities' programs (cards have none)."""
+        if src_kind != 0:
+            return {}
+        return {"zones": [z.id for z in factions[src].zones],
+                "boxes": [x.id for x in factions[src].boxes]}
+
     for src_kind, src, eff, roles in effects:
-        start, end = emit_effect(eff.do)
+        start, end = emit_effect(eff.do, **holder_zones(src_kind, src))
         # What must hold for using it to do anything (public facts only): a menu entry
         # its take_actions can take, or rolled hits for it to ignore.
         pre, pre_arg = 0, 0
@@ -834,7 +849,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     trig_cols: dict[str, list[int]] = {k: [] for k in (
         "SRC_KIND", "SRC", "ON", "PIECES", "TOKEN", "BY", "ACTOR", "START", "END", "ROLES")}
     for src_kind, src, trig, roles in triggers:
-        start, end = emit_effect(trig.do)
+        start, end = emit_effect(trig.do, **holder_zones(src_kind, src))
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("ON", TRIGGER_EVENTS.index(trig.on)),
                          ("PIECES", sum(1 << pidx[x] for x in trig.pieces)),

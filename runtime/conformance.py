@@ -10,6 +10,8 @@ Invariants (Law references in brackets):
 - every card is in exactly one place (deck, piles, hands, play areas, columns, zones);
   the deck order holds exactly the deck's cards;
 - no clearing holds more of a piece than its per_clearing limit [8.2.5.I];
+- a zone holds no more than its capacity while it is in force, once nothing is pending
+  [8.2.3.I, 8.2.4];
 - items in the supply + crafted items = the starting supply [5.1.5];
 - buildings never exceed a clearing's slots [2.2.3 / 2.4]; VP never negative;
 - a play area holds no two copies of a persistent card [4.1.4], and only persistent
@@ -95,6 +97,8 @@ def invariant_violations(g: Game) -> Iterator[str]:
         yield "'?' icons still owed after a craft closed"
     if FR_ZONE_PAY not in frames and st[S["ZPAY_LEFT"]]:
         yield "zone cards still owed after a payment closed"
+    if not frames:
+        yield from _zone_violations(g)
     yield from _effect_violations(g, frames)
     if not g.is_over and not g.legal_actions():
         yield "a decision with no legal action and no winner"
@@ -138,6 +142,21 @@ def _effect_violations(g: Game, frames: list[str]) -> Iterator[str]:
         yield "a win held back outside a battle's hits"
     if stage and st[S["B_DEPTH"]] > depth:
         yield "a battle above the top of the frame stack"
+
+
+def _zone_violations(g: Game) -> Iterator[str]:
+    """Zones within their capacity wherever it is in force (no building lifting it on
+    the map) once nothing is pending: a full zone discards what it gains (Law 8.2.3.I),
+    and a zone over it is trimmed as the building that lifted it goes (Law 8.2.4)."""
+    by_id = {f.id: f for f in g.bundle.factions}
+    counts = g.piece_counts()
+    on_map = {pc for row in counts.values() for pc, n in row.items() if n}
+    for q in range(g.num_players):
+        for z in by_id[g.factions[q]].zones:
+            if z.capacity is None or on_map & set(z.unlimited_while):
+                continue
+            if len(g.zone(q, z.id)) > z.capacity:
+                yield f"{g.factions[q]}'s {z.id}: more than {z.capacity} cards (Law 8.2.3.I)"
 
 
 @dataclass

@@ -611,10 +611,51 @@ class TakeActionsOp(Strict):
     menu: list[MenuAction] = Field(min_length=1)
 
 
+class GiveCardToZoneOp(Strict):
+    """The program's actor gives a card from hand matching the program's clearing (birds
+    count, Law 2.1.1.I) to a zone of the ability's holder, choosing which; with no such
+    card, the actor shows the holder their hand and the holder draws a card into the zone
+    (Law 8.2.6, Outrage).  Asked whenever the actor's hand is not empty: a public fact."""
+
+    op: Literal["give_card_to_zone"]
+    zone: Ident
+
+
+class DiscardZoneMatchingOp(Strict):
+    """The holder discards every card of a zone matching the program's clearing, birds
+    included (Law 8.2.4)."""
+
+    op: Literal["discard_zone_matching"]
+    zone: Ident
+
+
+class LoseBoxHalfOp(Strict):
+    """Half of the warriors in the holder's box, rounded up, go back to the supply (Law
+    8.2.4)."""
+
+    op: Literal["lose_box_half"]
+    box: Ident
+
+
+class TrimZoneOp(Strict):
+    """While a zone's capacity is in force (none of the buildings that lift it on the
+    map), the holder discards cards of their choice from it down to the capacity (Law
+    8.2.4)."""
+
+    op: Literal["trim_zone"]
+    zone: Ident
+
+
+ZONE_OPS = (GiveCardToZoneOp, DiscardZoneMatchingOp, LoseBoxHalfOp, TrimZoneOp)
+"""Effect ops on the holder's zones and boxes: a faction's abilities only (a card has
+none; EFFECT-ZONE)."""
+
+
 EffectOp = Annotated[
     (
         ScoreOp | DrawOp | ExtraHitsOp | IgnoreRolledHitsOp | TakeRandomCardOp |
-        LookAtHandOp | RemoveEnemyPiecesOp | RemoveOwnWarriorOp | TakeActionsOp
+        LookAtHandOp | RemoveEnemyPiecesOp | RemoveOwnWarriorOp | TakeActionsOp |
+        GiveCardToZoneOp | DiscardZoneMatchingOp | LoseBoxHalfOp | TrimZoneOp
     ),
     Field(discriminator="op"),
 ]
@@ -861,6 +902,11 @@ class FactionSpec(Strict):
                     need(a.token, ("abilities", i, "token"), f"ability {a.id}")
             if isinstance(a, (Effect, Trigger)):
                 for j, op in enumerate(a.do):
+                    at_op = ("abilities", i, "do", j)
+                    named(getattr(op, "zone", None), zone_ids, (*at_op, "zone"),
+                          f"op {op.op}", "zone")
+                    named(getattr(op, "box", None), box_ids, (*at_op, "box"), f"op {op.op}",
+                          "box")
                     for k, m in enumerate(getattr(op, "menu", [])):
                         at_menu = ("abilities", i, "do", j, "menu", k)
                         for attr in ("building", "piece", "pay_token"):

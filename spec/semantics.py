@@ -623,7 +623,8 @@ def _effect_targets(doc: Any):
     for loc, prog, op in _ops(doc):
         player = isinstance(op, (M.TakeRandomCardOp, M.LookAtHandOp)) or \
             getattr(op, "who", None) == "target"
-        clearing = isinstance(op, M.RemoveOwnWarriorOp) or \
+        clearing = isinstance(op, (M.RemoveOwnWarriorOp, M.GiveCardToZoneOp,
+                                   M.DiscardZoneMatchingOp)) or \
             (isinstance(op, M.RemoveEnemyPiecesOp) and op.at is not None)
         if player and not prog.player:
             yield loc, f"{prog.where}: {op.op} needs a player to act on, and none is chosen"
@@ -654,6 +655,18 @@ def _effect_take_actions(doc: Any):
     for loc, prog, op in _ops(doc):
         if isinstance(op, M.TakeActionsOp) and not prog.start:
             yield loc, f"{prog.where}: take_actions only at the start of a phase"
+
+
+@check("EFFECT-ZONE", "error", "deck",
+       "A zone or box op (give_card_to_zone, discard_zone_matching, lose_box_half, "
+       "trim_zone) in a card's program: zones and boxes are a faction's, and a card has "
+       "none to name.", "8.2.3",
+       example='`{"kind": "trigger", ..., "do": [{"op": "trim_zone", "zone": "supporters"}]}` '
+               'on a card')
+def _effect_zone(d: M.DeckSpec):
+    for loc, prog, op in _ops(d):
+        if isinstance(op, M.ZONE_OPS):
+            yield loc, f"{prog.where}: {op.op} names a faction's zone or box; a card has none"
 
 
 @check("EFFECT-COST", "error", "faction",

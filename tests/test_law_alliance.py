@@ -517,3 +517,236 @@ def test_supporters_are_face_down_officers_public(table):
         off, size = lay["zones"]
         seen = sum(vec[off:off + size])
         assert seen == (2 if q == a else 0)
+
+
+# ----------------------------------------------------------------------- outrage (8.2.6)
+
+
+def marquise_battles(g, where: str, hand: list[str], dice=(3, 0)):
+    """The Marquise's Daylight actions: a battle against the Alliance in ``where``."""
+    sc.set_hand(g, seat(g, "marquise"), hand)
+    sc.goto(g, "marquise", "daylight", "actions")
+    sc.set_dice(g, *dice)
+    g.apply(f"battle {where} alliance")
+
+
+def test_outrage_removing_sympathy_gives_a_matching_card(table):
+    """Law 8.2.6: a player who removes a sympathy token adds a card matching its clearing
+    from hand to the Supporters stack -- of their choice (here: anvil or the bird, both
+    match fox 8; the rabbit does not); the removal scores 1 VP (Law 3.2.1)."""
+    g = table()
+    sc.put(g, "8", "sympathy", 1)
+    sc.put(g, "8", "cat-warrior", 2)
+    marquise_battles(g, "8", ["anvil", "birdy-bindle", "bake-sale"])
+    m = seat(g, "marquise")
+    assert sc.count(g, "8", "sympathy") == 0 and vp(g, "marquise") == 1
+    assert g.decision == "zone_give" and g.to_play == m
+    assert set(g.legal()) == {"spend anvil", "spend birdy-bindle"}
+    g.apply("spend birdy-bindle")
+    assert supporters(g) == ["birdy-bindle"]
+    assert sorted(g.hand(m)) == ["anvil", "bake-sale"]
+    assert g.decision == "actions" and g.to_play == m  # the battle is over, the turn goes on
+
+
+def test_outrage_without_a_matching_card_shows_the_hand(table):
+    """Law 8.2.6: with no matching card (no bird either) the hand is shown to the Alliance
+    (and only to it), and the Alliance draws a card from the deck into Supporters."""
+    g = table()
+    sc.put(g, "8", "sympathy", 1)
+    sc.put(g, "8", "cat-warrior", 2)
+    marquise_battles(g, "8", ["bake-sale", "sword"])
+    m, a = seat(g, "marquise"), seat(g, "alliance")
+    assert g.decision == "zone_give" and g.legal().keys() == {"done"}
+    sc.move_card(g, "investments", 0)  # the deck's top card
+    g.apply("done")
+    assert supporters(g) == ["investments"]
+    assert sorted(g.hand(m)) == ["bake-sale", "sword"]
+    assert g.observation(a)["seen"]["marquise"]["cards"] == ["bake-sale", "sword"]
+    other = 3 - a - m
+    assert "marquise" not in g.observation(other)["seen"]
+
+
+def test_outrage_with_an_empty_hand_asks_nothing(table):
+    """Law 8.2.6: an empty hand has no matching card: nothing to choose, the Alliance
+    draws into Supporters at once."""
+    g = table()
+    sc.put(g, "8", "sympathy", 1)
+    sc.put(g, "8", "cat-warrior", 2)
+    marquise_battles(g, "8", [])
+    assert g.decision == "actions" and len(supporters(g)) == 1
+
+
+def test_outrage_moving_warriors_in(table):
+    """Law 8.2.6: moving warriors into a sympathetic clearing is Outrage (one card per
+    move, whatever the number of warriors)."""
+    g = table()
+    sc.put(g, "8", "sympathy", 1)
+    sc.put(g, "4", "cat-warrior", 3)
+    sc.set_hand(g, seat(g, "marquise"), ["anvil", "fox-root-tea"])
+    sc.goto(g, "marquise", "daylight", "actions")
+    g.apply("move 4->8 x3")
+    assert g.decision == "zone_give" and set(g.legal()) == {"spend anvil",
+                                                            "spend fox-root-tea"}
+    g.apply("spend anvil")
+    assert supporters(g) == ["anvil"]
+    assert g.decision == "march"  # the march's second move follows the outrage
+
+
+def test_placing_in_a_sympathetic_clearing_is_not_outrage(table):
+    """FAQ on Law 8.2.6: placing (here: recruiting) is not moving in."""
+    g = table()
+    sc.put(g, "8", "sympathy", 1)
+    sc.put(g, "8", "recruiter", 1)
+    sc.put(g, "8", "cat-warrior", 1)
+    sc.set_hand(g, seat(g, "marquise"), ["anvil"])
+    sc.goto(g, "marquise", "daylight", "actions")
+    g.apply("recruit")
+    assert sc.count(g, "8", "cat-warrior") == 2
+    assert g.decision == "actions" and supporters(g) == []
+
+
+def test_the_alliance_moving_in_is_not_outrage(table):
+    """Law 8.2.6 names another player: the Alliance's own warriors moving into its own
+    sympathetic clearing give nothing."""
+    g = table()
+    sc.put(g, "8", "sympathy", 1)
+    sc.put(g, "4", "alliance-warrior", 2)
+    set_box(g, "alliance", 1)
+    sc.set_hand(g, seat(g, "alliance"), ["anvil"])
+    sc.goto(g, "alliance", "evening")
+    g.apply("move 4->8 x2")
+    assert g.decision != "zone_give" and supporters(g) == []
+
+
+def test_an_outrage_card_for_a_full_stack_is_discarded(table):
+    """Law 8.2.3.I with 8.2.6: no base on the map, five supporters: the card given is
+    discarded."""
+    g = table()
+    five = ["sword", "bake-sale", "investments", "mouse-root-tea", "smugglers-trail"]
+    set_zone(g, "alliance", five)
+    sc.put(g, "8", "sympathy", 1)
+    sc.put(g, "4", "cat-warrior", 1)
+    sc.set_hand(g, seat(g, "marquise"), ["anvil"])
+    sc.goto(g, "marquise", "daylight", "actions")
+    g.apply("move 4->8 x1")
+    g.apply("spend anvil")
+    assert supporters(g) == sorted(five) and "anvil" in g.cards_at(LOC_DISCARD)
+
+
+# ---------------------------------------------------------------- removing bases (8.2.4)
+
+
+def test_removing_a_base_discards_matching_supporters_and_half_the_officers(table):
+    """Law 8.2.4: supporters matching the base's clearing, birds included, are discarded;
+    half the officers, rounded up, are removed; with no base left and more than five
+    supporters, the Alliance discards down to five, cards of its choice."""
+    g = table()
+    sc.put(g, "8", "fox-base", 1)
+    sc.put(g, "8", "cat-warrior", 3)
+    set_box(g, "alliance", 3)
+    keep = ["bake-sale", "investments", "mouse-root-tea", "smugglers-trail", "sword",
+            "a-visit-to-friends", "mouse-in-a-sack"]
+    set_zone(g, "alliance", ["anvil", "birdy-bindle", *keep])
+    marquise_battles(g, "8", [])
+    a = seat(g, "alliance")
+    assert sc.count(g, "8", "fox-base") == 0 and vp(g, "marquise") == 1
+    assert officers(g) == 1 and sc.supply(g, "alliance-warrior") == 9  # 3 - 2 back
+    # Fox and bird gone; seven left over five: the Alliance chooses two to discard.
+    assert g.decision == "zone_trim" and g.to_play == a
+    assert supporters(g) == sorted(keep)
+    assert set(g.legal()) == {f"discard {c}" for c in keep}
+    g.apply("discard sword")
+    assert g.decision == "zone_trim"
+    g.apply("discard bake-sale")
+    assert len(supporters(g)) == 5 and "sword" in g.cards_at(LOC_DISCARD)
+    assert g.decision == "actions" and g.factions[g.to_play] == "marquise"
+    assert not list(invariant_violations(g))
+
+
+def test_with_another_base_on_the_map_the_stack_is_not_trimmed(table):
+    """Law 8.2.4: only with no base left is the stack trimmed to five."""
+    g = table()
+    sc.put(g, "8", "fox-base", 1)
+    sc.put(g, "5", "rabbit-base", 1)
+    sc.put(g, "8", "cat-warrior", 3)
+    set_box(g, "alliance", 4)
+    many = ["bake-sale", "investments", "mouse-root-tea", "smugglers-trail", "sword",
+            "a-visit-to-friends", "mouse-in-a-sack"]
+    set_zone(g, "alliance", many)
+    marquise_battles(g, "8", [])
+    assert officers(g) == 2 and supporters(g) == sorted(many)
+    assert g.decision == "actions" and g.factions[g.to_play] == "marquise"
+
+
+def test_officers_lost_in_military_operations_leave_fewer_actions(table):
+    """Law 8.6.1 with 8.2.4 (a reading): the actions are read from the officers as each is
+    taken; a base lost in the Alliance's own battle halves them, leaving fewer."""
+    g = table()
+    sc.put(g, "8", "fox-base", 1)
+    sc.put(g, "8", "alliance-warrior", 1)
+    sc.put(g, "8", "cat-warrior", 3)
+    sc.put(g, "4", "alliance-warrior", 1)
+    set_box(g, "alliance", 4)
+    sc.goto(g, "alliance", "evening")
+    sc.set_dice(g, 2, 2)
+    g.apply("battle 8 marquise")  # the Marquise deals 2: the warrior, then the base
+    assert sc.count(g, "8", "fox-base") == 0 and officers(g) == 2
+    assert g.decision == "actions" and g.factions[g.to_play] == "alliance"
+    g.apply("move 4->12 x1")  # the second and last action: two officers, one taken before
+    assert g.current != seat(g, "alliance")  # Military Operations over, the turn passed on
+
+
+def test_outrage_and_a_base_removed_together(table):
+    """Law 8.2.4 and 8.2.6 in one removal event (Law 1.5.4): Outrage resolves first, in
+    the order of the Alliance's abilities (a reading of Law 1.1.3: the remover, whose
+    turn it is, orders them), so the matching card it gives is discarded with the base."""
+    g = table()
+    sc.put(g, "8", "fox-base", 1)
+    sc.put(g, "8", "sympathy", 1)
+    sc.put(g, "8", "cat-warrior", 3)
+    set_zone(g, "alliance", ["bake-sale"])
+    # Guerrilla War: the Marquise deals the lower 3, +1 on the defenceless Alliance: the
+    # base and the token go together.
+    marquise_battles(g, "8", ["anvil"], dice=(3, 3))
+    assert sc.count(g, "8", "fox-base") == 0 and sc.count(g, "8", "sympathy") == 0
+    assert g.decision == "zone_give"
+    g.apply("spend anvil")
+    assert supporters(g) == ["bake-sale"] and "anvil" in g.cards_at(LOC_DISCARD)
+
+
+def test_a_revolt_is_answered_by_field_hospitals(table):
+    """Law 8.4.1 with 6.2.3: the revolt removes the Marquise's warriors, who may spend a
+    card matching the clearing to put them in the keep's clearing."""
+    g = table()
+    revolt_position(g)
+    sc.put(g, "1", "sympathy", 0)  # the keep's clearing never holds sympathy (FAQ, 8.4.1)
+    sc.put(g, "1", "keep", 1)
+    sc.put(g, "1", "cat-warrior", 1)
+    sc.set_hand(g, seat(g, "marquise"), ["fox-root-tea"])
+    set_zone(g, "alliance", ["anvil", "bird-crossbow"])
+    sc.goto(g, "alliance", "birdsong")
+    g.apply("revolt 8")
+    assert g.decision == "rescue" and g.factions[g.to_play] == "marquise"
+    g.apply("spend fox-root-tea")
+    assert sc.count(g, "1", "cat-warrior") == 3
+    assert sc.count(g, "8", "fox-base") == 1 and officers(g) == 1
+
+
+def test_rootlaw_check_sees_boxes_and_zone_capacity(table):
+    """The invariants of rootlaw check (runtime/conformance.py): map + supply + out +
+    boxes = the printed count (Law 1.5.1), a zone within its capacity once nothing is
+    pending (Law 8.2.3.I), one sympathy per clearing (Law 8.2.5.I)."""
+    g = table()
+    sc.goto(g, "alliance", "birdsong")
+    assert not list(invariant_violations(g))
+    set_zone(g, "alliance", ["anvil", "sword", "bake-sale", "investments", "fox-root-tea",
+                             "mouse-root-tea"])
+    assert any("more than 5 cards" in v for v in invariant_violations(g))
+    sc.put(g, "8", "fox-base", 1)  # a base lifts the limit
+    assert not list(invariant_violations(g))
+    g.state[g.box_index(seat(g, "alliance"), OFFICERS)] += 1  # a warrior from nowhere
+    assert any("boxes" in v for v in invariant_violations(g))
+    g.state[g.box_index(seat(g, "alliance"), OFFICERS)] -= 1
+    g.state[g.S["BOARD"] + 7 * g.consts["NP"] + sc.piece_index(g, "sympathy")] += 2
+    g.state[g.S["SUPPLY"] + sc.piece_index(g, "sympathy")] -= 2
+    assert any("per_clearing" in v for v in invariant_violations(g))

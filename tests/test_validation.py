@@ -86,6 +86,11 @@ DOCUMENTS = [
     ("box-building.json", [("PIECE-KIND", "/boxes/0/piece", '"piece": "fox-lodge"')]),
     ("extra-action-box.json", [("VALUE-INVALID", "/turn/evening/0/extra_action_suit",
                                 '"extra_action_suit"')]),
+    # An Outrage-like trigger that names no token; a zone op naming a zone the faction
+    # does not have; a zone op on a card (cards have no zones).
+    ("trigger-no-token.json", [("TRIGGER-PIECES", "/abilities/1", '"ripple-moved-in"')]),
+    ("zone-op-undef.json", [("REF-UNDEF", "/abilities/2/do/2/zone", '"fiends"')]),
+    ("deck-zone-op.json", [("EFFECT-ZONE", "/cards/3/on_craft/0", '"op": "trim_zone"')]),
     ("id-dup.json", [("ID-DUP", "/abilities/1/id", '"Twice"'),
                      ("ID-DUP", "/cards/1/id", '"Plume again"'),
                      ("ID-DUP", "/columns/1/id", '"battle"'),
