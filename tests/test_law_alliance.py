@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import pytest
 
+from rootlaw.runtime import RootlawError
+from rootlaw.runtime import position as pos
 from rootlaw.runtime import scenario as sc
 from rootlaw.runtime.conformance import invariant_violations
 
@@ -33,24 +35,12 @@ def seat(g, faction: str) -> int:
 
 def set_zone(g, faction: str, cards: list[str]) -> None:
     """The Alliance's supporters become exactly these cards (old ones are discarded)."""
-    q = seat(g, faction)
-    loc = g.zone_loc(q, SUPPORTERS)
-    for i in range(g.consts["N"]):
-        if g.state[g.S["CARD_LOC"] + i] == loc:
-            g.state[g.S["CARD_LOC"] + i] = LOC_DISCARD
-    for cid in cards:
-        sc.move_card(g, cid, loc)
+    pos.set_zone(g, seat(g, faction), SUPPORTERS, cards)
 
 
 def set_box(g, faction: str, n: int) -> None:
     """n warriors in the officers box, taken from (or returned to) the supply."""
-    q = seat(g, faction)
-    at = g.box_index(q, OFFICERS)
-    w = sc.piece_index(g, "alliance-warrior")
-    delta = n - g.state[at]
-    assert g.state[g.S["SUPPLY"] + w] >= delta
-    g.state[at] = n
-    g.state[g.S["SUPPLY"] + w] -= delta
+    pos.set_box(g, seat(g, faction), OFFICERS, n)
 
 
 def supporters(g) -> list[str]:
@@ -739,8 +729,10 @@ def test_rootlaw_check_sees_boxes_and_zone_capacity(table):
     g = table()
     sc.goto(g, "alliance", "birdsong")
     assert not list(invariant_violations(g))
-    set_zone(g, "alliance", ["anvil", "sword", "bake-sale", "investments", "fox-root-tea",
-                             "mouse-root-tea"])
+    six = ["anvil", "sword", "bake-sale", "investments", "fox-root-tea", "mouse-root-tea"]
+    with pytest.raises(RootlawError):  # position editing refuses what the rules never reach
+        set_zone(g, "alliance", six)
+    pos.set_cards_at(g, g.zone_loc(seat(g, "alliance"), SUPPORTERS), six)
     assert any("more than 5 cards" in v for v in invariant_violations(g))
     sc.put(g, "8", "fox-base", 1)  # a base lifts the limit
     assert not list(invariant_violations(g))
@@ -750,3 +742,29 @@ def test_rootlaw_check_sees_boxes_and_zone_capacity(table):
     g.state[g.S["BOARD"] + 7 * g.consts["NP"] + sc.piece_index(g, "sympathy")] += 2
     g.state[g.S["SUPPLY"] + sc.piece_index(g, "sympathy")] -= 2
     assert any("per_clearing" in v for v in invariant_violations(g))
+
+
+def test_position_edits_of_zones_and_boxes_keep_the_invariants(table):
+    """runtime/position.py: zones and boxes in the game's words, for scenarios.  A box
+    takes its warriors from the supply (Law 1.5.1), a zone holds at most its capacity in
+    force (Law 8.2.3.I), unknown names are REF-UNDEF."""
+    g = table()
+    a = seat(g, "alliance")
+    assert pos.zones_of(g, a) == [SUPPORTERS] and pos.boxes_of(g, a) == [OFFICERS]
+    assert pos.zones_of(g, seat(g, "marquise")) == []
+    pos.set_box(g, a, OFFICERS, 4)
+    assert pos.box(g, a, OFFICERS) == 4 and sc.supply(g, "alliance-warrior") == 6
+    with pytest.raises(RootlawError) as e:
+        pos.set_box(g, a, OFFICERS, 11)
+    assert e.value.code == "VALUE-INVALID" and pos.box(g, a, OFFICERS) == 4
+    with pytest.raises(RootlawError) as e:
+        pos.set_box(g, a, "generals", 1)
+    assert e.value.code == "REF-UNDEF"
+    assert pos.zone_capacity(g, a, SUPPORTERS) == 5
+    sc.put(g, "5", "rabbit-base", 1)
+    assert pos.zone_capacity(g, a, SUPPORTERS) is None
+    six = ["anvil", "sword", "bake-sale", "investments", "fox-root-tea", "mouse-root-tea"]
+    pos.set_zone(g, a, SUPPORTERS, six)
+    assert sorted(pos.zone(g, a, SUPPORTERS)) == sorted(six)
+    sc.goto(g, "alliance", "birdsong")
+    assert not list(invariant_violations(g))
