@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rootlaw.generator.build import write_atomic
-from rootlaw.generator.tables import STOPS
+from rootlaw.generator.tables import STOPS, Names
 from rootlaw.spec import Bundle, SpecError, resolve
 from rootlaw.spec.jsonio import SAVE_MAX_BYTES, JsonInputError, parse, read_text
 
 from . import content
-from .core import load_core
+from .core import CoreModule, load_core
 from .errors import IllegalAction, RootlawError, SaveError
 from .notation import ActionSpace
 
@@ -72,6 +72,17 @@ class _Seating:
 
     __slots__ = ("bundle", "factions", "seed", "core_module", "layout", "S", "consts",
                  "names", "space", "seats", "over_at")
+    bundle: Bundle
+    factions: list[str]
+    seed: int
+    core_module: CoreModule
+    layout: dict
+    S: dict[str, int]
+    consts: dict[str, int]
+    names: Names
+    space: ActionSpace
+    seats: list[int]
+    over_at: int
 
 
 class Game:
