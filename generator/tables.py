@@ -7,7 +7,7 @@ template only loops and substitutes (see ``render.py``); all decisions live here
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
@@ -653,7 +653,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     for fi, f in enumerate(factions):
         for h in f.hooks:
             hook_names.append((fi, h))
-    def emit_menu(menu: list, zones: list[str] = (), boxes: list[str] = ()) -> tuple[int, int]:
+    def emit_menu(menu: list, zones: Sequence[str] = (),
+                  boxes: Sequence[str] = ()) -> tuple[int, int]:
         """Append menu entries to the menu tables: (first entry, how many).  Zones and
         boxes are the faction's whose menu it is (the entries that name one)."""
         start = len(menu_kind)
@@ -759,8 +760,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     ec: list[int] = []
     who = {"self": 0, "opponent": 1, "target": 2}
 
-    def emit_effect(prog: list, crafted: int = -1, zones: list[str] = (),
-                    boxes: list[str] = ()) -> tuple[int, int]:
+    def emit_effect(prog: list, crafted: int = -1, zones: Sequence[str] = (),
+                    boxes: Sequence[str] = ()) -> tuple[int, int]:
         """Append a program; an immediate card's ends with discarding the card.  Zones and
         boxes are the holder faction's (the ops that name one)."""
         start = len(eop)

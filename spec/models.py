@@ -887,10 +887,10 @@ class FactionSpec(Strict):
                 raise Err("REF-UNDEF", loc, f"{where}: unknown {what} {ref!r}")
 
         for i, z in enumerate(self.zones):
-            for j, b in enumerate(z.unlimited_while):
-                need(b, ("zones", i, "unlimited_while", j), f"zone {z.id}")
-        for i, b in enumerate(self.boxes):
-            need(b.piece, ("boxes", i, "piece"), f"box {b.id}")
+            for j, lifter in enumerate(z.unlimited_while):
+                need(lifter, ("zones", i, "unlimited_while", j), f"zone {z.id}")
+        for i, box in enumerate(self.boxes):
+            need(box.piece, ("boxes", i, "piece"), f"box {box.id}")
         ability_ids = [a.id for a in self.abilities]
         for i, a in enumerate(self.abilities):
             if isinstance(a, (ExclusivePlacement, RescueRemovedWarriors)):
