@@ -7,7 +7,7 @@ template only loops and substitutes (see ``render.py``); all decisions live here
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
@@ -28,16 +28,19 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
             "draw_if_hand_empty", "add_to_columns", "place_if_none", "resolve_columns",
             "score_track", "lose_vp_per_column_card", "discard_columns", "choose_role",
             "end_phase", "setup_home_token", "setup_warriors_everywhere",
-            "setup_buildings_near_home", "setup_home_corner", "score_forests", "run_stage",
-            "advance_cycle")
-MENU_ACTIONS = ("battle", "march", "recruit_all", "build", "spend_card_place")
+            "setup_buildings_near_home", "setup_home_corner", "draw_to_zone",
+            "score_forests", "run_stage", "advance_cycle")
+MENU_ACTIONS = ("battle", "march", "recruit_all", "build", "spend_card_place", "craft",
+                "spread", "revolt", "mobilize", "train", "recruit_at", "organize")
 COLUMN_ACTIONS = ("recruit", "move", "battle", "build")
 ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "battle_removal_vp", "exclusive_placement", "rescue_removed_warriors",
-                 "ignore_ambush_as_attacker", "effect", "trigger")
+                 "ignore_ambush_as_attacker", "effect", "trigger",
+                 "defender_takes_high_roll")
 # Ops of effect programs (effects, triggers, immediate cards), in catalogue order.
 EFFECT_OPS = ("score", "draw", "extra_hits", "ignore_rolled_hits", "take_random_card",
-              "look_at_hand", "remove_enemy_pieces", "remove_own_warrior", "take_actions")
+              "look_at_hand", "remove_enemy_pieces", "remove_own_warrior", "take_actions",
+              "give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone")
 # When a usable effect is offered (models.Timing), whom it targets, which battle side uses it.
 TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
            "daylight", "evening", "battle_before_roll", "battle_after_roll")
@@ -46,15 +49,24 @@ SIDES = ("attacker", "defender", "any")
 TRIGGER_EVENTS = ("pieces_removed", "warriors_moved_in")
 
 # Action types of the fixed action space, in order.  Each has a parameter shape.
+# Menu entries reuse a type where the parameter means the same: recruit_at is
+# 'recruit <clearing>', a craft entry 'craft <card>', a zone card paid 'spend <card>'.
 ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_all",
                 "recruit", "craft", "spend", "discard", "add", "spend_place", "remove",
-                "activate", "take", "suit", "fail", "use")
+                "activate", "take", "suit", "fail", "use", "spread", "revolt", "mobilize",
+                "train", "organize")
 
 
 # Decision frames: what interrupts a step to ask a player (codes 1.., 0 = no frame).
 # The runtime names the pending decision from these (Game.decision).
 FRAME_KINDS = ("march", "ambush", "foil", "remove", "rescue", "pay", "place", "craft_any",
-               "phase_end", "phase_start", "battle_effects", "effect", "react", "take_actions")
+               "phase_end", "phase_start", "battle_effects", "effect", "react", "take_actions",
+               "zone_pay", "zone_give", "zone_trim")
+# 'actions' step counts that are not a number (STEP_A): any number, ending with 'done';
+# or, at COUNT_BOX - b and below, one per warrior in the faction's box b.
+COUNT_ANY = -1
+COUNT_BOX = -2
+ANY_NUMBER = 1 << 40  # actions left of an 'any number' step: never runs out
 FRAME_FIELDS = 8  # kind, player, then six fields each frame kind names for itself
 
 
@@ -146,6 +158,12 @@ OBSERVATION = (
     Obs("battle_extra_by_defender", "state", "B_EXTRA_DEF"),
     Obs("battle_attacker_ignores_rolled", "flag", "B_IGNORE_ATT"),
     Obs("battle_defender_ignores_rolled", "flag", "B_IGNORE_DEF"),
+    # Zones (card piles apart from the hand, Law 8.2.3): how many cards each seat's hold,
+    # and the cards of the observer's own (face down to everyone else); boxes (warriors
+    # off the map, Law 8.1), public.
+    Obs("zone_size", "cards", "LOC_ZONE", per_seat=True, slots="Z", visibility="hidden"),
+    Obs("zones", "cards", "LOC_ZONE", per_seat=True, slots="Z", visibility="owner"),
+    Obs("boxes", "state", "BOX", per_seat=True),
     # Where each seat's cycle markers stand (public): a stage index per cycle.
     Obs("cycles", "state", "CYCLE", per_seat=True),
 )
@@ -249,7 +267,11 @@ PARTIALS = (
             frames=("ambush", "foil", "remove")),
     Partial("rescue", abilities=("rescue_removed_warriors",), frames=("rescue",)),
     Partial("build", menu=("build",), columns=("build",), frames=("pay",)),
-    Partial("craft", ops=("craft",), frames=("craft_any",)),
+    Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
+    Partial("zones", ops=("draw_to_zone",), menu=("spread", "revolt", "mobilize", "train"),
+            eops=("give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone"),
+            frames=("zone_pay", "zone_give", "zone_trim")),
+    Partial("tokens", menu=("spread", "revolt", "organize")),
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
     Partial("roles", ops=("choose_role",)),
     Partial("effects", abilities=("effect", "trigger"), eops=EFFECT_OPS,
@@ -364,6 +386,8 @@ class Names(TypedDict, total=False):
     ops: list[str]
     frames: list[str]
     effects: list[str]
+    zones: list[list[str]]
+    boxes: list[list[str]]
     cycles: list[list[str]]        # per faction, its cycles' ids
     stages: list[list[list[str]]]  # per faction and cycle, the stages
 
@@ -412,6 +436,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                     [len(p.track.cost) if p.track else 0 for _, _, p in pieces] + [1])
     max_draw_at = max([len(p.track.draw_at) if p.track else 0 for _, _, p in pieces] + [1])
     W = max(p.count for _, _, p in pieces if p.kind == "warrior")
+    Z = max([len(f.zones) for f in factions] + [1])
+    B = max([len(f.boxes) for f in factions] + [1])
 
     # ---- card definitions: deck cards, then faction cards
     defs: list[dict] = []
@@ -449,10 +475,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     E = len(edges)
 
     consts = t.consts
-    consts.update(C=C, F=F, P=P, NP=NP, K=K, N=N, I=I, L=L, R=R, E=E, W=W,
+    consts.update(C=C, F=F, P=P, NP=NP, K=K, N=N, I=I, L=L, R=R, E=E, W=W, Z=Z, B=B,
                   MAX_TRACK=max_track, MAX_DRAW_AT=max_draw_at, MAX_COST=MAX_COST,
                   FOX=0, RABBIT=1, MOUSE=2, BIRD=3, ANY=ANY,
-                  PK_WARRIOR=0, PK_BUILDING=1, PK_TOKEN=2)
+                  PK_WARRIOR=0, PK_BUILDING=1, PK_TOKEN=2,
+                  COUNT_ANY=COUNT_ANY, COUNT_BOX=COUNT_BOX, ANY_NUMBER=ANY_NUMBER)
     for prefix, codes in (("CK", CARD_KINDS), ("OP", STEP_OPS), ("MA", MENU_ACTIONS),
                           ("CA", COLUMN_ACTIONS), ("AB", ABILITY_KINDS)):
         for i, code in enumerate(codes):
@@ -462,8 +489,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                   LOC_RESERVE=3,                         # faction cards not in use
                   LOC_AVAILABLE=4,                       # discarded dominance (Law 3.3.3)
                   LOC_HAND=8, LOC_PLAY=8 + P,            # + seat
-                  LOC_COLUMN=8 + 2 * P)                  # + seat * L + column
-    consts["NLOC"] = 8 + 2 * P + P * L  # one past the last location: new ones go below
+                  LOC_COLUMN=8 + 2 * P,                  # + seat * L + column
+                  LOC_ZONE=8 + 2 * P + P * L)            # + seat * Z + zone
+    consts["NLOC"] = 8 + 2 * P + P * L + P * Z  # one past the last location: new ones go below
     for i, code in enumerate(FRAME_KINDS):
         consts[f"FR_{code.upper()}"] = i + 1
 
@@ -498,6 +526,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("PIECE_KIND", [PIECE_KINDS.index(p.kind) for _, _, p in pieces])
     t.put("PIECE_COUNT", [p.count for _, _, p in pieces])
     t.put("PIECE_PERMANENT", [int(p.permanent_removal) for _, _, p in pieces])
+    t.put("PIECE_SUIT", [SUIT[p.suit] if p.suit else -1 for _, _, p in pieces])
+    t.put("PIECE_PER_CLEARING", [p.per_clearing or 0 for _, _, p in pieces])  # 0: no limit
     vp, cost, draw = [], [], []
     for _, _, p in pieces:
         tr = p.track or M.Track()
@@ -513,6 +543,21 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                                for f in factions])
     t.put("FACTION_FIRST_PIECE", [min(pidx[n] for n in f.pieces) for f in factions])
     t.put("FACTION_END_PIECE", [max(pidx[n] for n in f.pieces) + 1 for f in factions])
+
+    # ---- zones (card piles apart from the hand) and boxes (warriors off the map)
+    zone_cap, zone_lift, box_piece = [], [], []
+    for f in factions:
+        for zi in range(Z):
+            z = f.zones[zi] if zi < len(f.zones) else None
+            zone_cap.append(-1 if z is None or z.capacity is None else z.capacity)
+            zone_lift.append(sum(1 << pidx[b] for b in z.unlimited_while) if z else 0)
+        for bi in range(B):
+            box_piece.append(pidx[f.boxes[bi].piece] if bi < len(f.boxes) else -1)
+    t.put("ZONE_CAP", zone_cap)        # [F][Z]: -1 no limit
+    t.put("ZONE_LIFT", zone_lift)      # [F][Z]: buildings that lift the limit (bitmask)
+    t.put("BOX_PIECE", box_piece)      # [F][B]: -1 no such box
+    t.put("FACTION_NZONES", [len(f.zones) for f in factions])
+    t.put("FACTION_NBOXES", [len(f.boxes) for f in factions])
 
     # ---- cards
     t.put("DEF_SUIT", [d["suit"] for d in defs])
@@ -629,16 +674,20 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     menu_kind: list[int] = []
     menu_a: list[int] = []
     menu_b: list[int] = []
+    menu_c: list[int] = []
+    menu_d: list[int] = []
     menu_mask: list[int] = []
     hook_names: list[tuple[int, str]] = []
     for fi, f in enumerate(factions):
         for h in f.hooks:
             hook_names.append((fi, h))
-    def emit_menu(menu: list) -> tuple[int, int]:
-        """Append menu entries to the menu tables: (first entry, how many)."""
+    def emit_menu(menu: list, zones: Sequence[str] = (),
+                  boxes: Sequence[str] = ()) -> tuple[int, int]:
+        """Append menu entries to the menu tables: (first entry, how many).  Zones and
+        boxes are the faction's whose menu it is (the entries that name one)."""
         start = len(menu_kind)
         for mn in menu:
-            ma = mb = mmask = 0
+            ma = mb = mc = md = mmask = 0
             if isinstance(mn, M.MarchAction):
                 ma = mn.moves
             elif isinstance(mn, M.RecruitAllAction):
@@ -648,25 +697,55 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 mmask = sum(1 << pidx[x] for x in mn.buildings)
             elif isinstance(mn, M.SpendCardPlaceAction):
                 ma, mb = pidx[mn.building], pidx[mn.piece]
+            elif isinstance(mn, M.SpreadAction):
+                ma, mb = pidx[mn.token], zones.index(mn.zone)
+                mc, md = mn.surcharge_warriors or 0, mn.surcharge
+            elif isinstance(mn, M.RevoltAction):
+                ma, mb, mc = pidx[mn.token], zones.index(mn.zone), mn.cost
+                md = boxes.index(mn.box) if mn.box else -1
+                mmask = sum(1 << pidx[x] for x in mn.buildings)
+            elif isinstance(mn, M.MobilizeAction):
+                mb = zones.index(mn.zone)
+            elif isinstance(mn, M.TrainAction):
+                md = boxes.index(mn.box)
+                mmask = sum(1 << pidx[x] for x in mn.buildings)
+            elif isinstance(mn, M.RecruitAtAction):
+                mmask = sum(1 << pidx[x] for x in mn.buildings)
+            elif isinstance(mn, M.OrganizeAction):
+                ma = pidx[mn.token]
             menu_kind.append(MENU_ACTIONS.index(mn.action))
             menu_a.append(ma)
             menu_b.append(mb)
+            menu_c.append(mc)
+            menu_d.append(md)
             menu_mask.append(mmask)
         return start, len(menu)
 
     def emit(fi: int, steps: list) -> tuple[int, int]:
+        f = factions[fi]
+        zones = [z.id for z in f.zones]
+        boxes = [x.id for x in f.boxes]
         start = len(ops)
         for s in steps:
             a = b = c = d = 0
             if isinstance(s, M.PlaceAtBuildings):
                 a, b = pidx[s.piece], pidx[s.building]
             elif isinstance(s, M.Actions):
-                a = s.count
+                if s.count is None:
+                    a = COUNT_ANY
+                elif isinstance(s.count, M.FromBox):
+                    a = COUNT_BOX - boxes.index(s.count.box)
+                else:
+                    a = s.count
                 b = SUIT[s.extra_action_suit] if s.extra_action_suit else -1
-                c, d = emit_menu(s.menu)
+                c, d = emit_menu(s.menu, zones, boxes)
             elif isinstance(s, M.Draw):
                 a = s.count
-                b = pidx[s.bonus_building] if s.bonus_building else -1
+                # Every building whose track's uncovered bonuses add to the draw.
+                bonus = ([s.bonus_building] if s.bonus_building else []) + s.bonus_buildings
+                d = sum(1 << pidx[x] for x in dict.fromkeys(bonus))
+            elif isinstance(s, M.DrawToZone):
+                a, b = s.count, zones.index(s.zone)
             elif isinstance(s, M.DiscardDownTo):
                 a = s.limit
             elif isinstance(s, M.DrawIfHandEmpty):
@@ -720,8 +799,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     ec: list[int] = []
     who = {"self": 0, "opponent": 1, "target": 2}
 
-    def emit_effect(prog: list, crafted: int = -1) -> tuple[int, int]:
-        """Append a program; an immediate card's ends with discarding the card."""
+    def emit_effect(prog: list, crafted: int = -1, zones: Sequence[str] = (),
+                    boxes: Sequence[str] = ()) -> tuple[int, int]:
+        """Append a program; an immediate card's ends with discarding the card.  Zones and
+        boxes are the holder faction's (the ops that name one)."""
         start = len(eop)
         for op in prog:
             a = b = c = 0
@@ -735,7 +816,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 a, b = (SUIT[op.suit] if op.suit else -1), int(op.at is not None)
             elif isinstance(op, M.TakeActionsOp):
                 a = op.count
-                b, c = emit_menu(op.menu)
+                b, c = emit_menu(op.menu, zones, boxes)
+            elif isinstance(op, (M.GiveCardToZoneOp, M.DiscardZoneMatchingOp, M.TrimZoneOp)):
+                a = zones.index(op.zone)
+            elif isinstance(op, M.LoseBoxHalfOp):
+                a = boxes.index(op.box)
             eop.append(EFFECT_OPS.index(op.op))
             for col, v in ((ea, a), (eb, b), (ec, c)):
                 col.append(v)
@@ -765,8 +850,15 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     u_cols: dict[str, list[int]] = {k: [] for k in (
         "SRC_KIND", "SRC", "TIMING", "SIDE", "MANDATORY", "COST", "TARGET", "START", "END",
         "ROLES", "PRE", "PRE_ARG")}
+    def holder_zones(src_kind: int, src: int) -> dict:
+        """A faction's zones and boxes, for its abilities' programs (cards have none)."""
+        if src_kind != 0:
+            return {}
+        return {"zones": [z.id for z in factions[src].zones],
+                "boxes": [x.id for x in factions[src].boxes]}
+
     for src_kind, src, eff, roles in effects:
-        start, end = emit_effect(eff.do)
+        start, end = emit_effect(eff.do, **holder_zones(src_kind, src))
         # What must hold for using it to do anything (public facts only): a menu entry
         # its take_actions can take, or rolled hits for it to ignore.
         pre, pre_arg = 0, 0
@@ -797,7 +889,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     trig_cols: dict[str, list[int]] = {k: [] for k in (
         "SRC_KIND", "SRC", "ON", "PIECES", "TOKEN", "BY", "ACTOR", "START", "END", "ROLES")}
     for src_kind, src, trig, roles in triggers:
-        start, end = emit_effect(trig.do)
+        start, end = emit_effect(trig.do, **holder_zones(src_kind, src))
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("ON", TRIGGER_EVENTS.index(trig.on)),
                          ("PIECES", sum(1 << pidx[x] for x in trig.pieces)),
@@ -837,6 +929,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("MENU_KIND", menu_kind or [0])
     t.put("MENU_A", menu_a or [0])
     t.put("MENU_B", menu_b or [0])
+    t.put("MENU_C", menu_c or [0])
+    t.put("MENU_D", menu_d or [0])
     t.put("MENU_MASK", menu_mask or [0])
     t.put("SETUP_RANGE", [x for r in setup_r for x in r])
     t.put("PHASE_RANGE", [x for r in phase_r for x in r])  # [F][3][2]
@@ -868,6 +962,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     A.add("suit", 3)  # the suit a '?' cost icon is paid with (fox, rabbit, mouse)
     A.add("fail", 1)  # take up a column card that cannot be resolved: its on_fail hook
     A.add("use", U * TGT)  # use effect u on target t: none, seat 1..P, clearing 1+P..
+    A.add("spread", C)    # place the next token of a spread menu entry in a clearing
+    A.add("revolt", C)    # revolt in a clearing
+    A.add("mobilize", K)  # a hand card into the mobilize entry's zone
+    A.add("train", K)     # spend a hand card to put a warrior into the train entry's box
+    A.add("organize", C)  # remove a warrior to place the next token in its clearing
     consts["NACTIONS"] = A.size
     assert tuple(A.offsets) == ACTION_TYPES
 
@@ -891,6 +990,12 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         ("PLACE_LEFT", C), ("CRAFT_ANY_LEFT", 1),
         # board
         ("BOARD", C * NP), ("RUINS", C), ("SUPPLY", NP), ("OUT", NP),
+        # warriors in each seat's boxes (off the map, not in the supply)
+        ("BOX", P * B),
+        # zone cards owed by a zone_pay frame, the action they pay for and its menu entry
+        ("ZPAY_LEFT", 1), ("ZPAY_ACTION", 1), ("ZPAY_ENTRY", 1),
+        # actions taken in the current 'actions' step (a count read from a box)
+        ("ACTIONS_TAKEN", 1),
         # cards
         ("CARD_LOC", N), ("DECK", N), ("DECK_LEN", 1),
         # items
@@ -948,6 +1053,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         "ops": list(STEP_OPS),
         "frames": list(FRAME_KINDS),
         "effects": [e[2].id for e in effects],
+        "zones": [[z.id for z in f.zones] for f in factions],
+        "boxes": [[x.id for x in f.boxes] for f in factions],
         "cycles": [[cy.id for cy in f.cycles] for f in factions],
         "stages": [[list(cy.stages) for cy in f.cycles] for f in factions],
     }

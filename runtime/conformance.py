@@ -6,8 +6,12 @@ do the compiled and pure cores agree, and do my rules scenarios pass?  The test 
 uses the same invariant checker on the base game.
 
 Invariants (Law references in brackets):
-- pieces on the map + supply + out of the game = the printed count [1.5.1];
-- every card is in exactly one place; the deck order holds exactly the deck's cards;
+- pieces on the map + supply + out of the game + in boxes = the printed count [1.5.1];
+- every card is in exactly one place (deck, piles, hands, play areas, columns, zones);
+  the deck order holds exactly the deck's cards;
+- no clearing holds more of a piece than its per_clearing limit [8.2.5.I];
+- a zone holds no more than its capacity while it is in force, once nothing is pending
+  [8.2.3.I, 8.2.4];
 - items in the supply + crafted items = the starting supply [5.1.5];
 - buildings never exceed a clearing's slots [2.2.3 / 2.4]; VP never negative;
 - a play area holds no two copies of a persistent card [4.1.4], and only persistent
@@ -31,7 +35,7 @@ from rootlaw.spec import Bundle
 from .agents import RandomAgent
 from .game import Game
 
-FR_PLACE, FR_CRAFT_ANY = "place", "craft_any"
+FR_PLACE, FR_CRAFT_ANY, FR_ZONE_PAY = "place", "craft_any", "zone_pay"
 
 
 def invariant_violations(g: Game) -> Iterator[str]:
@@ -40,22 +44,40 @@ def invariant_violations(g: Game) -> Iterator[str]:
     st = g.state
     t = g._core_module.tables
     tab, off = t.table, t.table_layout.offsets
-    NP, C = c["NP"], c["C"]
+    NP, C, B = c["NP"], c["C"], c["B"]
+    boxed = [0] * NP
+    for p in range(g.num_players):
+        f = g._seats[p]
+        for b in range(B):
+            n = st[S["BOX"] + p * B + b]
+            if n < 0:
+                yield f"negative count in box {b} of seat {p}"
+            if n:
+                boxed[tab[off["BOX_PIECE"] + f * B + b]] += n
     for pc in range(NP):
         cells = [st[S["BOARD"] + cl * NP + pc] for cl in range(C)]
         name = g.names["pieces"][pc]
         if min(cells) < 0 or st[S["SUPPLY"] + pc] < 0:
             yield f"negative count of {name}"
         total = tab[off["PIECE_COUNT"] + pc]
-        if sum(cells) + st[S["SUPPLY"] + pc] + st[S["OUT"] + pc] != total:
-            yield f"{name}: map + supply + out != {total} (Law 1.5.1)"
+        if sum(cells) + st[S["SUPPLY"] + pc] + st[S["OUT"] + pc] + boxed[pc] != total:
+            yield f"{name}: map + supply + out + boxes != {total} (Law 1.5.1)"
+        limit = tab[off["PIECE_PER_CLEARING"] + pc]
+        if limit and max(cells) > limit:
+            yield f"{name}: more than {limit} in a clearing (its per_clearing limit)"
     locs = [st[S["CARD_LOC"] + i] for i in range(c["N"])]
     deck = [st[S["DECK"] + i] for i in range(st[S["DECK_LEN"]])]
     if sorted(deck) != [i for i, x in enumerate(locs) if x == c["LOC_DECK"]]:
         yield "the deck order and the cards marked 'in the deck' differ"
-    max_loc = c["LOC_COLUMN"] + c["P"] * c["L"]
+    max_loc = c["LOC_ZONE"] + c["P"] * c["Z"]
     if not all(0 <= x <= c["LOC_AVAILABLE"] or c["LOC_HAND"] <= x < max_loc for x in locs):
         yield "a card is in no known place"
+    for x in locs:
+        if c["LOC_ZONE"] <= x < max_loc:
+            p, z = divmod(x - c["LOC_ZONE"], c["Z"])
+            if p >= g.num_players or z >= len(g.names["zones"][g._seats[p]]):
+                yield "a card is in a zone no seated faction has"
+                break
     for i, item in enumerate(g.names["items"]):
         crafted = sum(st[S["CRAFTED"] + p * c["I"] + i] for p in range(c["P"]))
         if st[S["ITEMS"] + i] + crafted != tab[off["ITEM_SUPPLY"] + i]:
@@ -74,6 +96,10 @@ def invariant_violations(g: Game) -> Iterator[str]:
         yield "pieces still owed after a placement closed"
     if FR_CRAFT_ANY not in frames and st[S["CRAFT_ANY_LEFT"]]:
         yield "'?' icons still owed after a craft closed"
+    if FR_ZONE_PAY not in frames and st[S["ZPAY_LEFT"]]:
+        yield "zone cards still owed after a payment closed"
+    if not frames:
+        yield from _zone_violations(g)
     yield from _effect_violations(g, frames)
     ncyc = c["NCYC"]
     for q in range(g.num_players):
@@ -124,6 +150,21 @@ def _effect_violations(g: Game, frames: list[str]) -> Iterator[str]:
         yield "a win held back outside a battle's hits"
     if stage and st[S["B_DEPTH"]] > depth:
         yield "a battle above the top of the frame stack"
+
+
+def _zone_violations(g: Game) -> Iterator[str]:
+    """Zones within their capacity wherever it is in force (no building lifting it on
+    the map) once nothing is pending: a full zone discards what it gains (Law 8.2.3.I),
+    and a zone over it is trimmed as the building that lifted it goes (Law 8.2.4)."""
+    by_id = {f.id: f for f in g.bundle.factions}
+    counts = g.piece_counts()
+    on_map = {pc for row in counts.values() for pc, n in row.items() if n}
+    for q in range(g.num_players):
+        for z in by_id[g.factions[q]].zones:
+            if z.capacity is None or on_map & set(z.unlimited_while):
+                continue
+            if len(g.zone(q, z.id)) > z.capacity:
+                yield f"{g.factions[q]}'s {z.id}: more than {z.capacity} cards (Law 8.2.3.I)"
 
 
 @dataclass

@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rootlaw.generator.build import write_atomic
-from rootlaw.generator.tables import STOPS
+from rootlaw.generator.tables import STOPS, Names
 from rootlaw.spec import Bundle, SpecError, resolve
 from rootlaw.spec.jsonio import SAVE_MAX_BYTES, JsonInputError, parse, read_text
 
 from . import content
-from .core import load_core
+from .core import CoreModule, load_core
 from .errors import IllegalAction, RootlawError, SaveError
 from .notation import ActionSpace
 
@@ -72,6 +72,17 @@ class _Seating:
 
     __slots__ = ("bundle", "factions", "seed", "core_module", "layout", "S", "consts",
                  "names", "space", "seats", "over_at")
+    bundle: Bundle
+    factions: list[str]
+    seed: int
+    core_module: CoreModule
+    layout: dict
+    S: dict[str, int]
+    consts: dict[str, int]
+    names: Names
+    space: ActionSpace
+    seats: list[int]
+    over_at: int
 
 
 class Game:
@@ -450,6 +461,38 @@ class Game:
     def hand(self, seat: int) -> list[str]:
         return self.cards_at(self.consts["LOC_HAND"] + self._seat(seat))
 
+    def zone_loc(self, seat: int, zone: str) -> int:
+        """The card location of a seat's zone (the core's LOC_ZONE + seat * Z + zone)."""
+        zones = self.names["zones"][self._seats[self._seat(seat)]]
+        if zone not in zones:
+            raise RootlawError(f"{self.factions[seat]} has no zone {zone!r}"
+                               f"{' (zones: ' + ', '.join(zones) + ')' if zones else ''}",
+                               code="REF-UNDEF")
+        return self.consts["LOC_ZONE"] + seat * self.consts["Z"] + zones.index(zone)
+
+    def zone(self, seat: int, zone: str) -> list[str]:
+        """The cards in a seat's zone (whoever may see them: this is the whole state)."""
+        return self.cards_at(self.zone_loc(seat, zone))
+
+    def zones(self, seat: int) -> dict[str, list[str]]:
+        return {z: self.zone(seat, z) for z in self.names["zones"][self._seats[self._seat(seat)]]}
+
+    def box_index(self, seat: int, box: str) -> int:
+        """The state index of a seat's box (S_BOX + seat * B + box)."""
+        boxes = self.names["boxes"][self._seats[self._seat(seat)]]
+        if box not in boxes:
+            raise RootlawError(f"{self.factions[seat]} has no box {box!r}"
+                               f"{' (boxes: ' + ', '.join(boxes) + ')' if boxes else ''}",
+                               code="REF-UNDEF")
+        return self.S["BOX"] + seat * self.consts["B"] + boxes.index(box)
+
+    def box(self, seat: int, box: str) -> int:
+        """How many warriors are in a seat's box."""
+        return self.state[self.box_index(seat, box)]
+
+    def boxes(self, seat: int) -> dict[str, int]:
+        return {b: self.box(seat, b) for b in self.names["boxes"][self._seats[self._seat(seat)]]}
+
     def columns(self, seat: int) -> dict[str, list[str]]:
         f = self._seats[self._seat(seat)]
         L = self.consts["L"]
@@ -566,6 +609,11 @@ class Game:
                               if self._s("DOMINANCE", q) >= 0 else None),
                 "play_area": self.play_area(q),
                 "used_effects": self.used_effects(q),
+                # A zone's size is public, its cards only its owner's (Law 8.2.3: the
+                # stack is face down); boxes are public.
+                "zones": {z: {"size": len(cards), "cards": cards if q == seat else None}
+                          for z, cards in self.zones(q).items()},
+                "boxes": self.boxes(q),
                 "cycles": self.cycles(q),
             })
         seen = {}

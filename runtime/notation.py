@@ -4,7 +4,8 @@ The action space is fixed by the bundle (see ``rootlaw.generator.tables.ACTION_T
 an index decodes to a type and parameters, and the notation spells them in the game's
 words: ``move 5->10 x3``, ``battle 12 <faction>``, ``build <building> 5``,
 ``craft <card>``, ``pay <suit>`` (for a '?' cost icon), ``use <effect> [on <faction> |
-at <clearing>]``.
+at <clearing>]``, ``spread 5``, ``revolt 5``, ``organize 5``, ``mobilize <card>``,
+``train <card>``; a zone card paid is ``spend <card>``.
 Names that depend on the acting faction (roles, columns) use the actor's faction.
 """
 
@@ -67,8 +68,10 @@ class ActionSpace:
             return "recruit"
         if kind == "recruit":
             return f"recruit {n['clearings'][x]}"
-        if kind in ("craft", "spend", "discard"):
+        if kind in ("craft", "spend", "discard", "mobilize", "train"):
             return f"{kind} {n['cards'][x]}"
+        if kind in ("spread", "revolt", "organize"):
+            return f"{kind} {n['clearings'][x]}"
         if kind == "add":
             d, col = divmod(x, c["L"])
             cols = n["columns"][actor_faction]

@@ -322,6 +322,67 @@ def set_play_area(g: Game, seat: int, cards: list[str], *,
                  list(cards) + ([active] if active is not None else []), pinned=pinned)
 
 
+# ---------------------------------------------------------------------- zones and boxes
+
+
+def zones_of(g: Game, seat: int) -> list[str]:
+    """The ids of a seat's zones (its card piles apart from the hand)."""
+    return list(g.names["zones"][g._seats[seat]])
+
+
+def zone(g: Game, seat: int, zone_id: str) -> list[str]:
+    """The cards in a seat's zone."""
+    _index(zones_of(g, seat), zone_id, f"zone of {g.factions[seat]}")
+    return g.zone(seat, zone_id)
+
+
+def zone_capacity(g: Game, seat: int, zone_id: str) -> int | None:
+    """The most cards the zone holds now: its capacity, or None while unlimited (no
+    capacity, or one of the buildings that lift it on the map, Law 8.2.3.I)."""
+    spec = next(z for z in g.bundle.faction(g.factions[seat]).zones if z.id == zone_id)
+    if spec.capacity is None:
+        return None
+    on_map = {pc for row in g.piece_counts().values() for pc, n in row.items() if n}
+    return None if on_map & set(spec.unlimited_while) else spec.capacity
+
+
+def set_zone(g: Game, seat: int, zone_id: str, cards: list[str], *,
+             pinned: set[int] | None = None) -> None:
+    """Make a seat's zone hold exactly these cards (the others are discarded).  More
+    cards than its capacity in force is a position the rules never reach: refused (put
+    the building that lifts it on the map first)."""
+    _index(zones_of(g, seat), zone_id, f"zone of {g.factions[seat]}")
+    cap = zone_capacity(g, seat, zone_id)
+    if cap is not None and len(cards) > cap:
+        raise _bad(f"{g.factions[seat]}'s {zone_id} holds at most {cap} cards now "
+                   f"(Law 8.2.3.I), not {len(cards)}")
+    set_cards_at(g, g.zone_loc(seat, zone_id), cards, pinned=pinned)
+
+
+def boxes_of(g: Game, seat: int) -> list[str]:
+    """The ids of a seat's boxes (its warriors off the map)."""
+    return list(g.names["boxes"][g._seats[seat]])
+
+
+def box(g: Game, seat: int, box_id: str) -> int:
+    _index(boxes_of(g, seat), box_id, f"box of {g.factions[seat]}")
+    return g.box(seat, box_id)
+
+
+def set_box(g: Game, seat: int, box_id: str, n: int) -> None:
+    """Set how many warriors are in a seat's box, taking them from (or returning them
+    to) the supply: map + supply + out + boxes stays the printed count (Law 1.5.1)."""
+    b = _index(boxes_of(g, seat), box_id, f"box of {g.factions[seat]}")
+    at = g.box_index(seat, box_id)
+    pc = _tab(g, "BOX_PIECE", g._seats[seat] * g.consts["B"] + b)
+    have = g.state[at] + g.state[g.S["SUPPLY"] + pc]
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= have:
+        raise _bad(f"{g.factions[seat]}'s {box_id}: {n!r} is not between 0 and {have}, "
+                   f"the {g.names['pieces'][pc]} in the box and the supply")
+    g.state[g.S["SUPPLY"] + pc] = have - n
+    g.state[at] = n
+
+
 def dominance(g: Game, seat: int) -> str | None:
     """The dominance card a seat has activated (Law 3.3.1), or None."""
     d = g.state[g.S["DOMINANCE"] + seat]
@@ -715,4 +776,5 @@ __all__ = [
     "set_ruins", "set_supply", "set_vp", "slots", "step_op", "steps_of", "supply",
     "begin_turn", "dice_queue", "resume", "set_dice", "set_dice_queue", "set_stop",
     "stopped", "STOPS",
+    "box", "boxes_of", "set_box", "set_zone", "zone", "zone_capacity", "zones_of",
 ]

@@ -773,6 +773,25 @@ def _panel_cards(v: _View, q: int) -> tuple[str, float]:
         svg, h = _card_row("hand", sorted(pl["hand"] or []), y, v, "hand")
         out.append(svg)
         y += h
+    # Zones (card piles apart from the hand): their cards in the owner's view, else only
+    # how many (face down).  Boxes: warriors off the map, public counts.
+    for zid, zone in pl["zones"].items():
+        if zone["cards"] is not None and v.seat == q:
+            svg, h = _card_row(f"{_label(zid)} {zone['size']}", sorted(zone["cards"]), y, v,
+                               "zone")
+        else:
+            svg, h = (f'<g class="zone" data-zone="{_t(zid)}" data-size="{zone["size"]}">'
+                      f'<text x="4" y="{_n(y + 13)}" class="s" fill="#6d6456">'
+                      f'{_t(_label(zid))}</text><text x="96" y="{_n(y + 13)}" class="t">'
+                      f'{zone["size"]} face down</text></g>'), 22
+        out.append(svg)
+        y += h
+    for bid, k in pl["boxes"].items():
+        out.append(f'<g class="box" data-box="{_t(bid)}" data-count="{k}">'
+                   f'<text x="4" y="{_n(y + 13)}" class="s" fill="#6d6456">{_t(_label(bid))}'
+                   f'</text><text x="96" y="{_n(y + 13)}" class="t">{k} warrior'
+                   f'{"" if k == 1 else "s"}</text></g>')
+        y += 22
     return "".join(out), y
 
 

@@ -118,11 +118,10 @@ def position(bundle: Bundle | None = None, *, save: Path | None = None,
     folders to look for its packs in first), or ``bundle`` when given."""
     if save is not None and log is not None:
         raise RootlawError("give a save file or --log, not both", code="VALUE-INVALID")
-    content = {"packs": packs, "map_id": map_id, "deck_id": deck_id}
     if save is not None:
-        final = Game.load(save, bundle=bundle, **content)
+        final = Game.load(save, bundle=bundle, packs=packs, map_id=map_id, deck_id=deck_id)
     elif log is not None:
-        final = replay_log(log, bundle, **content)
+        final = replay_log(log, bundle, packs=packs, map_id=map_id, deck_id=deck_id)
     else:
         raise RootlawError("nothing to draw: give a save file or --log", code="VALUE-INVALID")
     if at is None:

@@ -213,7 +213,8 @@ def _load(manifest: Path) -> LoadedPack:
             "data only and never imports or runs a pack's code; running code from packs is "
             "not supported yet", manifest, ["allow_code"])])
     return LoadedPack(pack, manifest,
-                      tuple((f, d) for f, d in docs if not isinstance(d, PatchSpec)),
+                      tuple((f, d) for f, d in docs
+                            if isinstance(d, (MapSpec, DeckSpec, FactionSpec))),
                       tuple((f, d) for f, d in docs if isinstance(d, PatchSpec)),
                       pack_hash(manifest, pack))
 
@@ -335,7 +336,9 @@ class Documents:
     default_deck: str | None = None
 
     def table(self, kind: str) -> dict[str, Any]:
-        return {"map": self.maps, "deck": self.decks, "faction": self.factions}[kind]
+        tables: dict[str, dict[str, Any]] = {"map": self.maps, "deck": self.decks,
+                                             "faction": self.factions}
+        return tables[kind]
 
     def get(self, key: str) -> Content | None:
         kind, _, did = key.partition(":")
@@ -563,7 +566,7 @@ def in_patches(diags: list[Diagnostic], sources: dict[str, str],
             a = next((a for a in reversed(hit[1])
                       if any(t.kind != "test" and overlap(t.path, path) and
                              len(t.path) > 0 for t in a.touches)), None)
-        if a is None:
+        if a is None or hit is None:
             out.append(d)
             continue
         moved = True

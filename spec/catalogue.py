@@ -46,6 +46,11 @@ def _members(union) -> list[type[BaseModel]]:
 
 def _type_name(ann) -> str:
     origin, args = typing.get_origin(ann), typing.get_args(ann)
+    if ann is type(None):
+        return "null"
+    if isinstance(ann, type) and issubclass(ann, BaseModel):  # a small object, spelled out
+        return "{" + ", ".join(f'"{n}": {_type_name(f.annotation)}'
+                               for n, f in ann.model_fields.items()) + "}"
     if origin is typing.Annotated:
         inner = args[0]
         if inner is str:

@@ -7,6 +7,7 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from . import models as M
 from .diagnostics import (
     MAX_PER_FILE,
     Diagnostic,
@@ -101,6 +102,8 @@ def _content_loc(loc: tuple, data: object) -> list:
         elif isinstance(cur, dict) and isinstance(part, str) and part not in cur and \
                 part in {"faction", "map", "deck", "pack"} | _tag_values(cur):
             continue  # a tagged-union branch name
+        elif part in M.UNION_TAGS:
+            continue  # a union told apart by the value's type (models.ActionCount)
         else:
             out.append(part)
             cur = None

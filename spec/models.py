@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 from pydantic import Strict as Strictness
 
 from .diagnostics import LocatedValueError as Err
@@ -183,14 +183,15 @@ class DeckSpec(Strict):
 
 
 class Track(Strict):
-    """A faction-board track under a building type: index i is the (i+1)-th building of
-    that type on the map."""
+    """A faction-board track under a building or token type: index i is the (i+1)-th
+    piece of that type on the map."""
 
     vp: list[Annotated[int, Field(ge=0, le=100)]] = []
-    """VP printed on each space; scored when the space is uncovered (build) or by
-    'score_track' (Evening)."""
+    """VP printed on each space; scored when the space is uncovered (build, spread,
+    organize) or by 'score_track' (Evening)."""
     cost: list[Annotated[int, Field(ge=0, le=100)]] = []
-    """Cost printed above each space, paid in the faction's payment token."""
+    """Cost printed above each space: paid in the faction's payment token (build) or in
+    matching zone cards (spread)."""
     draw_at: list[Annotated[int, Field(ge=0, le=100)]] = []
     """Card-draw bonuses: +1 card per threshold reached by buildings on the map."""
 
@@ -202,6 +203,56 @@ class Piece(Strict):
     track: Track | None = None
     permanent_removal: bool = False
     """A removed piece of this type leaves the game instead of returning (the keep)."""
+    suit: ClearingSuit | None = None
+    """The suit a piece matches (a building placed only in a clearing of its suit by
+    'revolt'; zone cards of its clearing's suit discarded when it is removed)."""
+    per_clearing: int | None = Field(default=None, ge=1, le=64)
+    """At most this many of the piece in one clearing (Law 8.2.5.I); no limit without."""
+
+
+class Zone(Strict):
+    """A named pile of a faction's cards that is not its hand (Law 8.2.3, the
+    supporters stack): cards in it do not count toward the hand or its limit, and are
+    spent only for their suit.  Face down: its owner sees the cards, the others how many."""
+
+    id: Ident
+    capacity: int | None = Field(default=None, ge=0, le=100)
+    """Most cards it holds; a card gained into a full zone is discarded (Law 8.2.3.I).
+    No limit without."""
+    unlimited_while: list[Ident] = []
+    """Buildings that lift the capacity while any of them is on the map."""
+
+
+class Box(Strict):
+    """A named holder of a faction's warriors off the map (Law 8.1, the officers box):
+    warriors in it are neither on the map nor in the supply."""
+
+    id: Ident
+    piece: Ident
+    """The warrior it holds."""
+
+
+class FromBox(Strict):
+    """A count read from a box: as many as the faction's warriors in it."""
+
+    box: Ident
+
+
+def _count_form(v: object) -> str:
+    if isinstance(v, (dict, FromBox)):
+        return "from-box"
+    return "any-number" if v is None else "number"
+
+
+# An 'actions' step's count: a number, {"box": id} or null.  Told apart by the value's
+# JSON type, so a wrong value gets one error, at the count (the loader drops these tags
+# from locations: UNION_TAGS).
+ActionCount = Annotated[
+    Annotated[Annotated[int, Field(ge=0, le=100)], Tag("number")] |
+    Annotated[FromBox, Tag("from-box")] | Annotated[None, Tag("any-number")],
+    Discriminator(_count_form),
+]
+UNION_TAGS = frozenset({"number", "from-box", "any-number"})
 
 
 class FactionCard(Strict):
@@ -306,6 +357,11 @@ class RescueRemovedWarriors(_Ability):
     token: Ident
 
 
+class DefenderTakesHighRoll(_Ability):
+    """As defender in battle you deal hits equal to the higher roll and the attacker
+    the lower (Law 8.2.2)."""
+
+    kind: Literal["defender_takes_high_roll"]
 class IgnoreAmbushAsAttacker(_Ability):
     """As attacker in battle, ambush cards have no effect on you: the defender is not
     even asked (whoever holds this is public)."""
@@ -363,7 +419,7 @@ Ability = Annotated[
     (
         RuleTies | ItemVp | RecruitCount | AttackExtraHits | BattleRemovalVp |
         ExclusivePlacement | RescueRemovedWarriors | IgnoreAmbushAsAttacker | Effect |
-        Trigger
+        Trigger | DefenderTakesHighRoll
     ),
     Field(discriminator="kind"),
 ]
@@ -410,8 +466,84 @@ class SpendCardPlaceAction(Strict):
     piece: Ident
 
 
+class CraftAction(Strict):
+    """Craft cards by activating crafting pieces (Law 4.1), as one entry of a menu:
+    for factions that craft in any order with their other actions (Law 8.5)."""
+
+    action: Literal["craft"]
+
+
+class SpreadAction(Strict):
+    """Place the next token from its track in a clearing without one, next to a
+    clearing with one (anywhere while none is on the map), paying the cost printed above
+    it in zone cards matching the clearing, plus a surcharge when another player has at
+    least surcharge_warriors warriors there; score the VP uncovered (Law 8.4.2)."""
+
+    action: Literal["spread"]
+    token: Ident
+    zone: Ident
+    """The zone whose cards pay."""
+    surcharge_warriors: int | None = Field(default=None, ge=1, le=100)
+    """Another player's warriors in the clearing that make it cost more (Law 8.4.2.I,
+    Martial Law); no surcharge without."""
+    surcharge: int = Field(default=1, ge=0, le=100)
+    """The extra cards paid then."""
+
+
+class RevoltAction(Strict):
+    """In a clearing with your token and none of these buildings, whose suit matches one
+    of them still off the map: spend matching zone cards, remove every enemy piece there
+    (scoring as removal does, Law 3.2.1), place that building, then warriors equal to
+    the clearings of its suit holding the token, then one warrior into a box (Law 8.4.1)."""
+
+    action: Literal["revolt"]
+    token: Ident
+    zone: Ident
+    """The zone whose cards pay."""
+    cost: int = Field(default=2, ge=0, le=100)
+    """Matching zone cards spent."""
+    buildings: list[Ident] = Field(min_length=1)
+    """Buildings with a suit: the one of the clearing's suit is placed."""
+    box: Ident | None = None
+    """Where the one extra warrior goes; none without."""
+
+
+class MobilizeAction(Strict):
+    """Put a card from your hand into a zone (Law 8.5.2)."""
+
+    action: Literal["mobilize"]
+    zone: Ident
+
+
+class TrainAction(Strict):
+    """Spend a hand card matching the clearing of one of your buildings of these types to
+    put a warrior from your supply into a box (Law 8.5.3)."""
+
+    action: Literal["train"]
+    buildings: list[Ident] = Field(min_length=1)
+    box: Ident
+
+
+class RecruitAtAction(Strict):
+    """Place a warrior in one clearing with one of your buildings of these types (Law
+    8.6.1.III)."""
+
+    action: Literal["recruit_at"]
+    buildings: list[Ident] = Field(min_length=1)
+
+
+class OrganizeAction(Strict):
+    """Remove one of your warriors from a clearing without your token to place the next
+    token from its track there; score the VP uncovered (Law 8.6.1.IV)."""
+
+    action: Literal["organize"]
+    token: Ident
+
+
 MenuAction = Annotated[
-    BattleAction | MarchAction | RecruitAllAction | BuildAction | SpendCardPlaceAction,
+    BattleAction | MarchAction | RecruitAllAction | BuildAction | SpendCardPlaceAction |
+    CraftAction | SpreadAction | RevoltAction | MobilizeAction | TrainAction |
+    RecruitAtAction | OrganizeAction,
     Field(discriminator="action"),
 ]
 
@@ -492,10 +624,51 @@ class TakeActionsOp(Strict):
     menu: list[MenuAction] = Field(min_length=1)
 
 
+class GiveCardToZoneOp(Strict):
+    """The program's actor gives a card from hand matching the program's clearing (birds
+    count, Law 2.1.1.I) to a zone of the ability's holder, choosing which; with no such
+    card, the actor shows the holder their hand and the holder draws a card into the zone
+    (Law 8.2.6, Outrage).  Asked whenever the actor's hand is not empty: a public fact."""
+
+    op: Literal["give_card_to_zone"]
+    zone: Ident
+
+
+class DiscardZoneMatchingOp(Strict):
+    """The holder discards every card of a zone matching the program's clearing, birds
+    included (Law 8.2.4)."""
+
+    op: Literal["discard_zone_matching"]
+    zone: Ident
+
+
+class LoseBoxHalfOp(Strict):
+    """Half of the warriors in the holder's box, rounded up, go back to the supply (Law
+    8.2.4)."""
+
+    op: Literal["lose_box_half"]
+    box: Ident
+
+
+class TrimZoneOp(Strict):
+    """While a zone's capacity is in force (none of the buildings that lift it on the
+    map), the holder discards cards of their choice from it down to the capacity (Law
+    8.2.4)."""
+
+    op: Literal["trim_zone"]
+    zone: Ident
+
+
+ZONE_OPS = (GiveCardToZoneOp, DiscardZoneMatchingOp, LoseBoxHalfOp, TrimZoneOp)
+"""Effect ops on the holder's zones and boxes: a faction's abilities only (a card has
+none; EFFECT-ZONE)."""
+
+
 EffectOp = Annotated[
     (
         ScoreOp | DrawOp | ExtraHitsOp | IgnoreRolledHitsOp | TakeRandomCardOp |
-        LookAtHandOp | RemoveEnemyPiecesOp | RemoveOwnWarriorOp | TakeActionsOp
+        LookAtHandOp | RemoveEnemyPiecesOp | RemoveOwnWarriorOp | TakeActionsOp |
+        GiveCardToZoneOp | DiscardZoneMatchingOp | LoseBoxHalfOp | TrimZoneOp
     ),
     Field(discriminator="op"),
 ]
@@ -522,9 +695,20 @@ class Actions(Strict):
     """Take actions from a menu; each card of extra_action_suit spent adds one."""
 
     op: Literal["actions"]
-    count: int = Field(ge=0, le=100)
+    count: ActionCount
+    """How many: a number, one per warrior in a box (read as each action is taken, so
+    warriors lost from the box mid-step end it sooner), or null for any number, ending
+    with 'done'."""
     extra_action_suit: Suit | None = None
+    """Spending a card of this suit adds an action (Law 6.5); only with a numeric count."""
     menu: list[MenuAction]
+
+    @model_validator(mode="after")
+    def _extra(self) -> Actions:
+        if self.extra_action_suit is not None and not isinstance(self.count, int):
+            raise Err("VALUE-INVALID", ("extra_action_suit",),
+                      "extra actions need a numeric 'count' (not a box or any number)")
+        return self
 
 
 class Draw(Strict):
@@ -533,6 +717,17 @@ class Draw(Strict):
     op: Literal["draw"]
     count: int = Field(default=1, ge=0, le=100)
     bonus_building: Ident | None = None
+    bonus_buildings: list[Ident] = []
+    """More buildings whose tracks' uncovered bonuses add up (with bonus_building)."""
+
+
+class DrawToZone(Strict):
+    """Draw cards into a zone instead of the hand (Law 8.3.4); a full zone discards
+    them."""
+
+    op: Literal["draw_to_zone"]
+    zone: Ident
+    count: int = Field(default=1, ge=1, le=100)
 
 
 class DiscardDownTo(Strict):
@@ -674,7 +869,8 @@ Step = Annotated[
         PlaceAtBuildings | Craft | Actions | Draw | DiscardDownTo | DrawIfHandEmpty |
         AddToColumns | PlaceIfNone | ResolveColumns | ScoreTrack | LoseVpPerColumnCard |
         DiscardColumns | ChooseRole | EndPhase | SetupHomeToken | SetupWarriorsEverywhere |
-        SetupBuildingsNearHome | SetupHomeCorner | ScoreForests | RunStage | AdvanceCycle
+        SetupBuildingsNearHome | SetupHomeCorner | DrawToZone | ScoreForests | RunStage |
+        AdvanceCycle
     ),
     Field(discriminator="op"),
 ]
@@ -702,6 +898,10 @@ class FactionSpec(Strict):
     whose reach adds up to less than Law 5.2.1's viable sum is warned about."""
     pieces: dict[Ident, Piece]
     crafting_piece: Ident | None = None
+    zones: list[Zone] = []
+    """Named piles of the faction's cards apart from its hand."""
+    boxes: list[Box] = []
+    """Named holders of the faction's warriors off the map."""
     abilities: list[Ability] = []
     cards: list[FactionCard] = []
     columns: list[Column] = []
@@ -726,6 +926,18 @@ class FactionSpec(Strict):
 
         if self.crafting_piece:
             need(self.crafting_piece, ("crafting_piece",), "crafting_piece")
+        zone_ids = [z.id for z in self.zones]
+        box_ids = [b.id for b in self.boxes]
+
+        def named(ref: str | None, known: list[str], loc: tuple, where: str, what: str) -> None:
+            if ref is not None and ref not in known:
+                raise Err("REF-UNDEF", loc, f"{where}: unknown {what} {ref!r}")
+
+        for i, z in enumerate(self.zones):
+            for j, lifter in enumerate(z.unlimited_while):
+                need(lifter, ("zones", i, "unlimited_while", j), f"zone {z.id}")
+        for i, box in enumerate(self.boxes):
+            need(box.piece, ("boxes", i, "piece"), f"box {box.id}")
         ability_ids = [a.id for a in self.abilities]
         for i, a in enumerate(self.abilities):
             if isinstance(a, (ExclusivePlacement, RescueRemovedWarriors)):
@@ -737,6 +949,11 @@ class FactionSpec(Strict):
                     need(a.token, ("abilities", i, "token"), f"ability {a.id}")
             if isinstance(a, (Effect, Trigger)):
                 for j, op in enumerate(a.do):
+                    at_op = ("abilities", i, "do", j)
+                    named(getattr(op, "zone", None), zone_ids, (*at_op, "zone"),
+                          f"op {op.op}", "zone")
+                    named(getattr(op, "box", None), box_ids, (*at_op, "box"), f"op {op.op}",
+                          "box")
                     for k, m in enumerate(getattr(op, "menu", [])):
                         at_menu = ("abilities", i, "do", j, "menu", k)
                         for attr in ("building", "piece", "pay_token"):
@@ -777,8 +994,12 @@ class FactionSpec(Strict):
                     v = getattr(s, attr, None)
                     if v is not None:
                         need(v, (*at, attr), where)
-                for j, b in enumerate(getattr(s, "buildings", [])):
-                    need(b, (*at, "buildings", j), where)
+                for key in ("buildings", "bonus_buildings"):
+                    for j, b in enumerate(getattr(s, key, [])):
+                        need(b, (*at, key, j), where)
+                named(getattr(s, "zone", None), zone_ids, (*at, "zone"), where, "zone")
+                if isinstance(s, Actions) and isinstance(s.count, FromBox):
+                    named(s.count.box, box_ids, (*at, "count", "box"), where, "box")
                 if isinstance(s, ResolveColumns) and s.on_fail not in self.hooks:
                     raise Err("REF-UNDEF", (*at, "on_fail"),
                               f"{where}: unknown hook {s.on_fail!r}")
@@ -799,12 +1020,18 @@ class FactionSpec(Strict):
                 if isinstance(s, Actions):
                     for k, m in enumerate(s.menu):
                         mat, mwhere = (*at, "menu", k), f"menu {m.action}"
-                        for attr in ("building", "piece", "pay_token"):
+                        for attr in ("building", "piece", "pay_token", "token"):
                             v = getattr(m, attr, None)
                             if v is not None:
                                 need(v, (*mat, attr), mwhere)
                         for j, b in enumerate(getattr(m, "buildings", [])):
                             need(b, (*mat, "buildings", j), mwhere)
+                        named(getattr(m, "zone", None), zone_ids, (*mat, "zone"), mwhere,
+                              "zone")
+                        named(getattr(m, "box", None), box_ids, (*mat, "box"), mwhere, "box")
+                        if isinstance(m, CraftAction) and not self.crafting_piece:
+                            raise Err("VALUE-INVALID", mat,
+                                      f"{mwhere}: the faction has no crafting_piece")
         return self
 
 

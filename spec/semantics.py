@@ -379,6 +379,15 @@ _KINDS: dict[tuple[type, str], tuple[str, ...]] = {
     (M.Column, "building"): ("building",),
     (M.ExclusivePlacement, "token"): ("token",),
     (M.RescueRemovedWarriors, "token"): ("token",),
+    (M.Zone, "unlimited_while"): ("building",),
+    (M.Box, "piece"): ("warrior",),
+    (M.Draw, "bonus_buildings"): ("building",),
+    (M.SpreadAction, "token"): ("token",),
+    (M.RevoltAction, "token"): ("token",),
+    (M.RevoltAction, "buildings"): ("building",),
+    (M.TrainAction, "buildings"): ("building",),
+    (M.RecruitAtAction, "buildings"): ("building",),
+    (M.OrganizeAction, "token"): ("token",),
     (M.Trigger, "pieces"): ("warrior", "building", "token"),
     (M.Trigger, "token"): ("token",),
 }
@@ -397,6 +406,10 @@ def _piece_refs(f: M.FactionSpec) -> Iterator[tuple[Loc, Any, str, str]]:
                     yield (*loc, name), obj, name, v
 
     yield from refs((), f)
+    for i, z in enumerate(f.zones):
+        yield from refs(("zones", i), z)
+    for i, b in enumerate(f.boxes):
+        yield from refs(("boxes", i), b)
     for i, a in enumerate(f.abilities):
         yield from refs(("abilities", i), a)
         for j, op in enumerate(getattr(a, "do", [])):
@@ -413,28 +426,30 @@ def _piece_refs(f: M.FactionSpec) -> Iterator[tuple[Loc, Any, str, str]]:
 
 
 @check("PIECE-KIND", "error", "faction",
-       "A piece of the wrong kind where a building or a token is required (a token "
-       "named as a building to recruit at, a warrior as a payment token ...), or a track "
-       "under a piece that is not a building.",
+       "A piece of the wrong kind where a building, a token or a warrior is required (a "
+       "token named as a building to recruit at, a warrior as a payment token, a box "
+       "that holds a building ...), or a track under a warrior.",
        example='`{"action": "recruit_all", "building": "wood"}` where wood is a token')
 def _piece_kinds(f: M.FactionSpec):
     for pid, p in f.pieces.items():
-        if p.track is not None and p.kind != "building":
-            yield ("pieces", pid, "track"), f"{pid} is a {p.kind}; only buildings have tracks"
+        if p.track is not None and p.kind == "warrior":
+            yield ("pieces", pid, "track"), \
+                f"{pid} is a warrior; only buildings and tokens have tracks"
     for loc, obj, name, pid in _piece_refs(f):
         kinds = next(k for (cls, n), k in _KINDS.items() if isinstance(obj, cls) and n == name)
         named = f.pieces.get(pid)
         if named is not None and named.kind not in kinds:
             what = getattr(obj, "op", None) or getattr(obj, "action", None) or \
-                getattr(obj, "kind", None) or "column"
+                getattr(obj, "kind", None) or type(obj).__name__.lower()
             yield loc, (f"{what} {name}: {pid!r} is a {named.kind}, expected "
                         f"{' or '.join(kinds)}")
 
 
 @check("TRACK-MISSING", "error", "faction",
-       "A step that reads a building's track the building does not have: 'build' pays "
-       "the 'cost' row (without one every building is free), 'score_track' scores the "
-       "'vp' row (without one it scores nothing).", "6.5.4.II, 7.6.1",
+       "A step that reads a track the piece does not have: 'build' pays the building's "
+       "'cost' row (without one every building is free), 'score_track' scores the 'vp' "
+       "row (without one it scores nothing); 'spread' pays the token's 'cost' row and "
+       "scores its 'vp' row, 'organize' scores the 'vp' row.", "6.5.4.II, 7.6.1, 8.4.2",
        example='`{"action": "build", "buildings": ["dock"], ...}` where dock has no cost row')
 def _track_needed(f: M.FactionSpec):
     for loc, obj, name, pid in _piece_refs(f):
@@ -446,6 +461,15 @@ def _track_needed(f: M.FactionSpec):
             yield loc, f"build: {pid!r} has no 'cost' row, so building it is free"
         if isinstance(obj, M.ScoreTrack) and not track.vp:
             yield loc, f"score_track: {pid!r} has no 'vp' row"
+    for loc, obj, name, pid in _piece_refs(f):
+        p = f.pieces.get(pid)
+        if p is None or p.kind != "token" or name != "token":
+            continue
+        track = p.track or M.Track()
+        if isinstance(obj, M.SpreadAction) and not track.cost:
+            yield loc, f"spread: {pid!r} has no 'cost' row, so spreading it is free"
+        if isinstance(obj, (M.SpreadAction, M.OrganizeAction)) and not track.vp:
+            yield loc, f"{obj.action}: {pid!r} has no 'vp' row, so placing it scores nothing"
 
 
 @check("TRACK-DRAW-NONE", "warning", "faction",
@@ -471,12 +495,44 @@ def _draws(f: M.FactionSpec):
         yield ("turn",), "no step of the turn draws cards ('draw')"
 
 
+@check("PIECE-SUIT", "error", "faction",
+       "A building named by 'revolt' without a 'suit': revolt places the building of the "
+       "clearing's suit, so one without a suit is never placed; or two of them with one "
+       "suit (the clearing could take either).", "8.4.1",
+       example='`{"action": "revolt", "buildings": ["base"], ...}` where base has no suit')
+def _revolt_suits(f: M.FactionSpec):
+    for loc, obj, name, pid in _piece_refs(f):
+        if not (isinstance(obj, M.RevoltAction) and name == "buildings"):
+            continue
+        p = f.pieces.get(pid)
+        if p is None or p.kind != "building":
+            continue
+        if p.suit is None:
+            yield loc, f"revolt: {pid!r} has no 'suit', so no revolt ever places it"
+        else:
+            same = [b for b in obj.buildings[:loc[-1]]
+                    if b in f.pieces and f.pieces[b].suit == p.suit]
+            if same:
+                yield loc, f"revolt: {pid!r} and {same[0]!r} are both {p.suit}"
+
+
+@check("ZONE-CAPACITY", "warning", "faction",
+       "A zone whose capacity is 0 and is never lifted: every card gained into it is "
+       "discarded at once, so spending from it is never possible.", "8.2.3.I",
+       example='`{"id": "supporters", "capacity": 0}`')
+def _zone_capacity(f: M.FactionSpec):
+    for i, z in enumerate(f.zones):
+        if z.capacity == 0 and not z.unlimited_while:
+            yield ("zones", i, "capacity"), f"zone {z.id} can never hold a card"
+
+
 @check("ID-DUP", "error", "faction",
-       "Two abilities, faction cards, roles or columns of one faction with one id.",
+       "Two abilities, faction cards, roles, columns, zones or boxes of one faction with "
+       "one id.",
        example='two abilities `"id": "the-keep"`')
 def _faction_ids(f: M.FactionSpec):
     for group, what in (("abilities", "ability"), ("cards", "card"), ("columns", "column"),
-                        ("roles", "role")):
+                        ("roles", "role"), ("zones", "zone"), ("boxes", "box")):
         for i, x, k in _duplicates(e.id for e in getattr(f, group)):
             yield (group, i, "id"), f"duplicate {what} id {x!r} (first at /{group}/{k})"
 
@@ -567,7 +623,8 @@ def _effect_targets(doc: Any):
     for loc, prog, op in _ops(doc):
         player = isinstance(op, (M.TakeRandomCardOp, M.LookAtHandOp)) or \
             getattr(op, "who", None) == "target"
-        clearing = isinstance(op, M.RemoveOwnWarriorOp) or \
+        clearing = isinstance(op, (M.RemoveOwnWarriorOp, M.GiveCardToZoneOp,
+                                   M.DiscardZoneMatchingOp)) or \
             (isinstance(op, M.RemoveEnemyPiecesOp) and op.at is not None)
         if player and not prog.player:
             yield loc, f"{prog.where}: {op.op} needs a player to act on, and none is chosen"
@@ -598,6 +655,18 @@ def _effect_take_actions(doc: Any):
     for loc, prog, op in _ops(doc):
         if isinstance(op, M.TakeActionsOp) and not prog.start:
             yield loc, f"{prog.where}: take_actions only at the start of a phase"
+
+
+@check("EFFECT-ZONE", "error", "deck",
+       "A zone or box op (give_card_to_zone, discard_zone_matching, lose_box_half, "
+       "trim_zone) in a card's program: zones and boxes are a faction's, and a card has "
+       "none to name.", "8.2.3",
+       example='`{"kind": "trigger", ..., "do": [{"op": "trim_zone", "zone": "supporters"}]}` '
+               'on a card')
+def _effect_zone(d: M.DeckSpec):
+    for loc, prog, op in _ops(d):
+        if isinstance(op, M.ZONE_OPS):
+            yield loc, f"{prog.where}: {op.op} names a faction's zone or box; a card has none"
 
 
 @check("EFFECT-COST", "error", "faction",

@@ -9,7 +9,9 @@ play any seat.  Only what the seat may see goes in: its own hand by card, every 
 hand as a size (Law 1.2).
 
 Card fields count physical cards per card definition (``names["cards"]`` order);
-``-1`` marks "none" in index fields (role, activated dominance, decision).
+``-1`` marks "none" in index fields (role, activated dominance, decision).  Zones (card
+piles apart from the hand) give every seat their sizes; their cards go in only for the
+zone's owner.  Boxes (warriors off the map) are public counts.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ class ObservationEncoder:
         self.P, self.K, self.L, self.I = c["P"], c["K"], c["L"], c["I"]
         self.C, self.NP, self.N = c["C"], c["NP"], c["N"]
         self.U = c["U"]
+        self.Z, self.B = c["Z"], c["B"]
         self.decisions: list[str] = list(names["frames"]) + list(names["ops"])
         P, K, L, C, NP, n_items = self.P, self.K, self.L, self.C, self.NP, self.I
         fields = [
@@ -46,6 +49,7 @@ class ObservationEncoder:
                 "stage", "attacker", "defender", "clearing", "rolled_by_attacker",
                 "rolled_by_defender", "extra_by_attacker", "extra_by_defender",
                 "attacker_ignores_rolled", "defender_ignores_rolled")),
+            ("zone_size", P * self.Z), ("zones", self.Z * K), ("boxes", P * self.B),
             ("cycles", P * c["NCYC"]),
         ]
         self.layout: dict[str, tuple[int, int]] = {}
@@ -102,7 +106,8 @@ class ObservationEncoder:
         defs = g.card_defs
         hand_sizes = [0] * P
         c = self.consts
-        hand, play, column = c["LOC_HAND"], c["LOC_PLAY"], c["LOC_COLUMN"]
+        hand, play, column, zone = c["LOC_HAND"], c["LOC_PLAY"], c["LOC_COLUMN"], c["LOC_ZONE"]
+        Z, B = self.Z, self.B
         piles = {c["LOC_DISCARD"]: "discard", c["LOC_AVAILABLE"]: "available",
                  c["LOC_OUT"]: "removed"}
         for card in range(N):
@@ -119,6 +124,14 @@ class ObservationEncoder:
             elif column <= loc < column + n * L:
                 q, col = divmod(loc - column, L)
                 out[lay["columns"][0] + (rel(q) * L + col) * K + dd] += 1
+            elif zone <= loc < zone + n * Z:
+                q, z = divmod(loc - zone, Z)
+                out[lay["zone_size"][0] + rel(q) * Z + z] += 1
+                if q == seat:  # face down to everyone else (Law 8.2.3)
+                    out[lay["zones"][0] + z * K + dd] += 1
+        for q in range(n):
+            for b in range(B):
+                put("boxes", rel(q) * B + b, st[S["BOX"] + q * B + b])
         for r in range(P):
             put("hand_size", r, hand_sizes[r])
         ub = max(self.U, 1)  # the state keeps one flag per seat even with no effects

@@ -129,9 +129,9 @@ def test_play_json_summarises_the_same_games_as_quiet(capsys):
     rows = [WINNER.match(x.split(": ", 1)[1]) for x in quiet.splitlines()
             if x.startswith("game ")]
     assert summary["games"] == 12 and summary["seeds"] == [3, 14]
-    assert summary["factions"] == ["marquise", "eyrie"]
+    assert summary["factions"] == ["marquise", "eyrie", "alliance"]  # the bundle's
     winners = [r.group(1) for r in rows]
-    assert summary["wins"] == {f: winners.count(f) for f in ("marquise", "eyrie")}
+    assert summary["wins"] == {f: winners.count(f) for f in ("marquise", "eyrie", "alliance")}
     assert summary["no_winner"] == 0
     assert sum(summary["win_rate"].values()) == pytest.approx(1.0)
     assert 0.0 <= summary["first_player_win_rate"] <= 1.0
@@ -518,7 +518,7 @@ def test_scenario_with_no_files_fails(capsys, tmp_path):
 
 def test_too_few_factions_message(capsys):
     rc, out, err = run(capsys, "play", "--factions", "marquise")
-    assert rc == 1 and "a game needs 2 factions (this bundle has 2)" in err
+    assert rc == 1 and "a game needs 2 to 3 factions (this bundle has 3)" in err
 
 
 @pytest.mark.parametrize("quiet", [True, False])

@@ -17,16 +17,20 @@ def test_pure_core_is_pure():
     assert not Game(seed=1, pure=True).compiled
 
 
+TWO = ["marquise", "eyrie"]
+
+
 @pytest.mark.parametrize("seed", range(1, 301))
 def test_random_games_end_with_a_winner(seed):
-    g = Game(seed=seed, pure=False)
+    g = Game(TWO, seed, pure=False)
     g.playout(seed)
     assert g.is_over and g.winner is not None  # Law 3.1: someone reaches 30 VP
     assert g.scores[g.winner] >= 30  # no dominance in two-player games (Law 5.1.3)
 
 
 def test_seed_and_choices_reproduce_a_game():
-    a = Game(seed=11)
+    a = Game(seed=11)  # every faction of the bundle
+    assert a.num_players == len(a.bundle.factions)
     a.playout(5)
     b = Game(seed=11)
     for act in a.history:
@@ -36,8 +40,8 @@ def test_seed_and_choices_reproduce_a_game():
 
 @pytest.mark.parametrize("seed", range(1, 101))
 def test_compiled_and_pure_agree_decision_by_decision(seed):
-    fast = Game(seed=seed, pure=False)
-    slow = Game(seed=seed, pure=True)
+    fast = Game(TWO, seed, pure=False)
+    slow = Game(TWO, seed, pure=True)
     agent_f, agent_s = RandomAgent(seed), RandomAgent(seed)
     n = 0
     while not fast.is_over:
@@ -49,6 +53,43 @@ def test_compiled_and_pure_agree_decision_by_decision(seed):
         assert list(fast.state) == list(slow.state), f"decision {n}: states differ"
         n += 1
     assert slow.is_over and fast.winner == slow.winner
+
+
+# Games of three, and of two with the Woodland Alliance, in every seat order: each
+# ends with a winner, by 30 VP or by dominance (Law 3.1, 3.3; dominance cards stay in
+# the deck with three or more players, Law 5.1.3).
+MIXES = [["marquise", "eyrie", "alliance"], ["alliance", "marquise", "eyrie"],
+         ["eyrie", "alliance", "marquise"], ["marquise", "alliance"], ["alliance", "marquise"],
+         ["eyrie", "alliance"], ["alliance", "eyrie"]]
+
+
+@pytest.mark.parametrize("factions", MIXES, ids=["-".join(m) for m in MIXES])
+def test_games_with_the_alliance_end_with_a_winner(factions):
+    for seed in range(1, 41):
+        g = Game(factions, seed, pure=False)
+        g.playout(seed)
+        assert g.is_over and g.winner is not None, seed
+        won = g.scores[g.winner] >= 30 or g.state[g.S["DOMINANCE"] + g.winner] >= 0
+        assert won, seed
+
+
+@pytest.mark.parametrize("seed", range(1, 101))
+def test_compiled_and_pure_agree_on_three_player_games(seed):
+    # Capped at 250 decisions a game to keep the pure side quick; the seat order turns
+    # with the seed so the Alliance sits first, second and third.
+    factions = MIXES[seed % 3]
+    fast = Game(factions, seed, pure=False)
+    slow = Game(factions, seed, pure=True)
+    agent = RandomAgent(seed)
+    n = 0
+    while not fast.is_over and n < 250:
+        lf, ls = fast.legal_actions(), slow.legal_actions()
+        assert lf == ls, f"decision {n}: legal actions differ"
+        a = agent.choose(fast, lf)
+        fast.apply(a)
+        slow.apply(a)
+        assert list(fast.state) == list(slow.state), f"decision {n}: states differ"
+        n += 1
 
 
 def test_illegal_action_changes_nothing(new_game):
@@ -112,8 +153,8 @@ def test_every_decision_of_a_game_has_a_name(new_game):
 def test_game_info_is_static_and_consistent(new_game):
     g = new_game()
     info = g.info
-    assert info.factions == ("marquise", "eyrie")
-    assert (info.min_players, info.max_players) == (2, 2)
+    assert info.factions == ("marquise", "eyrie", "alliance")  # the bundle's, not the seats
+    assert (info.min_players, info.max_players) == (2, 3)
     assert info.num_actions == g.space.size
     assert info.observation_size == len(g.observation_vector(0))
     assert info.victory_points == 30  # Law 3.1

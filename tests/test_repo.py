@@ -25,6 +25,7 @@ def content_ids() -> set[str]:
             ids.add(f.id)
             ids |= set(f.pieces) | {c.id for c in f.cards} | {r.id for r in f.roles}
             ids |= {a.id for a in f.abilities}
+            ids |= {z.id for z in f.zones} | {x.id for x in f.boxes}
             for cy in f.cycles:
                 ids |= {cy.id, *cy.stages}
     return {i for i in ids if len(i) >= 5}

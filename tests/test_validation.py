@@ -70,7 +70,27 @@ DOCUMENTS = [
                              '"action": "build"')]),
     ("piece-kind.json", [("PIECE-KIND", "/turn/daylight/1/menu/1/building",
                           '"recruit_all", "building": "reed"')]),
-    ("piece-kind-track.json", [("PIECE-KIND", "/pieces/reed/track", '"reed": {')]),
+    ("piece-kind-track.json", [("PIECE-KIND", "/pieces/heron-warrior/track",
+                                '"heron-warrior": {')]),
+    # Zones, boxes and tokens from a track (Law 8): each a defect of clean-insurgent.json.
+    ("token-track-short.json", [("TRACK-LENGTH", "/pieces/ripple/track/cost",
+                                 '"cost": [1, 1, 2]')]),
+    ("zone-undef.json", [("REF-UNDEF", "/turn/daylight/0/menu/1/zone", '"fiends"')]),
+    ("box-undef.json", [("REF-UNDEF", "/turn/evening/0/count/box", '"captain"')]),
+    ("per-clearing-zero.json", [("VALUE-INVALID", "/pieces/ripple/per_clearing",
+                                 '"per_clearing": 0')]),
+    ("revolt-no-suit.json", [("PIECE-SUIT", "/turn/birdsong/0/menu/0/buildings/1",
+                              '"mouse-lodge"], "box": "captains"},\n        {"action": "spread"')]),
+    ("spread-no-cost.json", [("TRACK-MISSING", "/turn/birdsong/0/menu/1/token",
+                              '"action": "spread"')]),
+    ("box-building.json", [("PIECE-KIND", "/boxes/0/piece", '"piece": "fox-lodge"')]),
+    ("extra-action-box.json", [("VALUE-INVALID", "/turn/evening/0/extra_action_suit",
+                                '"extra_action_suit"')]),
+    # An Outrage-like trigger that names no token; a zone op naming a zone the faction
+    # does not have; a zone op on a card (cards have no zones).
+    ("trigger-no-token.json", [("TRIGGER-PIECES", "/abilities/1", '"ripple-moved-in"')]),
+    ("zone-op-undef.json", [("REF-UNDEF", "/abilities/2/do/2/zone", '"fiends"')]),
+    ("deck-zone-op.json", [("EFFECT-ZONE", "/cards/3/on_craft/0", '"op": "trim_zone"')]),
     ("id-dup.json", [("ID-DUP", "/abilities/1/id", '"Twice"'),
                      ("ID-DUP", "/cards/1/id", '"Plume again"'),
                      ("ID-DUP", "/columns/1/id", '"battle"'),
@@ -120,7 +140,7 @@ def test_broken_document_gives_its_coded_located_finding_and_exit_1(capsys, name
 
 
 @pytest.mark.parametrize("name", ["clean-map.json", "clean-faction.json", "clean-deck.json",
-                                  "clean-cycle.json"])
+                                  "clean-insurgent.json", "clean-cycle.json"])
 def test_the_control_documents_are_clean(capsys, name):
     # Every broken fixture above is one of these with one defect.
     assert findings(SEM / name) == []
@@ -247,6 +267,17 @@ def test_a_turn_that_never_draws_is_a_warning(capsys):
     assert run(capsys, "validate", "--strict", path)[0] == 1
 
 
+def test_a_zone_that_can_hold_no_card_is_a_warning(capsys):
+    """Law 8.2.3.I: a card gained into a full zone is discarded; capacity 0 and nothing to
+    lift it means the zone can never pay for anything."""
+    path = SEM / "zone-capacity.json"
+    (d,) = findings(path)
+    assert (d.code, d.severity, d.pointer, d.line) == (
+        "ZONE-CAPACITY", "warning", "/zones/0/capacity", line_of(path, '"capacity": 0'))
+    rc, _, _ = run(capsys, "validate", path)
+    assert rc == 0
+    rc, _, _ = run(capsys, "validate", "--strict", path)
+    assert rc == 1
 def test_a_cycle_nothing_moves_is_a_warning(capsys):
     path = SEM / "cycle-stuck.json"
     [d] = findings(path)
@@ -343,7 +374,7 @@ def test_every_check_code_has_a_fixture_that_triggers_it():
     triggered = {code for _, exp in DOCUMENTS for code, _, _ in exp}
     triggered |= {"MAP-CORNERS-FEW", "SETUP-SLOTS", "ID-DUP", "TRACK-DRAW-NONE", "TURN-NO-DRAW",
                   "MAP-FOREST-ID", "MAP-SUIT-MISSING", "CARD-NO-EFFECT", "REF-UNDEF",
-                  "CYCLE-STUCK", "FOREST-SCORE"}
+                  "ZONE-CAPACITY", "CYCLE-STUCK", "FOREST-SCORE"}
     assert {c.code for c in CHECKS} <= triggered
 
 

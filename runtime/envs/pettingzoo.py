@@ -81,8 +81,9 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         super().reset(seed=seed, options=options)
-        # Reset once, last() has nothing left to check: the environment's own, directly.
-        self.last = self.env.last
+        # Reset once, last() has nothing left to check: the environment's own, directly
+        # (an instance attribute shadowing the wrapper's method, on purpose).
+        setattr(self, "last", self.env.last)  # noqa: B010
 
     @property
     def agent_selection(self):
