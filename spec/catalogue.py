@@ -35,6 +35,8 @@ _GROUPS = (
 # Parts of a faction that are lists of entries of their own (the key in a faction file,
 # the model of one entry): what steps and menu actions name.
 _PARTS = (
+    ("zones", M.Zone),
+    ("boxes", M.Box),
     ("cycles", M.Cycle),
 )
 
