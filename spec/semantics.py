@@ -850,16 +850,22 @@ def _cycle_ids(f: M.FactionSpec):
 
 
 @check("CYCLE-STUCK", "warning", "faction",
-       "A cycle that no step moves on (no advance_cycle: its marker never leaves its first "
-       "stage) or that no step reads (no run_stage: where it stands changes nothing).",
+       "A cycle that no step moves on (no advance_cycle, or each moves it by a whole turn "
+       "of the ring: its marker never leaves its first stage) or that no step reads (no "
+       "run_stage: where it stands changes nothing).",
        example='`"cycles": [{"id": "wheel", ...}]` with no `advance_cycle` step')
 def _cycle_stuck(f: M.FactionSpec):
     steps = [s for _, prog in _programs(f) for s in prog]
     for i, cy in enumerate(f.cycles):
-        moved = any(isinstance(s, M.AdvanceCycle) and s.cycle == cy.id for s in steps)
+        moves = [s.by for s in steps if isinstance(s, M.AdvanceCycle) and s.cycle == cy.id]
         read = any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps)
-        if not moved:
+        if not moves:
             yield ("cycles", i), f"cycle {cy.id}: no advance_cycle step moves it"
+        elif all(by % len(cy.stages) == 0 for by in moves):
+            yield ("cycles", i), (f"cycle {cy.id}: advance_cycle moves it by "
+                                  f"{' or '.join(sorted({str(b) for b in moves}))} of its "
+                                  f"{len(cy.stages)} stages, all the way round: it never "
+                                  "leaves its first stage")
         if not read:
             yield ("cycles", i), f"cycle {cy.id}: no run_stage step reads it"
 

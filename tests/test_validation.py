@@ -278,7 +278,7 @@ def test_a_zone_that_can_hold_no_card_is_a_warning(capsys):
     assert rc == 0
     rc, _, _ = run(capsys, "validate", "--strict", path)
     assert rc == 1
-def test_a_cycle_nothing_moves_is_a_warning(capsys):
+def test_a_cycle_nothing_moves_is_a_warning(capsys, tmp_path):
     path = SEM / "cycle-stuck.json"
     [d] = findings(path)
     assert (d.code, d.severity, d.pointer, d.line) == \
@@ -286,6 +286,14 @@ def test_a_cycle_nothing_moves_is_a_warning(capsys):
     assert "no advance_cycle" in d.message
     assert run(capsys, "validate", path)[0] == 0
     assert run(capsys, "validate", "--strict", path)[0] == 1
+    # Moved only by whole turns of the ring: stuck as well.
+    data = json.loads((SEM / "clean-cycle.json").read_text(encoding="utf-8"))
+    data["turn"]["evening"][-1]["by"] = 4
+    f = tmp_path / "round.json"
+    f.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    [d] = findings(f)
+    assert (d.code, d.severity, d.pointer) == ("CYCLE-STUCK", "warning", "/cycles/0")
+    assert "by 4 of its 2 stages" in d.message
 
 
 def test_forests_a_faction_can_never_score_are_a_warning_on_each_map(capsys):
