@@ -330,7 +330,13 @@ ROUND_TRIP = {
     "dice": ([[3, 1], [2, 2]], [[3, 1]]),
     "counters": ({"actions_left": 1, "recruited": True, "crafting_used": {"fox": 1}},
                  {"crafting_used": {"fox": 0}}),
+    "zones": ({"alliance": {"supporters": ["anvil", "bird-ambush", "sword"]}},
+              {"alliance": {"supporters": ["anvil"]}}),
+    "boxes": ({"alliance": {"officers": 3}}, {"alliance": {"officers": 2}}),
+    "used": ({"marquise": ["tax-collector", "codebreakers"]}, {"marquise": ["codebreakers"]}),
 }
+# Keys about a faction's own parts need it seated.
+SEATED = {"zones": ["marquise", "eyrie", "alliance"], "boxes": ["alliance", "marquise", "eyrie"]}
 
 
 def test_every_shared_key_has_a_round_trip_case():
@@ -343,6 +349,7 @@ def test_every_shared_key_has_a_round_trip_case():
 def test_a_key_set_in_a_position_is_checked_by_expect(key):
     value, other = ROUND_TRIP[key]
     data = copy.deepcopy(BASE)
+    data["factions"] = SEATED.get(key, data["factions"])
     data["position"][key] = value
     data["steps"] = [{"expect": {key: value}}]
     assert sc.run_scenario(data) == []
@@ -354,7 +361,7 @@ def test_a_key_set_in_a_position_is_checked_by_expect(key):
 def test_position_cards_keep_the_engine_invariants():
     from rootlaw.runtime.conformance import invariant_violations
 
-    g = Game(["marquise", "eyrie"], 3)
+    g = Game(["marquise", "eyrie", "alliance"], 3)
     sc.apply_position(g, sc.examples()["position"])
     assert list(invariant_violations(g)) == []
     assert pos.deck(g)[:2] == ["sword", "investments"]
@@ -400,7 +407,7 @@ def test_scenario_docs_are_current():
 
 def test_every_key_has_a_documented_example_that_reads():
     ex = sc.examples()
-    g = Game(["marquise", "eyrie"], 1)
+    g = Game(None, 1)  # every faction of the bundle seated: the examples name them all
     for side, names in (("position", sc.POSITION_KEYS), ("expect", sc.EXPECT_KEYS)):
         assert sorted(ex[side]) == sorted(names), side
         r = sc.Reader(g, side)
