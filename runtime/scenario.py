@@ -945,15 +945,15 @@ KEYS: tuple[Key, ...] = (
         expect_doc="Decree columns: faction -> column -> card ids, each named column "
         "exactly (order does not matter)."),
     Key("zones", _read_zones, put=_put_zones, check=_check_zones,
-        doc="A faction's card piles that are not its hand (e.g. a supporters stack, Law "
-        "8.2.3): faction -> zone -> card ids, each named zone exactly (the cards leaving "
-        "are discarded). Set after `pieces`: a zone's capacity may depend on the "
-        "buildings on the map (Law 8.2.3.I).",
+        doc="A faction's card piles that are not its hand (e.g. a face-down stack it "
+        "spends from, Law 8.2.3): faction -> zone -> card ids, each named zone exactly "
+        "(the cards leaving are discarded). Set after `pieces`: a zone's capacity may "
+        "depend on the buildings on the map (Law 8.2.3.I).",
         expect_doc="A faction's zones: faction -> zone -> card ids, each named zone "
         "exactly (order does not matter)."),
     Key("boxes", _read_boxes, put=_put_boxes, check=_check_boxes,
-        doc="A faction's pieces held off the map (e.g. officers, Law 8.5.3): faction -> "
-        "box -> count, taken from (or returned to) the supply.",
+        doc="A faction's pieces held off the map (e.g. warriors kept on its board, Law "
+        "8.5.3): faction -> box -> count, taken from (or returned to) the supply.",
         expect_doc="A faction's boxes: faction -> box -> count."),
     Key("dominance", _read_dominance, put=_put_dominance, check=_check_dominance,
         doc="Activated dominance cards (Law 3.3.1): faction -> card id, or null for none. "
