@@ -129,7 +129,7 @@ setup(
     package_data={
         "rootlaw.spec": ["content/*/*.json", "schema/*.json", "py.typed"],
         "rootlaw.generator": ["templates/*.j2", "templates/core/*.j2", "py.typed"],
-        "rootlaw.runtime": ["py.typed", "scenario_examples.json", "viewer.html"],
+        "rootlaw.runtime": ["py.typed", "scenario_examples.json", "viewer.html.in"],
         "rootlaw._core": ["base.py"],
     },
     ext_modules=extensions(),

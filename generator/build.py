@@ -97,32 +97,37 @@ def module_name(key: str) -> str:
     return f"rootlaw_core_{key}"
 
 
-def write_atomic(path: Path, text: str, *, parents: bool = True) -> None:
-    """Write a file so readers see the old or the new content, never a torn one.
-    A failure is a FileError (IO-ERROR, an OSError too) naming the target path, not the
-    temporary file.  ``parents=False``: a missing folder is an error, not created (for
-    files a user names: saves, logs, --out)."""
+def write_atomic(path: Path, data: str | bytes, *, parents: bool = True,
+                 mode: int | None = None) -> None:
+    """Write a file (text as UTF-8, or bytes) so readers see the old or the new content,
+    never a torn one.  A failure is a FileError (IO-ERROR, an OSError too) naming the
+    target path, not the temporary file.  ``parents=False``: a missing folder is an
+    error, not created (for files a user names: saves, logs, --out).  ``mode``: the
+    file's permissions (default: what a plain write would give under the umask)."""
     if not parents and not path.parent.is_dir():
         raise FileError(f"no folder {str(path.parent)!r} to write into", path=path, errno=2)
     try:
-        _write_atomic(path, text, parents)
+        _write_atomic(path, data.encode("utf-8") if isinstance(data, str) else data,
+                      parents, mode)
     except OSError as e:
         raise FileError(e.strerror or str(e), path=path, errno=e.errno) from e
 
 
-def _write_atomic(path: Path, text: str, parents: bool) -> None:
+def _write_atomic(path: Path, data: bytes, parents: bool, mode: int | None) -> None:
     if parents:
         path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        # mkstemp creates 0600; give the file the mode a plain write would.
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        if mode is None:
+            # mkstemp creates 0600; give the file the mode a plain write would.
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

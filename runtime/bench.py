@@ -3,7 +3,10 @@
 Measured here, never in tests.  Three parts:
 
 - ``compiled`` / ``pure``: random playouts inside the core (``Core.playout``) on each
-  core; the compiled core replays its games until ``min_seconds`` have passed.
+  core; the compiled core replays its games until ``min_seconds`` have passed.  This is
+  the first workload (by default the bundle's first two factions); ``workloads`` lists
+  the playout figures of every workload (by default also the first three factions, a
+  three-player game, when the bundle has three).
 - ``api``: the Python API one decision at a time, on the compiled core when there is one:
   ``python_loop`` (``legal_actions()``, ``RandomAgent.choose``, ``apply()``, the loop a
   tool writes), and the cost of one call of ``legal_actions``, ``observation_vector``
@@ -125,12 +128,19 @@ def run_pettingzoo(factions: list[str], games: int, seed: int, rounds: int) -> d
     return {k: out[k] for k in (*loops, "aec_over_plain")}
 
 
-def run_bench(bundle: Bundle, factions: list[str], *, games: int = 20, seed: int = 1,
-              min_seconds: float = 1.0, rounds: int = 5, pettingzoo: bool = True) -> dict:
-    seeds = list(range(seed, seed + games))
-    out: dict = {"games": games, "seed": seed, "factions": factions, "bundle": bundle.hash}
-    compiled_game = Game(factions, seed, bundle=bundle, pure=False)
-    results = {}
+def default_workloads(bundle: Bundle) -> list[list[str]]:
+    """The seatings measured when none is named: the bundle's first two factions (in
+    setup order) and, when it has three or more, its first three."""
+    ids = [f.id for f in bundle.factions]
+    return [ids[:n] for n in (2, 3) if len(ids) >= n]
+
+
+def run_playouts(bundle: Bundle, factions: list[str], seeds: list[int],
+                 min_seconds: float) -> dict:
+    """Random playouts of the seeded games on the compiled core (repeated until
+    ``min_seconds`` have passed) and once on the pure core; their speedup."""
+    out: dict = {"factions": factions}
+    compiled_game = Game(factions, seeds[0], bundle=bundle, pure=False)
     for name, pure in (("compiled", False), ("pure", True)):
         if name == "compiled" and not compiled_game.compiled:
             out["compiled"] = None
@@ -146,17 +156,36 @@ def run_bench(bundle: Bundle, factions: list[str], *, games: int = 20, seed: int
             elapsed = time.perf_counter() - t0
             if pure or elapsed >= min_seconds:
                 break
-        results[name] = {"decisions": dec, "games": played, "rounds": rounds_played,
-                         "seconds": round(elapsed, 4),
-                         "decisions_per_s": dec / elapsed, "games_per_s": played / elapsed}
-        out[name] = results[name]
+        out[name] = {"decisions": dec, "games": played, "rounds": rounds_played,
+                     "seconds": round(elapsed, 4),
+                     "decisions_per_s": dec / elapsed, "games_per_s": played / elapsed}
     if out.get("compiled") and out.get("pure"):
         out["speedup"] = out["compiled"]["decisions_per_s"] / out["pure"]["decisions_per_s"]
     else:
         out["speedup"] = None
-    out["api"] = run_api(bundle, factions, seeds, rounds)
+    return out
+
+
+def run_bench(bundle: Bundle, factions: list[str] | list[list[str]] | None = None, *,
+              games: int = 20, seed: int = 1, min_seconds: float = 1.0, rounds: int = 5,
+              pettingzoo: bool = True) -> dict:
+    """Every figure of ``rootlaw bench``.  ``factions``: one seating, several (each a
+    workload of playouts; the API and PettingZoo figures use the first), or None for
+    ``default_workloads``."""
+    given: list = list(factions or [])
+    if given and all(isinstance(f, str) for f in given):  # one seating, as faction ids
+        workloads = [given]
+    else:
+        workloads = [list(w) for w in given] or default_workloads(bundle)
+    seeds = list(range(seed, seed + games))
+    first = workloads[0]
+    out: dict = {"games": games, "seed": seed, "factions": first, "bundle": bundle.hash}
+    measured = [run_playouts(bundle, w, seeds, min_seconds) for w in workloads]
+    out.update({k: measured[0][k] for k in ("compiled", "pure", "speedup")})
+    out["workloads"] = measured
+    out["api"] = run_api(bundle, first, seeds, rounds)
     if pettingzoo and bundle.hash == _base_hash():
-        out["pettingzoo"] = run_pettingzoo(factions, games, seed, rounds)
+        out["pettingzoo"] = run_pettingzoo(first, games, seed, rounds)
     else:
         out["pettingzoo"] = {"skipped": "measured on the base game only" if pettingzoo
                              else "not asked (--no-pettingzoo)"}
@@ -172,13 +201,19 @@ def _base_hash() -> str:
 def text(result: dict) -> list[str]:
     """The result in lines for people."""
     lines = []
-    for path in ("compiled", "pure"):
-        r = result.get(path)
-        if r:
-            lines.append(f"{path}: {r['decisions_per_s']:.0f} decisions/s, "
-                         f"{r['games_per_s']:.2f} games/s ({r['decisions']} decisions)")
-    if result.get("speedup"):
-        lines.append(f"speedup: {result['speedup']:.1f}x")
+    for i, w in enumerate(result.get("workloads") or [result]):
+        if i:
+            lines.append(f"-- {len(w['factions'])} players: {', '.join(w['factions'])}")
+        else:
+            lines.append(f"-- {len(result['factions'])} players: "
+                         f"{', '.join(result['factions'])}")
+        for path in ("compiled", "pure"):
+            r = w.get(path)
+            if r:
+                lines.append(f"{path}: {r['decisions_per_s']:.0f} decisions/s, "
+                             f"{r['games_per_s']:.2f} games/s ({r['decisions']} decisions)")
+        if w.get("speedup"):
+            lines.append(f"speedup: {w['speedup']:.1f}x")
     api = result.get("api")
     if api:
         loop = api["python_loop"]

@@ -322,6 +322,32 @@ def set_play_area(g: Game, seat: int, cards: list[str], *,
                  list(cards) + ([active] if active is not None else []), pinned=pinned)
 
 
+# ---------------------------------------------------------------------- effects used
+
+
+def effects_of(g: Game) -> list[str]:
+    """The ids of every usable effect of the bundle (faction abilities and abilities of
+    persistent cards, Law 4.1.3)."""
+    return list(g.names["effects"])
+
+
+def used_effects(g: Game, seat: int) -> list[str]:
+    """The effects a seat has used this turn (this battle, for battle effects)."""
+    return g.used_effects(seat)
+
+
+def set_used_effects(g: Game, seat: int, ids: list[str]) -> None:
+    """Mark exactly these effects as used by the seat this turn (or battle): a
+    once-per-turn effect marked so cannot be used again until the next turn."""
+    known = effects_of(g)
+    U = g.consts["U"]
+    at = g.S["USED"] + seat * U
+    for i in ids:
+        _index(known, i, "effect")
+    for u, name in enumerate(known):
+        g.state[at + u] = int(name in ids)
+
+
 # ---------------------------------------------------------------------- zones and boxes
 
 

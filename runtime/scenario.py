@@ -863,17 +863,82 @@ def _check_to_play(g, v, ptr):
     return _diff(ptr, "to play", got, v)
 
 
+# ---- zones (a faction's card piles that are not its hand), boxes (its pieces held
+# off the map), effects used this turn or battle
+
+def _read_zones(r: Reader, v, ptr):
+    def one(f, x, p):
+        known = pos.zones_of(r.g, r.g.factions.index(f))
+        return {r.one_of(z, pointer(p, z), known, f"zone of {f}"): r.cards(cards, pointer(p, z))
+                for z, cards in r.obj(x, p, "an object of zone -> card ids").items()}
+    return r.per_faction(v, ptr, one)
+
+
+def _put_zones(g, v, st, ptr):
+    for f, zones in v.items():
+        for z, cards in zones.items():
+            _guard(pointer(ptr, f, z), pos.set_zone, g, g.factions.index(f), z, cards,
+                   pinned=st.pinned)
+
+
+def _check_zones(g, v, ptr):
+    return [f_ for f, zones in v.items() for z, cards in zones.items()
+            for f_ in _diff(pointer(ptr, f, z), f"{z} of {f}",
+                            _multiset(pos.zone(g, g.factions.index(f), z)), _multiset(cards))]
+
+
+def _read_boxes(r: Reader, v, ptr):
+    def one(f, x, p):
+        known = pos.boxes_of(r.g, r.g.factions.index(f))
+        return {r.one_of(b, pointer(p, b), known, f"box of {f}"):
+                r.int_(n, pointer(p, b), 0, r.g.consts["W"], "a count of pieces")
+                for b, n in r.obj(x, p, "an object of box -> count").items()}
+    return r.per_faction(v, ptr, one)
+
+
+def _put_boxes(g, v, st, ptr):
+    for f, boxes in v.items():
+        for b, n in boxes.items():
+            _guard(pointer(ptr, f, b), pos.set_box, g, g.factions.index(f), b, n)
+
+
+def _check_boxes(g, v, ptr):
+    return [f_ for f, boxes in v.items() for b, n in boxes.items()
+            for f_ in _diff(pointer(ptr, f, b), f"{b} of {f}",
+                            pos.box(g, g.factions.index(f), b), n)]
+
+
+def _read_used(r: Reader, v, ptr):
+    def one(f, x, p):
+        ids = [r.one_of(e, pointer(p, i), pos.effects_of(r.g), "effect")
+               for i, e in enumerate(r.lst(x, p, "a list of effect ids"))]
+        if len(set(ids)) != len(ids):
+            raise Invalid(p, "an effect is named twice")
+        return ids
+    return r.per_faction(v, ptr, one)
+
+
+def _put_used(g, v, st, ptr):
+    for f, ids in v.items():
+        pos.set_used_effects(g, g.factions.index(f), ids)
+
+
+def _check_used(g, v, ptr):
+    return [f_ for f, ids in v.items()
+            for f_ in _diff(pointer(ptr, f), f"effects used by {f}",
+                            sorted(pos.used_effects(g, g.factions.index(f))), sorted(ids))]
+
+
 _put_removed, _check_removed = _pile_key("removed", "deck")
 _put_available, _check_available = _pile_key("available_dominance", "out")
 _put_discard, _check_discard = _pile_key("discard", "deck")
 
-# The table.  A new part of the state is one row: zones (a faction's card piles that are
-# not its hand), boxes (its off-map piece holders) and effects used this turn or battle
-# will each be a reader, a setter and a checker over accessors in runtime/position.py.
-# Position keys are applied in this order (so `clear` empties the map before
-# `pieces`, cards placed by an earlier key are never taken by a later one, the deck is
-# arranged last among the cards, the turn starts once everything else is set, and the
-# turn's counters are set on the turn that started).
+# The table.  A new part of the state is one row: a reader, a setter and a checker over
+# accessors in runtime/position.py.  Position keys are applied in this order (so `clear`
+# empties the map before `pieces`, cards placed by an earlier key are never taken by a
+# later one, zones follow the pieces that set their capacity, the deck is arranged last
+# among the cards, the turn starts once everything else is set, and the turn's counters
+# and effects used are set on the turn that started).
 KEYS: tuple[Key, ...] = (
     Key("clear", _read_clear, put=_put_clear,
         doc="Empty the map first: every piece back to its supply."),
@@ -909,6 +974,17 @@ KEYS: tuple[Key, ...] = (
         "to their reserve).",
         expect_doc="Decree columns: faction -> column -> card ids, each named column "
         "exactly (order does not matter)."),
+    Key("zones", _read_zones, put=_put_zones, check=_check_zones,
+        doc="A faction's card piles that are not its hand (e.g. a face-down stack it "
+        "spends from, Law 8.2.3): faction -> zone -> card ids, each named zone exactly "
+        "(the cards leaving are discarded). Set after `pieces`: a zone's capacity may "
+        "depend on the buildings on the map (Law 8.2.3.I).",
+        expect_doc="A faction's zones: faction -> zone -> card ids, each named zone "
+        "exactly (order does not matter)."),
+    Key("boxes", _read_boxes, put=_put_boxes, check=_check_boxes,
+        doc="A faction's pieces held off the map (e.g. warriors kept on its board, Law "
+        "8.5.3): faction -> box -> count, taken from (or returned to) the supply.",
+        expect_doc="A faction's boxes: faction -> box -> count."),
     Key("dominance", _read_dominance, put=_put_dominance, check=_check_dominance,
         doc="Activated dominance cards (Law 3.3.1): faction -> card id, or null for none. "
         "The card lies in the faction's play area; its VP no longer count.",
@@ -979,6 +1055,11 @@ KEYS: tuple[Key, ...] = (
         "cards of the Decree resolved this turn, Law 7.5.2), added and added_birds (cards "
         "added to the Decree this turn, Law 7.4).",
         expect_doc="Counters of the current turn (those named), as in `position`."),
+    Key("used", _read_used, put=_put_used, check=_check_used,
+        doc="Usable effects already used this turn (this battle, for battle effects): "
+        "faction -> effect ids, exactly; a used once-per-turn effect is not offered "
+        "again this turn. Set once the turn is.",
+        expect_doc="Effects used this turn (or battle): faction -> effect ids, exactly."),
     Key("rule", _read_rule, check=_check_rule,
         expect_doc="Who rules clearings (Law 2.5): clearing -> faction, or null for "
         "nobody."),

@@ -30,7 +30,6 @@ import os
 import signal
 import socket
 import sys
-import tempfile
 import time
 from array import array
 from collections.abc import Callable
@@ -307,22 +306,6 @@ def load_ref(ref: CoreRef) -> ModuleType:
     return mod
 
 
-def _write_bytes_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o755 if path.suffix == ".so" else 0o644)
-        os.replace(tmp, path)  # another worker may do the same: same bytes either way
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
 def install_files(art: CoreArtifact) -> tuple[Path, str, bool]:
     """Write a shipped core into this machine's cache unless it is there already:
     (the file to load, the module name to load it under, whether it was written).
@@ -330,7 +313,7 @@ def install_files(art: CoreArtifact) -> tuple[Path, str, bool]:
     path) is used instead."""
     from importlib.machinery import EXTENSION_SUFFIXES
 
-    from rootlaw.generator.build import cache_dir, module_name, verified, write_sum
+    from rootlaw.generator.build import cache_dir, module_name, verified, write_atomic, write_sum
 
     d = cache_dir() / art.key
     name = module_name(art.key)
@@ -346,13 +329,14 @@ def install_files(art: CoreArtifact) -> tuple[Path, str, bool]:
         # cache load it rather than rebuild.
         if verified(path, art.key):
             return path, load_as, False
-        _write_bytes_atomic(path, art.ext_bytes)
+        # another worker may write it too: the same bytes either way
+        write_atomic(path, art.ext_bytes, mode=0o755)
         write_sum(path, art.key)
         return path, load_as, True
     path, load_as = d / f"{name}.py", f"rootlaw_core_pure_{art.key}"
     if path.exists():
         return path, load_as, False
-    _write_bytes_atomic(path, art.source)
+    write_atomic(path, art.source)
     return path, load_as, True
 
 

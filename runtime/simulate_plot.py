@@ -9,11 +9,10 @@ atomically.  matplotlib comes with ``rootlaw[plot]``.
 
 from __future__ import annotations
 
-import contextlib
 import io
-import os
-import tempfile
 from pathlib import Path
+
+from rootlaw.generator.build import write_atomic
 
 
 def figure(data: dict):
@@ -75,23 +74,5 @@ def plot_summary(data: dict, path: Path):
     fig = figure(data)
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
-    _write_atomic_bytes(path, buf.getvalue())
+    write_atomic(path, buf.getvalue())
     return fig
-
-
-def _write_atomic_bytes(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise

@@ -30,7 +30,7 @@ from .game import Game
 from .log import replay_log
 from .render import faction_colour, open_tag, picture, place
 
-TEMPLATE = "viewer.html"
+TEMPLATE = "viewer.html.in"  # the page, with placeholders for the title and data
 DATA_START = '<script type="text/x-rootlaw-replay" id="data">'
 DATA_MARK = "<!--ROOTLAW-DATA-->"
 

@@ -32,6 +32,7 @@ import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from typing import BinaryIO
 
 from .diagnostics import Diagnostic, SpecError, pointer
 
@@ -58,12 +59,11 @@ def _size(n: int) -> str:
     return f"{n // 2**20} MiB" if n >= 2**20 else f"{n // 2**10} KiB"
 
 
-def read_bytes(path: str | os.PathLike, *, max_bytes: int) -> bytes:
-    """The file's bytes, or FILE-MISSING / FILE-TOO-BIG; never reads more than the cap."""
+def _open(path: str | os.PathLike) -> BinaryIO:
+    """The file opened for reading bytes, or FILE-MISSING saying why not."""
     file = str(path)
     try:
-        with open(path, "rb") as f:
-            data = f.read(max_bytes + 1)
+        return open(path, "rb")  # noqa: SIM115 -- the callers close it
     except FileNotFoundError:
         raise _fail("FILE-MISSING", "no such file", file) from None
     except IsADirectoryError:
@@ -72,6 +72,16 @@ def read_bytes(path: str | os.PathLike, *, max_bytes: int) -> bytes:
         raise _fail("FILE-MISSING", f"cannot read: {e.strerror or e}", file) from None
     except ValueError:  # a NUL byte in the name
         raise _fail("FILE-MISSING", "not a usable file name", file) from None
+
+
+def read_bytes(path: str | os.PathLike, *, max_bytes: int) -> bytes:
+    """The file's bytes, or FILE-MISSING / FILE-TOO-BIG; never reads more than the cap."""
+    file = str(path)
+    with _open(path) as f:
+        try:
+            data = f.read(max_bytes + 1)
+        except OSError as e:
+            raise _fail("FILE-MISSING", f"cannot read: {e.strerror or e}", file) from None
     if len(data) > max_bytes:
         raise _fail("FILE-TOO-BIG", f"larger than {_size(max_bytes)}, the limit for this "
                     "kind of file", file)
@@ -232,17 +242,7 @@ def read_json_lines(path: str | os.PathLike, *,
     """(line number, data) for each line of a JSON-lines file, read as a stream (no cap
     on the number of lines, a cap on each line's length)."""
     file = str(path)
-    try:
-        f = open(path, "rb")  # noqa: SIM115 -- closed below; errors are converted
-    except FileNotFoundError:
-        raise _fail("FILE-MISSING", "no such file", file) from None
-    except IsADirectoryError:
-        raise _fail("FILE-MISSING", "a folder, not a file", file) from None
-    except OSError as e:
-        raise _fail("FILE-MISSING", f"cannot read: {e.strerror or e}", file) from None
-    except ValueError:  # a NUL byte in the name
-        raise _fail("FILE-MISSING", "not a usable file name", file) from None
-    with f:
+    with _open(path) as f:
         n = 0
         while True:
             try:

@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import example_bundle
 
 from rootlaw.generator.tables import ACTION_TYPES
 from rootlaw.runtime import Game
@@ -77,7 +78,7 @@ def test_every_whole_file_is_valid(block, tmp_path, capsys):
         b = resolve([EXAMPLES / target_pack, pack])
         assert b.patched[data["target"]], data["target"]
     elif kind == "scenario":
-        bundle = resolve([EXAMPLES / args[0]]) if args else None
+        bundle = example_bundle(args[0]) if args else None
         for pure in (False, True):
             assert sc.run_scenario(data, bundle=bundle, pure=pure) == [], (line, pure)
     else:
@@ -98,7 +99,7 @@ def test_every_action_type_has_a_row_with_examples_the_engine_writes():
     rows = notation_rows()
     assert list(rows) == list(ACTION_TYPES)
     g = Game(["marquise", "eyrie", "alliance", "druids"], 1,
-             bundle=resolve([EXAMPLES / "hedge-druids"]))
+             bundle=example_bundle("hedge-druids"))
     can = sc.expressible(g)
     for kind, examples in rows.items():
         assert examples, kind

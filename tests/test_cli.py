@@ -223,6 +223,30 @@ def test_bench_json_structure(capsys):
     assert r["compiled"]["decisions"] == r["pure"]["decisions"] * r["compiled"]["rounds"]
 
 
+def test_bench_measures_two_and_three_player_workloads(capsys):
+    """By default the bundle's first two factions and its first three (Issue 6: a
+    three-player workload); --factions names workloads, the first one is top-level."""
+    rc, out, err = run(capsys, "bench", "--json", "--games", "2", "--min-seconds", "0",
+                       "--rounds", "1", "--no-pettingzoo")
+    assert rc == 0, err
+    r = json.loads(out)
+    ids = [f.id for f in resolve().factions]
+    assert [w["factions"] for w in r["workloads"]] == [ids[:2], ids[:3]]
+    assert r["factions"] == ids[:2] and r["compiled"] == r["workloads"][0]["compiled"]
+    for w in r["workloads"]:
+        assert w["compiled"]["decisions"] > 0 and w["pure"]["games"] == 2
+        assert w["speedup"] == pytest.approx(
+            w["compiled"]["decisions_per_s"] / w["pure"]["decisions_per_s"])
+    rc, out, err = run(capsys, "bench", "--json", "--games", "1", "--min-seconds", "0",
+                       "--rounds", "1", "--no-pettingzoo", "--factions", "eyrie,alliance",
+                       "--factions", "alliance,eyrie,marquise")
+    assert rc == 0, err
+    r = json.loads(out)
+    assert [w["factions"] for w in r["workloads"]] == [["eyrie", "alliance"],
+                                                       ["alliance", "eyrie", "marquise"]]
+    assert r["factions"] == ["eyrie", "alliance"]
+
+
 def test_bench_reports_the_python_api(capsys):
     """The Python API's figures: the loop, one call of each fast path, and the PettingZoo
     loop against the plain one (numbers here are only checked to be there: no timed
@@ -254,6 +278,7 @@ def test_bench_text_output(capsys):
                        "--no-pettingzoo")
     assert rc == 0, err
     assert re.search(r"^pure: \d+ decisions/s, [\d.]+ games/s \(\d+ decisions\)$", out, re.M)
+    assert re.search(r"^-- 3 players: ", out, re.M)
     assert re.search(r"^python loop \(compiled core\): \d+ decisions/s, [\d.]+ us/decision",
                      out, re.M)
     assert re.search(r"^per call \(\d+ positions, .*\): legal_actions [\d.]+ us, "

@@ -6,17 +6,16 @@ stay neither hopeless nor dominant."""
 
 from __future__ import annotations
 
-from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import example_bundle
 
-from rootlaw.generator import build as gbuild
 from rootlaw.runtime import Game
 from rootlaw.runtime.cli import main
 from rootlaw.runtime.conformance import check_bundle
 from rootlaw.runtime.scenario import run_file
-from rootlaw.spec import Bundle, resolve
+from rootlaw.spec import Bundle
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKS = sorted(p.parent for p in (ROOT / "examples").glob("*/pack.json"))
@@ -24,11 +23,8 @@ DRUIDS = ROOT / "examples" / "hedge-druids"
 SCENARIOS = [(pack, f) for pack in PACKS for f in sorted((pack / "scenarios").glob("*.json"))]
 
 
-@cache
 def bundle_of(pack: Path) -> Bundle:
-    b = resolve([pack])
-    gbuild.compile_core(b)  # cached by the core's key
-    return b
+    return example_bundle(pack.name)  # compiled before any game loads its core
 
 
 def test_every_example_pack_has_scenarios():

@@ -36,7 +36,7 @@ def test_law_scenario(path, core_kind):
 def test_there_are_law_scenarios_for_every_chapter_so_far():
     chapters = {f.parent.name for f in FILES}
     assert {"02-key-concepts", "03-victory", "04-key-actions", "06-marquise",
-            "07-eyrie"} <= chapters
+            "07-eyrie", "08-woodland-alliance"} <= chapters
     assert len(FILES) >= 150
 
 
@@ -100,6 +100,17 @@ def mutate(key: str, v, g: Game, expect: dict) -> dict:
         a, cols = _first(v)
         col, lst = _first(cols)
         out[key][a][col] = _flip_list(lst, [_other_card(lst, cards)])
+    elif key == "zones":
+        a, zones = _first(v)
+        z, lst = _first(zones)
+        out[key][a][z] = _flip_list(lst, [_other_card(lst, cards)])
+    elif key == "boxes":
+        a, boxes = _first(v)
+        b, n = _first(boxes)
+        out[key][a][b] = n + 1 if n == 0 else n - 1
+    elif key == "used":
+        a, lst = _first(v)
+        out[key][a] = lst[1:] if lst else [g.names["effects"][0]]
     elif key in ("discard", "removed"):
         out[key] = _flip_list(v, [_other_card(v, cards)])
     elif key == "available_dominance":

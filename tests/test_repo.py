@@ -43,7 +43,7 @@ def test_engine_code_names_no_faction_card_or_map():
     hits = []
     for folder in ("runtime", "generator"):
         for f in (ROOT / folder).rglob("*"):
-            if f.suffix in (".py", ".pyx", ".pxd", ".j2", ".html"):
+            if f.suffix in (".py", ".pyx", ".pxd", ".j2", ".in"):
                 for n, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1):
                     if words.search(line):
                         hits.append(f"{f.relative_to(ROOT)}:{n}: {line.strip()}")

@@ -10,11 +10,11 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import example_bundle
 
 from rootlaw.runtime import Game
 from rootlaw.runtime import position as pos
 from rootlaw.runtime import scenario as sc
-from rootlaw.spec import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -331,7 +331,13 @@ ROUND_TRIP = {
     "dice": ([[3, 1], [2, 2]], [[3, 1]]),
     "counters": ({"actions_left": 1, "recruited": True, "crafting_used": {"fox": 1}},
                  {"crafting_used": {"fox": 0}}),
+    "zones": ({"alliance": {"supporters": ["anvil", "bird-ambush", "sword"]}},
+              {"alliance": {"supporters": ["anvil"]}}),
+    "boxes": ({"alliance": {"officers": 3}}, {"alliance": {"officers": 2}}),
+    "used": ({"marquise": ["tax-collector", "codebreakers"]}, {"marquise": ["codebreakers"]}),
 }
+# Keys about a faction's own parts need it seated.
+SEATED = {"zones": ["marquise", "eyrie", "alliance"], "boxes": ["alliance", "marquise", "eyrie"]}
 
 
 # Keys for what no base faction has, on a pack of examples/ (scenario_examples.json's
@@ -345,7 +351,7 @@ def homebrew_scenario() -> tuple[dict, object]:
     home = sc.examples()["homebrew"]
     data = {"name": "a homebrew position", "law": "-", "factions": home["factions"],
             "position": {"clear": True}, "steps": []}
-    return data, resolve([ROOT / "examples" / home["pack"]])
+    return data, example_bundle(home["pack"])
 
 
 def test_every_shared_key_has_a_round_trip_case():
@@ -370,6 +376,7 @@ def test_a_homebrew_key_set_in_a_position_is_checked_by_expect(key):
 def test_a_key_set_in_a_position_is_checked_by_expect(key):
     value, other = ROUND_TRIP[key]
     data = copy.deepcopy(BASE)
+    data["factions"] = SEATED.get(key, data["factions"])
     data["position"][key] = value
     data["steps"] = [{"expect": {key: value}}]
     assert sc.run_scenario(data) == []
@@ -381,7 +388,7 @@ def test_a_key_set_in_a_position_is_checked_by_expect(key):
 def test_position_cards_keep_the_engine_invariants():
     from rootlaw.runtime.conformance import invariant_violations
 
-    g = Game(["marquise", "eyrie"], 3)
+    g = Game(["marquise", "eyrie", "alliance"], 3)
     sc.apply_position(g, sc.examples()["position"])
     assert list(invariant_violations(g)) == []
     assert pos.deck(g)[:2] == ["sword", "investments"]
@@ -427,10 +434,9 @@ def test_scenario_docs_are_current():
 
 def test_every_key_has_a_documented_example_that_reads():
     ex = sc.examples()
-    g = Game(["marquise", "eyrie"], 1)
+    g = Game(None, 1)  # every faction of the bundle seated: the examples name them all
     home = ex["homebrew"]  # keys no base faction uses, on a pack of examples/
-    h = Game(home["factions"], 1,
-             bundle=resolve([ROOT / "examples" / home["pack"]]))
+    h = Game(home["factions"], 1, bundle=example_bundle(home["pack"]))
     for side, names in (("position", sc.POSITION_KEYS), ("expect", sc.EXPECT_KEYS)):
         assert sorted([*ex[side], *home[side]]) == sorted(names), side
         assert not set(ex[side]) & set(home[side])
