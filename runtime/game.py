@@ -129,13 +129,31 @@ class Game:
         # actions across one (scenario helpers write g.state directly).
         self.state = mod.new_state()
         self._core = mod.Core(self.state)
-        self.history: list[int] = []
+        self._history: list[int] = []
+        self._history_shared = False
         if _restore is None:
             self._core.init_game(seed, seats)
         else:
             state, history = _restore
             self.state[:] = array("q", state)
-            self.history = list(history)
+            self._history = list(history)
+
+    @property
+    def history(self) -> list[int]:
+        """The decisions taken so far, as action indices (read it; do not change it: a
+        clone may share the list until either game takes a decision)."""
+        return self._history
+
+    def _record(self, actions: list[int] | int) -> None:
+        """Add decisions to the history.  A clone shares its parent's history list until
+        one of them records a decision (copy on write): clone() copies no history."""
+        if self._history_shared:
+            self._history = self._history[:]
+            self._history_shared = False
+        if type(actions) is int:
+            self._history.append(actions)
+        else:
+            self._history.extend(actions)
 
     # What the clones share, under the names the runtime has always used.
     bundle = property(lambda self: self._cfg.bundle)
@@ -269,7 +287,7 @@ class Game:
         if type(action) is int:  # the common case: one call into the core
             try:
                 if self._core.apply(action):
-                    self.history.append(action)
+                    self._record(action)
                     return
             except OverflowError:  # beyond 64 bits: refused below
                 pass
@@ -286,24 +304,26 @@ class Game:
             raise IllegalAction(f"an action is an int or a notation string, not {action!r}")
         if not 0 <= action < self.space.size or not self._core.apply(int(action)):
             raise IllegalAction(f"action {action} is not legal now")
-        self.history.append(int(action))
+        self._record(int(action))
 
     def playout(self, agent_seed: int, max_decisions: int = MAX_DECISIONS) -> int:
         """Random agents play on inside the core (fast path); returns decisions taken."""
         trace = self._core.playout_trace(agent_seed, max_decisions)
-        self.history.extend(trace)
+        self._record(trace)
         return len(trace)
 
     # ------------------------------------------------------------------ copies and saves
 
     def clone(self) -> Game:
         """An independent copy: the core copies its state (and its listing of legal
-        actions) into a new core; the history is copied, the rest shared."""
+        actions) into a new core; the history is shared until either game takes a
+        decision (copy on write), the rest shared for good."""
         g = object.__new__(type(self))
         g._cfg = self._cfg
         core = g._core = self._core.clone()
         g.state = core.state
-        g.history = self.history[:]
+        g._history = self._history
+        g._history_shared = self._history_shared = True
         return g
 
     def to_dict(self) -> dict:
