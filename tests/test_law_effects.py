@@ -209,12 +209,13 @@ def test_field_hospitals_answer_a_removal_outside_battle(mid_game):
     assert len(g.hand(CAT)) == 1 and g.decision == "actions"
 
 
-def test_each_clearing_of_a_favor_is_its_own_removal_event(mid_game):
-    """Favor of the Foxes (crafted by the Eyrie) removes every enemy piece in each fox
-    clearing (the FAQ: all of them); each clearing is one removal event (Law 1.5.4),
-    so field hospitals are asked once per clearing where Marquise warriors fell, each
-    for that clearing's warriors, and the crafter scores each enemy building and token
-    (Law 3.2.1)."""
+def test_a_favor_is_one_removal_event_answered_clearing_by_clearing(mid_game):
+    """Favor of the Foxes (crafted by the Eyrie) removes every enemy piece in every fox
+    clearing (the FAQ: all of them) at once: one removal event (Law 1.5.4), so every
+    piece is gone and every enemy building and token scored (Law 3.2.1) before anything
+    triggers.  Field hospitals then answer once for each clearing where Marquise warriors
+    fell, each for that clearing's warriors (Law 6.2.3: 'from a single clearing'), in
+    clearing order."""
     g = mid_game()
     for c in ("1", "8", "12"):
         sc.put(g, c, "roost", 1)  # three fox crafting pieces
@@ -230,15 +231,15 @@ def test_each_clearing_of_a_favor_is_its_own_removal_event(mid_game):
     sc.goto(g, "eyrie", "daylight", "craft")
     g.apply("craft favor-of-the-foxes")
     assert g.decision == "rescue" and g.to_play == CAT
-    assert sc.count(g, "6", "cat-warrior") == 0 and sc.count(g, "8", "cat-warrior") == 1
+    for c in ("6", "8", "12"):  # the whole event is over before the first rescue
+        assert all(not p.startswith(("cat", "saw", "wood")) for p in g.piece_counts()[c])
+    assert g.scores[BIRD] == 2  # the sawmill and the wood
     g.apply("spend fox-root-tea")  # the two warriors of clearing 6
     assert sc.count(g, "4", "cat-warrior") == 2
     assert g.decision == "rescue" and g.to_play == CAT
     g.apply("done")  # the one of clearing 8 stays removed
-    assert sc.count(g, "4", "cat-warrior") == 2
-    for c in ("6", "8", "12"):
-        assert all(not p.startswith(("cat", "saw", "wood")) for p in g.piece_counts()[c])
-    assert g.scores[BIRD] == 2  # the sawmill and the wood
+    assert sc.count(g, "4", "cat-warrior") == 2 and sc.count(g, "8", "cat-warrior") == 0
+    assert g.hand(CAT) == ["foxfolk-steel"]
     assert "favor-of-the-foxes" in g.cards_at(1) and g.play_area(BIRD) == []
 
 
