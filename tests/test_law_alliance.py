@@ -686,6 +686,33 @@ def test_officers_lost_in_military_operations_leave_fewer_actions(table):
     assert g.current != seat(g, "alliance")  # Military Operations over, the turn passed on
 
 
+def test_a_battle_hit_reaching_30_wins_before_outrage_is_asked(table):
+    """Law 3.1 ("immediately wins") with 4.3.6 and 8.2.6: the Marquise at 29 removes a
+    lone sympathy token in step 6 of a battle (defenseless: the extra hit, Law 4.3.5.II)
+    and scores her 30th VP; the game is over there and then -- Outrage, a reaction to the
+    removal, is never asked (as after any removal outside battle)."""
+    g = table()
+    sc.put(g, "8", "sympathy", 1)
+    sc.put(g, "8", "cat-warrior", 2)
+    sc.set_vp(g, seat(g, "marquise"), 29)
+    marquise_battles(g, "8", ["anvil", "bake-sale"], dice=(0, 0))
+    assert g.is_over and g.winner_faction == "marquise"
+    assert vp(g, "marquise") == 30 and sc.count(g, "8", "sympathy") == 0
+    assert g.legal() == {} and supporters(g) == []
+    assert sorted(g.hand(seat(g, "marquise"))) == ["anvil", "bake-sale"]
+
+
+def test_a_battle_hit_short_of_30_still_asks_outrage(table):
+    """The same removal at 28 VP: no win, so Outrage is asked as usual (Law 8.2.6)."""
+    g = table()
+    sc.put(g, "8", "sympathy", 1)
+    sc.put(g, "8", "cat-warrior", 2)
+    sc.set_vp(g, seat(g, "marquise"), 28)
+    marquise_battles(g, "8", ["anvil", "bake-sale"], dice=(0, 0))
+    assert not g.is_over and vp(g, "marquise") == 29
+    assert g.decision == "zone_give" and set(g.legal()) == {"spend anvil"}
+
+
 def test_outrage_and_a_base_removed_together(table):
     """Law 8.2.4 and 8.2.6 in one removal event (Law 1.5.4): Outrage resolves first, in
     the order of the Alliance's abilities (a reading of Law 1.1.3: the remover, whose

@@ -189,6 +189,33 @@ def test_both_sides_hits_land_before_a_win_then_the_tie_rule(mid_game, attacker)
     assert g.winner_faction == attacker
 
 
+@pytest.mark.parametrize("order", [("marquise", "eyrie"), ("eyrie", "marquise")])
+def test_a_win_in_step_6_ends_the_game_before_field_hospitals(new_game, order):
+    """Law 3.1 ("immediately wins") with 4.3.6 and 6.2.3: the Marquise at 29 removes the
+    Eyrie's warrior and roost (her 30th VP) while the Eyrie's hit removes one of her
+    warriors.  Both sides' hits land first (the tie rule needs them, Law 3.1.1), then the
+    game is over: field hospitals, a reaction to the removal, are not asked."""
+    g = new_game(factions=list(order), seed=1)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    cat, bird = g.factions.index("marquise"), g.factions.index("eyrie")
+    sc.put(g, "1", "keep", 1)
+    sc.put(g, "5", "cat-warrior", 2)
+    sc.put(g, "5", "bird-warrior", 1)
+    sc.put(g, "5", "roost", 1)
+    sc.set_hand(g, cat, ["rabbit-root-tea"])  # matches rabbit clearing 5
+    sc.set_hand(g, bird, [])
+    sc.set_vp(g, cat, 29)
+    sc.goto(g, "marquise", "daylight", "actions")
+    sc.set_dice(g, 2, 1)
+    g.apply("battle 5 eyrie")
+    assert g.is_over and g.winner_faction == "marquise" and g.scores[cat] == 30
+    assert sc.count(g, "5", "roost") == 0 and sc.count(g, "5", "cat-warrior") == 1
+    assert sc.count(g, "1", "cat-warrior") == 0 and g.hand(cat) == ["rabbit-root-tea"]
+    assert g.legal() == {}
+
+
 # ---------------------------------------------------------------- 1.5.4 removal events
 
 def test_field_hospitals_answer_a_removal_outside_battle(mid_game):
