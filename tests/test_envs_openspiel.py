@@ -161,6 +161,31 @@ def test_a_stopped_game_returns_zero():
     assert len(state.history()) == 30 and state.returns() == [0.0] * len(MIXES[0])
 
 
+def test_information_state_string_hides_a_card_put_face_down():
+    # Law 8.5.1: Mobilize adds a card to the supporters face down.  The other seats'
+    # perfect-recall strings must not tell which card went (they see one more
+    # supporter); the Alliance's own string does.
+    mix = ("alliance", "marquise", "eyrie")
+    game = load(mix, seed=5)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    while True:
+        assert not state.is_terminal(), "no mobilize choice between two cards"
+        names = {a: state.action_to_string(state.current_player(), a)
+                 for a in state.legal_actions()}
+        mob = [a for a, n in names.items() if n.startswith("mobilize ")]
+        if state.current_player() == 0 and len(mob) >= 2:
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    one, two = state.clone(), state.clone()
+    one.apply_action(mob[0])
+    two.apply_action(mob[1])
+    assert one.information_state_string(0) != two.information_state_string(0)
+    for seat in (1, 2):
+        assert one.information_state_string(seat) == two.information_state_string(seat)
+        assert one.information_state_string(seat) != state.information_state_string(seat)
+
+
 def test_observation_tensor_is_the_seats_vector_and_public_views_hide_the_hand():
     mix = MIXES[0]
     game = load(mix, seed=4)

@@ -30,10 +30,13 @@ loads the same game.
 
 Observations (``observation_tensor``/``observation_string``) are the seat's
 ``observation_vector``: what it sees now, its own hand and every other hand's size.  The
-information state is the same tensor; its string adds the decisions so far (every
-decision in Root is seen by all).  A fixed-size tensor cannot hold the whole history of a
-game of unbounded length, so the information-state *tensor* is not perfect recall: use
-the strings where an algorithm needs perfect recall.
+information state is the same tensor; its string adds the seat's own history: before
+each decision of the game, a digest of what the seat saw then, who decided and, for its
+own decisions only, what it chose.  Not every decision is seen by all (a card the
+Alliance mobilizes goes face down into its supporters), so another seat's choice shows
+only through what it changes in this seat's observation.  A fixed-size tensor cannot
+hold the whole history of a game of unbounded length, so the information-state *tensor*
+is not perfect recall: use the strings where an algorithm needs perfect recall.
 
 Serialization: a state pickles as its game's save (``Game.to_dict``, checked by replaying
 it); ``state.serialize()`` and ``game.deserialize_state()`` round-trip, in both chance
@@ -43,6 +46,7 @@ modes; ``serialize_game_and_state`` works with ``deals`` (above).
 from __future__ import annotations
 
 import os
+from hashlib import blake2b
 
 from ._extra import require
 
@@ -213,6 +217,24 @@ def _restore(content: tuple, save: dict, by_chance: bool = False) -> _Position:
                      by_chance)
 
 
+class _Trail:
+    """Each seat's history as its information-state string tells it (module doc): one
+    entry per decision, rendered when the decision is taken.  Entries never change, so
+    a clone copies the lists, not the entries."""
+
+    def __init__(self, seen: list[list[str]]):
+        self.seen = seen
+
+    def __deepcopy__(self, memo) -> _Trail:
+        return _Trail([row[:] for row in self.seen])
+
+    def record(self, g: Game, action: int) -> None:
+        actor = g.to_play
+        for seat, row in enumerate(self.seen):
+            saw = blake2b(g.observation_vector(seat).tobytes(), digest_size=8).hexdigest()
+            row.append(f"{saw}/{actor}:{action if seat == actor else '?'}")
+
+
 class RootState(pyspiel.State):
     """A position: the game so far and the decision cap."""
 
@@ -221,6 +243,7 @@ class RootState(pyspiel.State):
         self.position = _Position(game, (game.packs, game.map, game.deck),
                                   by_chance=game.deals > 0)
         self.max_decisions = game.max_decisions
+        self.trail = _Trail([[] for _ in game.factions])
 
     @property
     def game(self) -> Game:
@@ -250,7 +273,9 @@ class RootState(pyspiel.State):
         if self.position.undealt:
             self.position.deal(self.get_game().deal(int(action)))
             return
-        self.game.apply(int(action))
+        g = self.game
+        self.trail.record(g, int(action))
+        g.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -320,8 +345,7 @@ class RootObserver:
     def string_from(self, state: RootState, player: int) -> str:
         text = ",".join(map(str, self._vector(state, player).tolist()))
         if self.perfect_recall:
-            game = state.position.peek()
-            text += "|" + ",".join(map(str, game.history if game else ()))
+            text += "|" + ",".join(state.trail.seen[player])
         return f"p{player}:{text}"
 
 
