@@ -630,6 +630,11 @@ def set_cycle(g: Game, seat: int, cycle: str, stage: str) -> None:
 # ---------------------------------------------------------------------- turn flow
 
 
+def set_turn_number(g: Game, number: int) -> None:
+    """Set the turn counter (turns begun in the game, the first is 1)."""
+    g.state[g.S["TURN"]] = number
+
+
 def _program(g: Game, f: int, phase: str) -> tuple[int, int]:
     ph = _index(list(PHASE_CODES), phase, "phase")
     return _tab(g, "PHASE_RANGE", (f * 3 + ph) * 2), _tab(g, "PHASE_RANGE", (f * 3 + ph) * 2 + 1)

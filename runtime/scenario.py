@@ -666,7 +666,7 @@ def _check_dice(g, v, ptr):
 
 def _read_turn(r: Reader, v, ptr):
     t = r.obj(v, ptr)
-    allowed = {"faction", "phase", "step", "at"} if r.side == "position" else \
+    allowed = {"faction", "phase", "step", "at", "number"} if r.side == "position" else \
         {"faction", "phase", "step", "number"}
     for k in t:
         if k not in allowed:
@@ -679,8 +679,9 @@ def _read_turn(r: Reader, v, ptr):
         raise Invalid(ptr, "name the faction whose turn it is")
     if "phase" in t:
         r.one_of(t["phase"], pointer(ptr, "phase"), list(PHASE_CODES), "phase")
-    if "number" in t:
-        r.int_(t["number"], pointer(ptr, "number"), 0, 10**6, "a turn number")
+    if "number" in t:  # a turn under way is at least the first
+        r.int_(t["number"], pointer(ptr, "number"), 1 if r.side == "position" else 0, 10**6,
+               "a turn number")
     if r.side == "position":
         if "at" in t:
             if t["at"] != "start":
@@ -708,6 +709,9 @@ def _put_turn(g, v, st, ptr):
         _guard(ptr, pos.begin_turn, g, v["faction"])
     else:
         _guard(ptr, pos.goto, g, v["faction"], v["phase"], v.get("step"))
+    # A turn under way is at least the first: the engine stamps what a seat is shown
+    # (a hand, Law 1.2.1) with the turn, and turn 0 reads as "never".
+    pos.set_turn_number(g, v.get("number", max(g.turn, 1)))
 
 
 def _check_turn(g, v, ptr):
@@ -1046,9 +1050,11 @@ KEYS: tuple[Key, ...] = (
         "a run_stage step runs in the current stage is reached through it); {faction, "
         "\"at\": "
         "\"start\"} begins the faction's turn through the engine's turn flow, "
-        "start-of-Birdsong checks (dominance, Law 3.3.1) included.",
+        "start-of-Birdsong checks (dominance, Law 3.3.1) included. \"number\" sets the "
+        "turn counter (default: 1, or the game's count if higher; what a seat is shown is "
+        "remembered with the turn it saw it).",
         expect_doc="Whose turn it is and where: any of faction, phase, step (op), number "
-        "(turns begun since the first)."),
+        "(the turn counter: turns begun in the game, the first is 1)."),
     Key("counters", _read_counters, put=_put_counters, check=_check_counters,
         doc="Counters of the current turn, set once the turn is: actions_left, recruited "
         "(true/false), crafting_used (suit -> pieces, Law 4.1.1), resolved (column -> "

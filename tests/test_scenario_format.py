@@ -483,6 +483,25 @@ def test_a_turn_begun_at_its_start_runs_birdsong(pure):
 
 
 @pytest.mark.parametrize("pure", [False, True])
+def test_a_position_mid_turn_is_in_a_turn_and_keeps_what_a_seat_is_shown(pure):
+    """A position set in a phase is in turn 1 (or its 'number'), not 0: a hand shown
+    there (Codebreakers, Law 1.2.1 'show') is remembered by the viewer."""
+    data = _steps({"clear": True, "hands": {"marquise": ["anvil"], "eyrie": []},
+                   "play_area": {"eyrie": ["codebreakers"]},
+                   "turn": {"faction": "eyrie", "phase": "daylight"}},
+                  [{"expect": {"turn": {"number": 1}}}])
+    assert sc.run_scenario(data, pure=pure) == []
+    data["position"]["turn"]["number"] = 7
+    data["steps"] = [{"expect": {"turn": {"number": 7}}}]
+    assert sc.run_scenario(data, pure=pure) == []
+    g = Game(["marquise", "eyrie"], 1, pure=pure)
+    sc.apply_position(g, data["position"])
+    g.apply("use codebreakers on marquise")
+    assert g.seen_hand(1, 0) == (["anvil"], 7)
+    assert g.observation(seat=1)["seen"] == {"marquise": {"cards": ["anvil"], "turn": 7}}
+
+
+@pytest.mark.parametrize("pure", [False, True])
 def test_stop_at_end_of_phase_holds_each_phase_end(pure):
     data = _steps({"clear": True, "pieces": {"5": {"sawmill": 1, "cat-warrior": 1}},
                    "hands": {"marquise": ["anvil", "sword", "bake-sale", "investments",
