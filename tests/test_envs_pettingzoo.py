@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import pickle
+import random
 import types
 import warnings
 
@@ -305,6 +306,34 @@ def test_wrapper_checks_order_and_bounds():
     assert e.unwrapped.game.history == []
     e.step(np.int64(e.unwrapped.game.legal_actions()[0]))  # numpy integers are actions
     assert len(e.unwrapped.game.history) == 1
+
+
+def test_wrapper_checks_the_loop_and_the_end():
+    # PettingZoo's order enforcing: step before reset is an error; agent_iter demands a
+    # step between two agents; a step once every agent has left warns and does nothing.
+    mix = list(MIXES[0])
+    e = env(factions=mix)
+    with pytest.raises(Exception, match="reset"):
+        e.step(0)
+    e.reset(seed=1)
+    it = iter(e.agent_iter())
+    next(it)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(it)
+    e.step(e.unwrapped.legal_actions()[0])
+    next(it)
+    raw = e.unwrapped
+    rng = random.Random(1)
+    for _ in e.agent_iter():
+        _, _, terminated, truncated, _ = e.last()
+        e.step(None if terminated or truncated else rng.choice(raw.legal_actions()))
+    assert raw.agents == [] and raw.game.is_over
+    decisions = len(raw.game.history)
+    from pettingzoo.utils.env_logger import EnvLogger
+    EnvLogger.mqueue.clear()
+    e.step(None)
+    assert any("after all agents are terminated" in m for m in EnvLogger.mqueue)
+    assert len(raw.game.history) == decisions
 
 
 def test_bench_reports_both_loops():

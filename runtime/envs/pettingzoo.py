@@ -70,20 +70,23 @@ def env(**kwargs) -> AECEnv:
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` and ``AssertOutOfBoundsWrapper`` in one,
-    calling the environment directly on the per-decision path."""
+    calling the environment directly on the per-decision path: once reset, ``last`` and
+    ``step`` are the environment's own (whose ``step`` asserts an action out of the
+    action space and counts its calls, which ``agent_iter`` checks)."""
 
     def __init__(self, env: raw_env):
         super().__init__(env)
-        self._size = env.info.num_actions
 
     def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
         return _AgentIterable(self, max_iter)
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         super().reset(seed=seed, options=options)
-        # Reset once, last() has nothing left to check: the environment's own, directly
-        # (an instance attribute shadowing the wrapper's method, on purpose).
+        # Reset once, last() and step() have nothing left to check here: the
+        # environment's own, directly (instance attributes shadowing the wrapper's
+        # methods, on purpose).
         setattr(self, "last", self.env.last)  # noqa: B010
+        setattr(self, "step", self.env.step)  # noqa: B010
 
     @property
     def agent_selection(self):
@@ -103,24 +106,8 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         return self.env.last(observe)
 
     def step(self, action) -> None:
-        if not self._has_reset:
-            EnvLogger.error_step_before_reset()
-        e = self.env
-        if not e.agents:
-            self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
-            return
-        if type(action) is int:
-            assert 0 <= action < self._size, "action is not in action space"
-        elif action is None:
-            agent = e.agent_selection
-            assert e.terminations[agent] or e.truncations[agent], \
-                "action is not in action space"
-        else:
-            assert isinstance(action, _INTEGERS) and not isinstance(action, bool) \
-                and 0 <= action < self._size, "action is not in action space"
-        self._has_updated = True
-        e.step(action)
+        # Only before the first reset (then the environment's own step stands here).
+        EnvLogger.error_step_before_reset()
 
 
 _INTEGERS = (int, np.integer)
@@ -135,6 +122,8 @@ class _AgentIterator(AECOrderEnforcingIterator):
     """PettingZoo's order-enforcing ``agent_iter``, its checks written out in one call
     (its own goes through two ``__next__`` and the wrapper's properties per decision)."""
 
+    _seen = -1  # the environment's count of steps and resets at the last agent given
+
     def __next__(self):
         wrapper = self.env
         if not wrapper._has_reset:
@@ -143,9 +132,9 @@ class _AgentIterator(AECOrderEnforcingIterator):
         if not raw.agents or self.iters_til_term <= 0:
             raise StopIteration
         self.iters_til_term -= 1
-        assert wrapper._has_updated, "need to call step() or reset() in a loop over " \
+        assert raw.moves != self._seen, "need to call step() or reset() in a loop over " \
             "`agent_iter`"
-        wrapper._has_updated = False
+        self._seen = raw.moves
         return raw.agent_selection
 
 
@@ -216,6 +205,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         self._seat_policy = seat_policy or default_policy
         self._seeds = Seeds(seed)
         self._pure = pure
+        self.moves = 0  # calls of reset() and step(): agent_iter checks one came between
         self.observation_spaces = {}
         self.action_spaces = {}
         for a in self.possible_agents:  # one space object per agent, seeded separately
@@ -234,6 +224,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
     # ------------------------------------------------------------------ episode
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.moves += 1
         self.game_seed = self._seeds.next(seed)
         self.game = Game(self.possible_agents, self.game_seed, bundle=self.bundle,
                          pure=self._pure)
@@ -252,8 +243,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         self.agent_selection = self.possible_agents[self.game.to_play]
 
     def step(self, action) -> None:
+        self.moves += 1
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            gone = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # every agent has left: PettingZoo warns and does nothing
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
+        if gone:
             self._was_dead_step(action)
             return
         g = self.game
@@ -262,8 +259,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         except OverflowError:  # beyond 64 bits: refused as Game.apply refuses it
             applied = False
         if applied:
-            g._record(action)
+            if g._history_shared:  # Game._record, its common case written out
+                g._record(action)
+            else:
+                g._history.append(action)
         else:
+            # PettingZoo's AssertOutOfBoundsWrapper, here: an action outside the space.
+            assert isinstance(action, _INTEGERS) and not isinstance(action, bool) and \
+                0 <= action < self.info.num_actions, "action is not in action space"
             self._apply_checked(g, agent, action)
             if self.terminations[agent]:  # ended by the illegal action
                 return
@@ -276,7 +279,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
                 self._play_on()
                 return
         seat = g._core.deciding()
-        if seat >= 0 and not self._someone_left and len(g.history) < self.max_decisions:
+        if seat >= 0 and not self._someone_left and len(g._history) < self.max_decisions:
             self.agent_selection = self.possible_agents[seat]  # the common case
             return
         self._play_on()
@@ -350,7 +353,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
                 core = self.game._core
                 core.observe(view.seat, view.observation)
                 core.mask(view.mask)  # all 0 once the game is over: nothing is legal
-                obs = {"observation": view.observation, "action_mask": view.mask}
+                obs = view.arrays
         return obs, self._cumulative_rewards[agent], terminated, truncated, self.infos[agent]
 
     def observe(self, agent: str) -> dict:

@@ -101,13 +101,16 @@ class SeatView:
     ``fresh=True`` each observation gets new arrays instead (copies of those), for
     callers that keep observations: Gymnasium's checker demands it."""
 
-    __slots__ = ("observation", "mask", "fresh", "seat")
+    __slots__ = ("observation", "mask", "fresh", "seat", "arrays")
 
     def __init__(self, info: GameInfo, seat: int, fresh: bool = False):
         self.seat = seat
         self.fresh = fresh
         self.observation = np.zeros(info.observation_size, np.int64)
         self.mask = np.zeros(info.num_actions, np.int8)
+        # The observation over the arrays themselves, made once (not fresh: it is always
+        # the same dict, as its arrays are always the same arrays).
+        self.arrays = {"observation": self.observation, "action_mask": self.mask}
 
     def observe(self, game, acting: bool) -> dict:
         """{"observation", "action_mask"} of the seat; the mask is all 0 unless
@@ -120,7 +123,7 @@ class SeatView:
             self.mask.fill(0)
         if self.fresh:  # copies: cheaper than the core taking a new numpy array's buffer
             return {"observation": self.observation.copy(), "action_mask": self.mask.copy()}
-        return {"observation": self.observation, "action_mask": self.mask}
+        return self.arrays
 
 
 def spaces_for(info: GameInfo):
