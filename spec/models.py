@@ -207,7 +207,8 @@ class Piece(Strict):
     """The suit a piece matches (a building placed only in a clearing of its suit by
     'revolt'; zone cards of its clearing's suit discarded when it is removed)."""
     per_clearing: int | None = Field(default=None, ge=1, le=64)
-    """At most this many of the piece in one clearing (Law 8.2.5.I); no limit without."""
+    """Tokens only: at most this many of the token in one clearing (Law 8.2.5.I); no
+    limit without."""
 
 
 class Zone(Strict):

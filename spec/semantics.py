@@ -428,13 +428,19 @@ def _piece_refs(f: M.FactionSpec) -> Iterator[tuple[Loc, Any, str, str]]:
 @check("PIECE-KIND", "error", "faction",
        "A piece of the wrong kind where a building, a token or a warrior is required (a "
        "token named as a building to recruit at, a warrior as a payment token, a box "
-       "that holds a building ...), or a track under a warrior.",
+       "that holds a building ...), a track under a warrior, or a 'per_clearing' limit on "
+       "a warrior or a building: only a token's placement keeps to it (warriors move in "
+       "past any limit, and a building that finds no room would be paid for and not "
+       "placed).", "8.2.5.I",
        example='`{"action": "recruit_all", "building": "wood"}` where wood is a token')
 def _piece_kinds(f: M.FactionSpec):
     for pid, p in f.pieces.items():
         if p.track is not None and p.kind == "warrior":
             yield ("pieces", pid, "track"), \
                 f"{pid} is a warrior; only buildings and tokens have tracks"
+        if p.per_clearing is not None and p.kind != "token":
+            yield ("pieces", pid, "per_clearing"), \
+                f"{pid} is a {p.kind}; only tokens have a per_clearing limit"
     for loc, obj, name, pid in _piece_refs(f):
         kinds = next(k for (cls, n), k in _KINDS.items() if isinstance(obj, cls) and n == name)
         named = f.pieces.get(pid)

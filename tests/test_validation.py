@@ -79,6 +79,9 @@ DOCUMENTS = [
     ("box-undef.json", [("REF-UNDEF", "/turn/evening/0/count/box", '"captain"')]),
     ("per-clearing-zero.json", [("VALUE-INVALID", "/pieces/ripple/per_clearing",
                                  '"per_clearing": 0')]),
+    # Found by fuzzing: a warrior with a per_clearing limit moved past it in every game.
+    ("per-clearing-warrior.json", [("PIECE-KIND", "/pieces/otter-warrior/per_clearing",
+                                    '"per_clearing": 3')]),
     ("revolt-no-suit.json", [("PIECE-SUIT", "/turn/birdsong/0/menu/0/buildings/1",
                               '"mouse-lodge"], "box": "captains"},\n        {"action": "spread"')]),
     ("spread-no-cost.json", [("TRACK-MISSING", "/turn/birdsong/0/menu/1/token",
