@@ -8,6 +8,10 @@ logs (of base-game and pack games, format 2).  Each garbage input is one of:
   tokens inserted (``[`` five thousand times, ``NaN``, ``1e999``, a lone ``\\u``, ...);
 - ``values``: the parsed file with values replaced by values of other types (huge and
   negative integers, floats, nulls, strings with lone surrogates, lists, objects);
+- ``near``: the parsed file with values of the right type but wrong (numbers at their
+  edges, names swapped for other names seen under the same key, list items dropped,
+  repeated or inserted, keys deleted): a scenario's negative piece counts and over-full
+  clearings, a save's out-of-range actions, a log's other faction;
 - ``deep``: nesting 100,000 levels deep, inside a real file or alone;
 - ``huge``: a 200,000-item list in a real position, a file just under and over the
   cap, and (``--huge``) files of 50 MB;
@@ -28,6 +32,7 @@ a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
 import json
 import random
@@ -136,6 +141,25 @@ def values(text: str, rng: random.Random, lines: bool) -> bytes:
     return dumps(doc)
 
 
+def near(text: str, rng: random.Random, lines: bool, pools) -> bytes:
+    """The file with values of the right type but wrong: numbers at their edges (0,
+    negative, huge), names swapped for other names seen under the same key, list items
+    dropped, repeated or inserted, keys deleted (mutate's generic mutations)."""
+    from .mutate import g_delete, g_list, g_number, g_string
+
+    if lines:
+        recs = [json.loads(x) for x in text.splitlines() if x.strip()]
+        j = rng.randrange(len(recs))
+        recs[j] = json.loads(near(json.dumps(recs[j]), rng, False, pools))
+        return b"\n".join(json.dumps(r).encode("utf-8", "surrogatepass") for r in recs)
+    doc = json.loads(text)
+    for _ in range(rng.randrange(1, 3)):
+        fn = rng.choice([g_number, g_number, g_string, g_string, g_list, g_delete])
+        with contextlib.suppress(TypeError, KeyError, IndexError, AttributeError):
+            fn(doc, rng, pools)
+    return dumps(doc)
+
+
 def damage(text: str, rng: random.Random) -> bytes:
     b = bytearray(text.encode())
     for _ in range(rng.randrange(1, 6)):
@@ -216,13 +240,18 @@ def tiny(rng: random.Random) -> bytes:
                        b'{"type": "header"}', b'{"format": 2}', b'{"kind": "pack"}'])
 
 
-def garbage(kind: str, text: str, rng: random.Random, *, big: bool) -> tuple[str, bytes]:
+def garbage(kind: str, text: str, rng: random.Random, *, big: bool, pools=None
+            ) -> tuple[str, bytes]:
     from rootlaw.spec.jsonio import CONTENT_MAX_BYTES, LOG_LINE_MAX_BYTES, SAVE_MAX_BYTES
 
     lines = kind == "log"
     cap = {"save": SAVE_MAX_BYTES, "log": LOG_LINE_MAX_BYTES}.get(kind, CONTENT_MAX_BYTES)
-    how = rng.choice(["bytes", "damage", "damage", "values", "values", "values", "deep",
-                      "huge", "encoding", "tiny"])
+    how = rng.choice(["bytes", "damage", "damage", "values", "values", "near", "near",
+                      "near", "deep", "huge", "encoding", "tiny"])
+    if how == "near" and pools is not None:
+        return how, near(text, rng, lines, pools)
+    if how == "near":
+        how = "values"
     if how == "bytes":
         return how, bytes(rng.randrange(256) for _ in range(rng.choice([1, 16, 4096])))
     if how == "damage":
@@ -301,12 +330,17 @@ def place(kind: str, name: str, body: bytes, folder: Path, seeds: Seeds) -> Path
 def campaign(count: int, seed: int, out: Path, *, big: bool = False,
              subprocess_every: int = 40) -> C.Tally:
     rng = random.Random(seed)
+    from .mutate import Pools
+
     seeds = Seeds(out / "seeds")
+    pools = {k: Pools([json.loads(t) for t in seeds.of(k).values()] if k != "log" else
+                      [json.loads(x) for t in seeds.log.values() for x in t.splitlines()])
+             for k in KINDS}
     tally = C.Tally()
     for i in range(count):
         kind = KINDS[i % len(KINDS)]
         name, text = rng.choice(sorted(seeds.of(kind).items()))
-        how, body = garbage(kind, text, rng, big=big)
+        how, body = garbage(kind, text, rng, big=big, pools=pools[kind])
         folder = out / f"g{i:05d}"
         if folder.exists():
             shutil.rmtree(folder)
