@@ -825,6 +825,78 @@ def _card_piece_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...])
                         f"card {c.id}: no faction has a piece {x!r}"
 
 
+# --------------------------------------------------------------------------- limits
+
+MAX_PIECE_TYPES = 63
+"""Kinds of pieces in all the factions together: the core keeps sets of pieces (the
+buildings a step names, a trigger's pieces, a zone's lifting buildings) as 64-bit
+masks, one bit per piece."""
+MAX_ROLES = 62
+"""Roles of one faction (a mask over the roles, and one bit for 'no role held')."""
+MAX_COLUMNS = 63
+"""Columns of one faction (a role's tucked columns are a mask)."""
+MAX_CARDS = 1000
+"""Cards in a game, copies counted (the deck and the factions' own cards): every card
+is tracked in every decision, so the cost of a decision grows with the deck.  Root's
+decks hold 54."""
+
+
+@check("ENGINE-LIMIT", "error", "faction",
+       "A faction with more roles (62), columns (63) or kinds of pieces (63) than the "
+       "engine holds: it keeps sets of them as 64-bit masks.",
+       example='a faction with 70 kinds of tokens')
+def _faction_limits(f: M.FactionSpec):
+    for group, limit in (("roles", MAX_ROLES), ("columns", MAX_COLUMNS)):
+        items = getattr(f, group)
+        if len(items) > limit:
+            yield (group, limit), f"{len(items)} {group}: the engine holds at most {limit}"
+    if len(f.pieces) > MAX_PIECE_TYPES:
+        pid = list(f.pieces)[MAX_PIECE_TYPES]
+        yield ("pieces", pid), (f"{len(f.pieces)} kinds of pieces: the engine holds at most "
+                                f"{MAX_PIECE_TYPES} in all the factions together")
+
+
+@check("ENGINE-LIMIT", "error", "deck",
+       f"A deck of more than {MAX_CARDS} cards, copies counted: every card is tracked in "
+       "every decision, so such a game slows to a crawl (Root's decks hold 54).",
+       example='3000 cards of `"count": 64`')
+def _deck_limit(d: M.DeckSpec):
+    total = 0
+    for i, c in enumerate(d.cards):
+        total += c.count
+        if total > MAX_CARDS:
+            yield ("cards", i), (f"{sum(x.count for x in d.cards)} cards, copies counted: "
+                                 f"the engine holds at most {MAX_CARDS}")
+            return
+
+
+@check("ENGINE-LIMIT", "error", "bundle",
+       f"More kinds of pieces in the factions together than the engine holds "
+       f"({MAX_PIECE_TYPES}: sets of pieces are 64-bit masks), or more than {MAX_CARDS} "
+       "cards in the deck and the factions' own cards together.",
+       example='four factions of 20 kinds of pieces each')
+def _bundle_limits(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
+    n = 0
+    for f in fs:
+        for pid in f.pieces:
+            n += 1
+            if n == MAX_PIECE_TYPES + 1 and len(f.pieces) <= MAX_PIECE_TYPES:
+                total = sum(len(x.pieces) for x in fs)
+                yield f, ("pieces", pid), (
+                    f"{total} kinds of pieces in the factions together: the engine holds at "
+                    f"most {MAX_PIECE_TYPES}")
+    cards = sum(c.count for c in d.cards)
+    if cards <= MAX_CARDS:
+        for f in fs:
+            for i, c in enumerate(f.cards):
+                cards += c.count
+                if cards > MAX_CARDS:
+                    yield f, ("cards", i), (
+                        f"the deck's and the factions' cards come to more than {MAX_CARDS}, "
+                        "copies counted: the engine holds at most that")
+                    return
+
+
 # --------------------------------------------------------------------------- runners
 
 

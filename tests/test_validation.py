@@ -98,6 +98,10 @@ DOCUMENTS = [
                      ("ID-DUP", "/cards/1/id", '"Plume again"'),
                      ("ID-DUP", "/columns/1/id", '"battle"'),
                      ("ID-DUP", "/roles/1/id", '"Elder again"')]),
+    # Found by fuzzing: more than the engine holds (a 64-bit mask of piece kinds
+    # overflowed building the core; a 192,000-card deck took 10 s to start a game).
+    ("engine-limit-pieces.json", [("ENGINE-LIMIT", "/pieces/pebble-60", '"pebble-60"')]),
+    ("engine-limit-deck.json", [("ENGINE-LIMIT", "/cards/18", '"pebble-15"')]),
     # Effects (abilities of factions and cards, immediate cards' programs).
     ("effect-param.json", [("EFFECT-PARAM", "/abilities/1/do/0", '"remove_enemy_pieces"'),
                            ("EFFECT-PARAM", "/abilities/2/side", '"side": "defender"'),
@@ -191,6 +195,40 @@ def test_faction_card_and_piece_ids_clashing_with_other_content():
     got = [(d.code, d.file, d.pointer, d.line) for d in findings(PACKS / "id-clash")]
     assert got == [("ID-DUP", str(path), "/cards/0/id", line_of(path, '"bird-ambush"')),
                    ("ID-DUP", str(path), "/pieces/wood", line_of(path, '"wood"'))]
+
+
+def test_more_kinds_of_pieces_in_the_factions_together_than_the_engine_holds(tmp_path):
+    """Each faction is within the limit; the bundle is not (13 base kinds + 51).  One
+    kind fewer builds and plays: the limit is the engine's, not a guess."""
+    path = PACKS / "engine-limit" / "otters.json"
+    [d] = findings(PACKS / "engine-limit")
+    assert (d.code, d.file, d.pointer, d.line) == \
+        ("ENGINE-LIMIT", str(path), "/pieces/ripple-46", line_of(path, '"ripple-46"'))
+    fewer = tmp_path / "fewer"
+    shutil.copytree(PACKS / "engine-limit", fewer)
+    data = json.loads((fewer / "otters.json").read_text(encoding="utf-8"))
+    del data["pieces"]["ripple-46"]
+    (fewer / "otters.json").write_text(json.dumps(data))
+    assert findings(fewer) == []
+    from rootlaw.runtime import Game
+    g = Game(None, 1, bundle=resolve([fewer]), pure=True)
+    assert len(g.names["pieces"]) == 63 and g.legal_actions()
+
+
+@pytest.mark.parametrize("group, limit", [("roles", 62), ("columns", 63)])
+def test_more_roles_or_columns_than_the_engine_holds(tmp_path, group, limit):
+    data = json.loads((BASE_PACK / "eyrie.json").read_text(encoding="utf-8"))
+    data.pop("$schema")
+    first, printed = data[group][1], len(data[group])
+    data[group] += [{**first, "id": f"extra-{i}"} for i in range(limit - printed + 1)]
+    f = tmp_path / "eyrie.json"
+    f.write_text(json.dumps(data, indent=1))  # each entry: "{" on a line, its id on the next
+    [d] = findings(f)
+    assert (d.code, d.pointer) == ("ENGINE-LIMIT", f"/{group}/{limit}")
+    assert d.line == line_of(f, f'"extra-{limit - printed}"') - 1
+    data[group].pop()
+    f.write_text(json.dumps(data, indent=1))
+    assert findings(f) == []
 
 
 def test_resolve_refuses_content_with_errors_so_no_command_plays_it(capsys):
