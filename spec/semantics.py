@@ -322,6 +322,21 @@ def _setup_only(f: M.FactionSpec):
                 yield (*base, i), f"step {s.op} belongs in 'setup'"
 
 
+@check("HOOK-NESTED", "error", "faction",
+       "A resolve_columns step inside a hook: its on_fail would run a hook from within a "
+       "hook, and the engine returns from one hook only (the way back to the turn is "
+       "lost); a hook that runs itself this way, its columns failing again, never ends.",
+       "7.7",
+       example='`"hooks": {"turmoil": [{"op": "resolve_columns", "on_fail": "turmoil"}]}`')
+def _hook_nested(f: M.FactionSpec):
+    for name, steps in f.hooks.items():
+        for i, s in enumerate(steps):
+            if isinstance(s, M.ResolveColumns):
+                again = " (itself)" if s.on_fail == name else ""
+                yield ("hooks", name, i, "on_fail"), \
+                    f"hook {name}: resolve_columns would run hook {s.on_fail}{again} from a hook"
+
+
 @check("TRACK-LENGTH", "error", "faction",
        "A track row ('cost' or 'vp') that is not as long as the pieces it governs: each "
        "space is one building, so a short row makes the extra buildings free (or "

@@ -102,6 +102,10 @@ DOCUMENTS = [
     # overflowed building the core; a 192,000-card deck took 10 s to start a game).
     ("engine-limit-pieces.json", [("ENGINE-LIMIT", "/pieces/pebble-60", '"pebble-60"')]),
     ("engine-limit-deck.json", [("ENGINE-LIMIT", "/cards/18", '"pebble-15"')]),
+    # Found by fuzzing: a hook whose columns fail runs itself again, forever (the engine
+    # looped with no decision); a hook inside a hook loses its way back.
+    ("hook-nested.json", [("HOOK-NESTED", "/hooks/turmoil/2/on_fail",
+                           '"turmoil"},\n      {"op": "choose_role"}')]),
     # Effects (abilities of factions and cards, immediate cards' programs).
     ("effect-param.json", [("EFFECT-PARAM", "/abilities/1/do/0", '"remove_enemy_pieces"'),
                            ("EFFECT-PARAM", "/abilities/2/side", '"side": "defender"'),
