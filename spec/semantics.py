@@ -549,13 +549,38 @@ def _zone_capacity(f: M.FactionSpec):
 
 @check("ID-DUP", "error", "faction",
        "Two abilities, faction cards, roles, columns, zones or boxes of one faction with "
-       "one id.",
-       example='two abilities `"id": "the-keep"`')
+       "one id; or a list of pieces (a step's or a menu entry's buildings, a trigger's "
+       "pieces, a zone's unlimited_while ...) or a role's tuck naming one twice: these "
+       "lists are sets, and a name given twice does not count twice.",
+       example='two abilities `"id": "the-keep"`; `"unlimited_while": ["base", "base"]`')
 def _faction_ids(f: M.FactionSpec):
     for group, what in (("abilities", "ability"), ("cards", "card"), ("columns", "column"),
                         ("roles", "role"), ("zones", "zone"), ("boxes", "box")):
         for i, x, k in _duplicates(e.id for e in getattr(f, group)):
             yield (group, i, "id"), f"duplicate {what} id {x!r} (first at /{group}/{k})"
+    # The engine keeps such lists as sets of bits: a repeat does not place, lift or
+    # tuck twice (found by fuzzing: it set another piece's bit instead).
+    lists: dict[Loc, list[str]] = {}
+    for loc, obj, name, pid in _piece_refs(f):
+        if isinstance(getattr(obj, name), list) and not isinstance(obj, M.RevoltAction):
+            lists.setdefault(loc[:-1], []).append(pid)  # revolt's repeats: PIECE-SUIT
+    for i, r in enumerate(f.roles):
+        lists[("roles", i, "tuck")] = list(r.tuck)
+    for base, names in lists.items():
+        for j, x, k in _duplicates(names):
+            yield (*base, j), f"{x!r} is named twice (first at /{'/'.join(map(str, base))}/{k})"
+
+
+@check("ID-DUP", "error", "deck",
+       "A card's trigger naming one piece twice in its 'pieces' (a set: a name given twice "
+       "does not count twice).",
+       example='`"pieces": ["roost", "roost"]`')
+def _deck_piece_lists(d: M.DeckSpec):
+    for i, c in enumerate(d.cards):
+        for j, a in enumerate(c.abilities):
+            for k, x, first in _duplicates(getattr(a, "pieces", [])):
+                yield ("cards", i, "abilities", j, "pieces", k), \
+                    f"card {c.id}: {x!r} is named twice (first at index {first})"
 
 
 # --------------------------------------------------------------------------- effects

@@ -106,6 +106,15 @@ DOCUMENTS = [
     # looped with no decision); a hook inside a hook loses its way back.
     ("hook-nested.json", [("HOOK-NESTED", "/hooks/turmoil/2/on_fail",
                            '"turmoil"},\n      {"op": "choose_role"}')]),
+    # Found by fuzzing: a piece named twice in a list the engine keeps as a set of bits
+    # set another piece's bit (a zone's cap lifted by the wrong building).
+    ("piece-list-dup.json", [("ID-DUP", "/zones/0/unlimited_while/2",
+                              '"unlimited_while"'),
+                             ("ID-DUP", "/abilities/2/pieces/2",
+                              '"mouse-lodge", "mouse-lodge"')]),
+    ("role-tuck-dup.json", [("ID-DUP", "/roles/3/tuck/1", '"build", "build"')]),
+    ("card-trigger-dup.json", [("ID-DUP", "/cards/3/abilities/0/pieces/2",
+                                '"pieces": ["cat-warrior"')]),
     # Effects (abilities of factions and cards, immediate cards' programs).
     ("effect-param.json", [("EFFECT-PARAM", "/abilities/1/do/0", '"remove_enemy_pieces"'),
                            ("EFFECT-PARAM", "/abilities/2/side", '"side": "defender"'),
