@@ -137,10 +137,14 @@ def guarded(fn: Callable[[], object], *, slow: float = SLOW, hang: float = HANG)
 
 
 def unlocated(diags) -> list[str]:
-    """Diagnostics that lack a code or a location (a file, and a line or a pointer)."""
+    """Diagnostics that lack a code or a location: a file, and a line or a pointer
+    (the file alone for what concerns the whole file: one that cannot be read as JSON,
+    or the count of problems past the first hundred)."""
+    whole = {"JSON-DEPTH", "FILE-TOO-BIG", "FILE-ENCODING", "FILE-MISSING", "TOO-MANY"}
     bad = []
     for d in diags:
-        if not d.code or not d.file or not (d.line or d.pointer):
+        whole_file = d.code in whole
+        if not d.code or not d.file or not (d.line or d.pointer or whole_file):
             bad.append(str(d))
     return bad
 

@@ -569,7 +569,27 @@ def f_graft(doc, rng, pools):
     return f"graft {what} {label}"
 
 
-FACTION = [f_graft, f_graft, f_graft, f_rename, f_rename, f_clone, f_warrior, f_piece_count,
+def f_grow(doc, rng, pools):
+    """Many more of something: pieces, abilities, zones, boxes, roles, columns, cards
+    (the engine's limits: ENGINE-LIMIT)."""
+    n = rng.choice([5, 20, 60, 70, 200])
+    what = rng.choice(["pieces", "abilities", "zones", "boxes", "roles", "columns", "cards"])
+    if what == "pieces":
+        for i in range(n):
+            doc.setdefault("pieces", {})[f"grown-{i}"] = {
+                "kind": rng.choice(["building", "token"]), "count": rng.choice([1, 64])}
+        return f"grow {n} pieces"
+    items = doc.get(what) or pools.items.get(what, [])
+    items = [x for x in items if isinstance(x, dict)]
+    if not items:
+        return None
+    model = rng.choice(items)
+    doc[what] = list(doc.get(what, [])) + \
+        [{**copy.deepcopy(model), "id": f"grown-{i}"} for i in range(n)]
+    return f"grow {n} {what}"
+
+
+FACTION = [f_grow, f_graft, f_graft, f_graft, f_rename, f_rename, f_clone, f_warrior, f_piece_count,
            f_piece_count, f_piece_kind, f_track, f_track, f_program, f_program, f_program,
            f_ability, f_ability, f_zone_box, f_zone_box, f_order, f_actions_count]
 
@@ -662,7 +682,23 @@ def m_forests(doc, rng, pools):
     return f"forests {what}"
 
 
-MAP = [m_paths, m_paths, m_clearing, m_clearing, m_clearing, m_corners, m_forests]
+def m_grow(doc, rng, pools):
+    """Clearings up to the 64 ids a map can have, each joined to a random one."""
+    cl = [c for c in doc.get("clearings", []) if isinstance(c, dict)]
+    if not cl:
+        return None
+    top = max(c.get("id", 0) for c in cl)
+    n = rng.choice([5, 30, 64 - top, 70 - top])
+    for k in range(n):
+        new = top + 1 + k
+        doc["clearings"].append({"id": new, "suit": rng.choice(["fox", "rabbit", "mouse"]),
+                                 "slots": rng.choice([1, 2, 3]),
+                                 "corner": rng.random() < 0.1})
+        doc.setdefault("paths", []).append([new, rng.choice(cl)["id"]])
+    return f"grow {n} clearings"
+
+
+MAP = [m_grow, m_paths, m_paths, m_clearing, m_clearing, m_clearing, m_corners, m_forests]
 
 
 # ---------------------------------------------------------------------- deck mutations
@@ -754,7 +790,18 @@ def d_ops(doc, rng, pools):
     return f"op {op.get('op')} {k} = {v}"
 
 
-DECK = [d_cards, d_cards, d_cards, d_items, d_ops, d_ops]
+def d_grow(doc, rng, pools):
+    n = rng.choice([10, 20, 100, 1000])
+    cards = [c for c in doc.get("cards", []) if isinstance(c, dict)]
+    if not cards:
+        return None
+    model = rng.choice(cards)
+    doc["cards"] = cards + [{**copy.deepcopy(model), "id": f"grown-{i}",
+                             "count": rng.choice([1, 64])} for i in range(n)]
+    return f"grow {n} cards like {model.get('id')}"
+
+
+DECK = [d_grow, d_cards, d_cards, d_cards, d_items, d_ops, d_ops]
 
 
 # ---------------------------------------------------------------------- patches, manifests
@@ -894,6 +941,11 @@ def _mutate_once(src: C.Source, doc, rng: random.Random, pools: Pools,
 # ---------------------------------------------------------------------- the oracle
 
 
+GAME_HANG = 90.0
+"""Seconds one checked game may take (a 4000-decision game takes a few): longer is a hang,
+a core that loops without asking for a decision."""
+
+
 def play(bundle, rng: random.Random, *, games: int, cap: int, pure: bool = True,
          label: str = "") -> list[str]:
     """Random games with the invariant checker: what broke ([] when every game ended or
@@ -909,7 +961,7 @@ def play(bundle, rng: random.Random, *, games: int, cap: int, pure: bool = True,
         factions = seatings[k % len(seatings)]
         seed = rng.randrange(1, 10**6)
         out = C.guarded(lambda f=factions, s=seed: play_checked(
-            bundle, f, s, max_decisions=cap, pure=pure), slow=3600, hang=600)
+            bundle, f, s, max_decisions=cap, pure=pure), slow=3600, hang=GAME_HANG)
         if out.finding:
             problems.append(f"CRASH seats {factions} seed {seed}: {out.finding}")
             continue
@@ -1026,33 +1078,54 @@ def campaign(count: int, seed: int, out: Path, *, games: int = 2, cap: int = 400
 
 
 def both_cores(folder: Path, rng: random.Random, tally: C.Tally, label: str, cap: int) -> None:
-    """Compile the mutant's core, play on it, and compare it with the pure core."""
+    """Compile the mutant's core, play on it, and compare it with the pure core: in a
+    child process, since a compiled core that loops cannot be interrupted by a signal."""
+    import subprocess
+
+    seed = rng.randrange(1, 10**6)
+    tally.count("compiled mutants")
+    try:
+        p = subprocess.run([sys.executable, "-m", "tests.fuzz.mutate", "--compiled-child",
+                            str(folder), "--seed", str(seed), "--cap", str(cap)],
+                           capture_output=True, text=True, timeout=1200, check=False,
+                           cwd=C.ROOT)
+    except subprocess.TimeoutExpired:
+        tally.find(f"{label}: (compiled) HANG: no result in 20 minutes")
+        return
+    try:
+        problems = json.loads(p.stdout.splitlines()[-1])
+    except (IndexError, ValueError):
+        tally.find(f"{label}: (compiled) the child failed: {p.stderr[-1500:]}")
+        return
+    for x in problems:
+        if _slow_but_ends(x):
+            tally.note(f"{label}: a long game (compiled): {x}")
+        else:
+            tally.find(f"{label}: clean but (compiled) {x}")
+
+
+def compiled_child(folder: Path, seed: int, cap: int) -> list[str]:
     from rootlaw.generator.build import compile_core
+    from rootlaw.runtime import Game
     from rootlaw.runtime.conformance import cores_agree
     from rootlaw.spec import resolve
 
     b = resolve([folder])
-    c = C.guarded(lambda: compile_core(b), slow=600, hang=900)
-    if c.finding or c.error:
-        tally.find(f"{label}: compiling the core: {c.finding or c.error}")
-        return
-    tally.count("compiled mutants")
-    for p in play(b, rng, games=2, cap=cap, pure=False, label=label):
-        if _slow_but_ends(p):
-            tally.note(f"{label}: a long game (compiled): {p}")
-        else:
-            tally.find(f"{label}: clean but (compiled) {p}")
+    compile_core(b)
+    rng = random.Random(seed)
+    if not Game(None, 1, bundle=b, pure=False).compiled:
+        return ["the compiled core did not load"]
+    problems = play(b, rng, games=2, cap=cap, pure=False)
     ids = [f.id for f in b.factions]
     diff = cores_agree(b, rng.sample(ids, len(ids)), rng.randrange(1, 10**6), cap)
-    if diff:
-        tally.find(f"{label}: the cores disagree: {diff}")
+    return problems + ([f"the cores disagree: {diff}"] if diff else [])
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", type=Path, required=True)
+    ap.add_argument("--out", type=Path)
     ap.add_argument("--games", type=int, default=2, help="games per clean mutant")
     ap.add_argument("--cap", type=int, default=4000, help="decisions per checked game")
     ap.add_argument("--kind", action="append", help="only sources of this kind (repeatable)")
@@ -1060,7 +1133,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--compiled", type=int, default=0,
                     help="compile and compare both cores on the first N clean mutants")
     ap.add_argument("--keep", action="store_true", help="keep every mutant's folder")
+    ap.add_argument("--compiled-child", type=Path, help=argparse.SUPPRESS)
     a = ap.parse_args(argv)
+    if a.compiled_child:
+        print(json.dumps(compiled_child(a.compiled_child, a.seed, a.cap)))
+        return 0
     tally = campaign(a.count, a.seed, a.out, games=a.games, cap=a.cap,
                      subprocess_every=a.subprocess_every, kinds=a.kind, compiled=a.compiled,
                      keep=a.keep)
