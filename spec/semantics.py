@@ -516,6 +516,31 @@ def _draws(f: M.FactionSpec):
         yield ("turn",), "no step of the turn draws cards ('draw')"
 
 
+# Steps that never ask the player anything: they run on their own.
+_AUTOMATIC = (M.Draw, M.DrawToZone, M.DrawIfHandEmpty, M.ScoreTrack, M.LoseVpPerColumnCard,
+              M.DiscardColumns, M.EndPhase)
+
+
+def _may_ask(s: Any) -> bool:
+    if isinstance(s, M.Actions):
+        return s.count != 0 or s.extra_action_suit is not None
+    return not isinstance(s, _AUTOMATIC)
+
+
+@check("TURN-NO-DECISION", "error", "faction",
+       "A turn in which nothing ever asks the player anything (only automatic steps, such "
+       "as draw and score_track, or actions with a count of 0, and no usable effect): the "
+       "faction never acts, and a game seating only such factions turns forever without a "
+       "decision.", "5.2",
+       example='`"turn": {"evening": [{"op": "draw", "count": 1}]}`')
+def _turn_decides(f: M.FactionSpec):
+    steps = [s for ph in ("birdsong", "daylight", "evening") for s in getattr(f.turn, ph)]
+    usable = any(isinstance(a, M.Effect) and not a.timing.startswith("battle_")
+                 for a in f.abilities)
+    if not usable and not any(_may_ask(s) for s in steps):
+        yield ("turn",), "no step of the turn asks the player to decide anything"
+
+
 @check("PIECE-SUIT", "error", "faction",
        "A building named by 'revolt' without a 'suit': revolt places the building of the "
        "clearing's suit, so one without a suit is never placed; or two of them with one "

@@ -115,6 +115,9 @@ DOCUMENTS = [
     ("role-tuck-dup.json", [("ID-DUP", "/roles/3/tuck/1", '"build", "build"')]),
     ("card-trigger-dup.json", [("ID-DUP", "/cards/3/abilities/0/pieces/2",
                                 '"pieces": ["cat-warrior"')]),
+    # Found by fuzzing: factions whose turns never ask anything, seated together, made
+    # the engine turn forever inside Game() without a decision.
+    ("turn-no-decision.json", [("TURN-NO-DECISION", "/turn", '"turn"')]),
     # Effects (abilities of factions and cards, immediate cards' programs).
     ("effect-param.json", [("EFFECT-PARAM", "/abilities/1/do/0", '"remove_enemy_pieces"'),
                            ("EFFECT-PARAM", "/abilities/2/side", '"side": "defender"'),
