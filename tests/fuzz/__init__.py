@@ -19,6 +19,9 @@ the suite; big campaigns are run by hand:
 A finding is one of: a traceback (an exception that is not rootlaw's own coded error),
 a hang or a slow read (over 2 s), a finding without a code or a location, content that
 validates clean but breaks a game (a crash in the core, an invariant violation, a
-decision with no legal action, a game the decision cap stops), and content that
-``validate`` passes but ``resolve`` refuses.
+decision with no legal action, a game that does not end), and content that
+``validate`` passes but ``resolve`` refuses.  A game the checked cap stops but that
+ends when played on is a note, not a finding: odd content (no draw step, one roost)
+makes long games, and random agents can stall where a player would not (the Alliance
+hoarding every card in its supporters once it has nothing to spend them on).
 """

@@ -82,6 +82,14 @@ def write_mutant(src: Source, data: object, folder: Path, *, raw: bytes | None =
     return folder
 
 
+def add_document(folder: Path, name: str, data: object) -> None:
+    """One more document in a mutant pack (listed after the others)."""
+    (folder / name).write_text(json.dumps(data, indent=1), encoding="utf-8")
+    manifest = json.loads((folder / "pack.json").read_text(encoding="utf-8"))
+    manifest["content"].append(name)
+    (folder / "pack.json").write_text(json.dumps(manifest), encoding="utf-8")
+
+
 # ---------------------------------------------------------------------- guards
 
 

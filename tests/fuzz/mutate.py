@@ -10,7 +10,8 @@ from a list of the same name anywhere in the content: a step, a menu entry, an e
 op, an ability, a card, a clearing).  Others know the content: a faction loses its
 warrior or gains a second one, a track row changes length, a piece is renamed
 consistently (legitimate content the engine has never seen), a faction is cloned under
-new ids (a fourth faction), a program or a menu is emptied, a zone, a box, an effect or
+new ids (a fourth faction), a second mutated faction joins the pack (two odd factions
+seated together), a program or a menu is emptied, a zone, a box, an effect or
 a trigger changes its parameters; a map loses a path, a corner, a clearing (with every
 reference to it) or gains one; a deck loses all cards of a kind or gets other counts; a
 patch gets pointers that do not resolve or operations on real paths of its target; a
@@ -25,9 +26,10 @@ The oracle, for each mutant (a pack folder that replaces or patches the base gam
 2. When it reports no error (warnings allowed), ``resolve([pack])`` accepts it and
    random games are played on it (every faction in a shuffled seat order, and a random
    pair), the invariant checker after every decision, up to a decision cap: a crash, an
-   invariant violation, a decision with no legal action or a game the cap stops is a
-   finding ("broken but clean").  A stopped game is played on without the checker to a
-   much larger cap, to tell a slow game from one that cannot end.
+   invariant violation, a decision with no legal action or a game that does not end is
+   a finding ("broken but clean").  A game the cap stops is played on without the
+   checker to a much larger cap: one that then ends is a long game (a note), one that
+   does not is a finding.
 3. ``--compiled N``: the first N clean mutants are also compiled (about 25 s each) and
    played on both cores, decision by decision (``cores_agree``).
 
@@ -1064,6 +1066,18 @@ def campaign(count: int, seed: int, out: Path, *, games: int = 2, cap: int = 400
             shutil.rmtree(folder)
         C.write_mutant(src, data, folder)
         label = f"m{i:05d} {src.label} [{'; '.join(done)}]"
+        if src.kind == "faction" and src.pack is None and rng.random() < 0.15:
+            # A second faction in the same pack, cloned from any faction and mutated: two
+            # odd factions that may be seated together (bundle checks, seatings).
+            other = rng.choice([s for s in C.sources() if s.kind == "faction"])
+            extra, more = mutant(other, rng, pools, targets)
+            try:
+                extra = _rename_faction(extra, rng)
+            except (AttributeError, TypeError, KeyError, IndexError, ValueError):
+                extra = _rename_faction(other.data, rng)  # mutated out of shape: as is
+                more = []
+            C.add_document(folder, "second.json", extra)
+            label += f" + second faction {extra['id']} from {other.name} [{'; '.join(more)}]"
         verdict = check_mutant(folder, rng, tally, label,
                                subprocess_too=subprocess_every > 0 and i % subprocess_every == 0,
                                games=games, cap=cap)
