@@ -28,7 +28,8 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
             "draw_if_hand_empty", "add_to_columns", "place_if_none", "resolve_columns",
             "score_track", "lose_vp_per_column_card", "discard_columns", "choose_role",
             "end_phase", "setup_home_token", "setup_warriors_everywhere",
-            "setup_buildings_near_home", "setup_home_corner", "draw_to_zone")
+            "setup_buildings_near_home", "setup_home_corner", "draw_to_zone",
+            "score_forests", "run_stage", "advance_cycle")
 MENU_ACTIONS = ("battle", "march", "recruit_all", "build", "spend_card_place", "craft",
                 "spread", "revolt", "mobilize", "train", "recruit_at", "organize")
 COLUMN_ACTIONS = ("recruit", "move", "battle", "build")
@@ -163,6 +164,8 @@ OBSERVATION = (
     Obs("zone_size", "cards", "LOC_ZONE", per_seat=True, slots="Z", visibility="hidden"),
     Obs("zones", "cards", "LOC_ZONE", per_seat=True, slots="Z", visibility="owner"),
     Obs("boxes", "state", "BOX", per_seat=True),
+    # Where each seat's cycle markers stand (public): a stage index per cycle.
+    Obs("cycles", "state", "CYCLE", per_seat=True),
 )
 
 
@@ -274,6 +277,8 @@ PARTIALS = (
     Partial("effects", abilities=("effect", "trigger"), eops=EFFECT_OPS,
             frames=("phase_start", "battle_effects", "effect", "take_actions")),
     Partial("triggers", abilities=("trigger",)),
+    Partial("forests", ops=("score_forests",)),
+    Partial("cycles", ops=("run_stage", "advance_cycle")),
     Partial("api", always=True),
     Partial("scenario", always=True),
     Partial("observe", always=True),
@@ -383,6 +388,8 @@ class Names(TypedDict, total=False):
     effects: list[str]
     zones: list[list[str]]
     boxes: list[list[str]]
+    cycles: list[list[str]]        # per faction, its cycles' ids
+    stages: list[list[list[str]]]  # per faction and cycle, the stages
 
 
 @dataclass
@@ -504,6 +511,15 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("ADJ", adj)
     t.put("EDGE_FROM", [a for a, _ in edges])
     t.put("EDGE_TO", [b for _, b in edges])
+    # Forests (Law 2.4): the clearings each touches are FOREST_LIST[FOREST_RANGE[f] ..
+    # FOREST_RANGE[f + 1] - 1].
+    forest_range, forest_list = [0], []
+    for fo in m.forests:
+        forest_list += sorted({cidx[c] for c in fo.clearings})
+        forest_range.append(len(forest_list))
+    t.put("FOREST_RANGE", forest_range)
+    t.put("FOREST_LIST", forest_list or [0])
+    consts["NFOREST"] = len(m.forests)
 
     # ---- pieces
     t.put("PIECE_OWNER", [factions.index(f) for f, _, _ in pieces])
@@ -638,6 +654,18 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("ROLE_TUCK", role_tuck)
 
     # ---- programs: every step of every faction in one flat table
+    # ---- cycles: a marker per seat and cycle (models.Cycle), stages by index
+    NCYC = max([len(f.cycles) for f in factions] + [1])
+    cycle_len = [0] * (F * NCYC)
+    cycle_start = [0] * (F * NCYC)
+    for fi, f in enumerate(factions):
+        for k, cy in enumerate(f.cycles):
+            cycle_len[fi * NCYC + k] = len(cy.stages)
+            cycle_start[fi * NCYC + k] = cy.stages.index(cy.start) if cy.start else 0
+    t.put("CYCLE_LEN", cycle_len)
+    t.put("CYCLE_START", cycle_start)
+    stage_hook: list[int] = []  # per run_stage step, one hook (or -1) per stage
+
     ops: list[int] = []
     pa: list[int] = []
     pb: list[int] = []
@@ -740,6 +768,17 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 d = sum(1 << pidx[x] for x in s.buildings)
             elif isinstance(s, M.SetupHomeCorner):
                 a, b = pidx[s.building], s.warriors
+            elif isinstance(s, M.ScoreForests):
+                a, b = s.vp, s.min
+            elif isinstance(s, (M.RunStage, M.AdvanceCycle)):
+                cyc = [cy.id for cy in factions[fi].cycles]
+                a = cyc.index(s.cycle)
+                if isinstance(s, M.AdvanceCycle):
+                    b = s.by
+                else:
+                    c = len(stage_hook)
+                    stage_hook.extend(hook_names.index((fi, s.hooks[x])) if x in s.hooks
+                                      else -1 for x in factions[fi].cycles[a].stages)
             ops.append(STEP_OPS.index(s.op))
             for col, v in ((pa, a), (pb, b), (pc, c), (pd, d)):
                 col.append(v)
@@ -896,8 +935,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("SETUP_RANGE", [x for r in setup_r for x in r])
     t.put("PHASE_RANGE", [x for r in phase_r for x in r])  # [F][3][2]
     t.put("HOOK_RANGE", [x for r in hook_r for x in r] or [0, 0])
+    t.put("STAGE_HOOK", stage_hook or [0])
     t.put("SETUP_ORDER", sorted(range(F), key=lambda i: (factions[i].setup_order, i)))
     consts["NSTEPS"] = len(ops)
+    consts["NCYC"] = NCYC
     consts["NMENU"] = len(menu_kind)
 
     # ---- action space
@@ -980,6 +1021,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # empty and 0 in every game
         ("DICE_POS", 1), ("DICE_LEN", 1), ("DICE", 2 * MAX_DICE), ("STOP_AT", 1),
         ("STOPPED", 1),
+        # cycles (models.Cycle): the stage each seat's markers stand on (public)
+        ("CYCLE", P * NCYC),
     ]:
         S.add(name, size)
     consts["STATE_SIZE"] = S.size
@@ -1012,5 +1055,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         "effects": [e[2].id for e in effects],
         "zones": [[z.id for z in f.zones] for f in factions],
         "boxes": [[x.id for x in f.boxes] for f in factions],
+        "cycles": [[cy.id for cy in f.cycles] for f in factions],
+        "stages": [[list(cy.stages) for cy in f.cycles] for f in factions],
     }
     return t

@@ -20,6 +20,7 @@ Invariants (Law references in brackets):
 - a removal event's ledger is empty outside a battle's hits, and no win is held back
   outside them [1.5.4, 4.3.6]; used-effect flags are 0 or 1; a seen hand is a hand that
   could be (no more copies of a card than exist), seen in a turn that has been;
+- a cycle's marker stands on one of its stages;
 - a pending decision always offers at least one action.
 """
 
@@ -100,6 +101,13 @@ def invariant_violations(g: Game) -> Iterator[str]:
     if not frames:
         yield from _zone_violations(g)
     yield from _effect_violations(g, frames)
+    ncyc = c["NCYC"]
+    for q in range(g.num_players):
+        f = g._seats[q]
+        for k in range(ncyc):
+            at, n = st[S["CYCLE"] + q * ncyc + k], tab[off["CYCLE_LEN"] + f * ncyc + k]
+            if not 0 <= at < max(n, 1):
+                yield f"a cycle marker of {g.factions[q]} off its stages"
     if not g.is_over and not g.legal_actions():
         yield "a decision with no legal action and no winner"
 

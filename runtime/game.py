@@ -129,13 +129,31 @@ class Game:
         # actions across one (scenario helpers write g.state directly).
         self.state = mod.new_state()
         self._core = mod.Core(self.state)
-        self.history: list[int] = []
+        self._history: list[int] = []
+        self._history_shared = False
         if _restore is None:
             self._core.init_game(seed, seats)
         else:
             state, history = _restore
             self.state[:] = array("q", state)
-            self.history = list(history)
+            self._history = list(history)
+
+    @property
+    def history(self) -> list[int]:
+        """The decisions taken so far, as action indices (read it; do not change it: a
+        clone may share the list until either game takes a decision)."""
+        return self._history
+
+    def _record(self, actions: list[int] | int) -> None:
+        """Add decisions to the history.  A clone shares its parent's history list until
+        one of them records a decision (copy on write): clone() copies no history."""
+        if self._history_shared:
+            self._history = self._history[:]
+            self._history_shared = False
+        if type(actions) is int:
+            self._history.append(actions)
+        else:
+            self._history.extend(actions)
 
     # What the clones share, under the names the runtime has always used.
     bundle = property(lambda self: self._cfg.bundle)
@@ -269,7 +287,7 @@ class Game:
         if type(action) is int:  # the common case: one call into the core
             try:
                 if self._core.apply(action):
-                    self.history.append(action)
+                    self._record(action)
                     return
             except OverflowError:  # beyond 64 bits: refused below
                 pass
@@ -286,24 +304,26 @@ class Game:
             raise IllegalAction(f"an action is an int or a notation string, not {action!r}")
         if not 0 <= action < self.space.size or not self._core.apply(int(action)):
             raise IllegalAction(f"action {action} is not legal now")
-        self.history.append(int(action))
+        self._record(int(action))
 
     def playout(self, agent_seed: int, max_decisions: int = MAX_DECISIONS) -> int:
         """Random agents play on inside the core (fast path); returns decisions taken."""
         trace = self._core.playout_trace(agent_seed, max_decisions)
-        self.history.extend(trace)
+        self._record(trace)
         return len(trace)
 
     # ------------------------------------------------------------------ copies and saves
 
     def clone(self) -> Game:
         """An independent copy: the core copies its state (and its listing of legal
-        actions) into a new core; the history is copied, the rest shared."""
+        actions) into a new core; the history is shared until either game takes a
+        decision (copy on write), the rest shared for good."""
         g = object.__new__(type(self))
         g._cfg = self._cfg
         core = g._core = self._core.clone()
         g.state = core.state
-        g.history = self.history[:]
+        g._history = self._history
+        g._history_shared = self._history_shared = True
         return g
 
     def to_dict(self) -> dict:
@@ -511,6 +531,13 @@ class Game:
         at = self.S["USED"] + self._seat(seat) * U
         return [self.names["effects"][u] for u in range(U) if self.state[at + u]]
 
+    def cycles(self, seat: int) -> dict[str, str]:
+        """Where each of a seat's cycles stands: cycle id -> its current stage (the
+        faction's 'cycles'); public."""
+        f, ncyc = self._seats[self._seat(seat)], self.consts["NCYC"]
+        return {cy: self.names["stages"][f][k][self._s("CYCLE", seat * ncyc + k)]
+                for k, cy in enumerate(self.names["cycles"][f])}
+
     def seen_hand(self, viewer: int, seat: int) -> tuple[list[str], int] | None:
         """What viewer saw of seat's hand when it was last shown to viewer (Law 1.2.1
         'show'), and the turn it saw it; None if never.  Only viewer's own observation
@@ -607,6 +634,7 @@ class Game:
                 "zones": {z: {"size": len(cards), "cards": cards if q == seat else None}
                           for z, cards in self.zones(q).items()},
                 "boxes": self.boxes(q),
+                "cycles": self.cycles(q),
             })
         seen = {}
         for q in range(self.num_players):

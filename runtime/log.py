@@ -55,7 +55,10 @@ def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | N
         # An interrupt names what it asks about ("done" to an ambush reads differently).
         shown = f"{text} ({asked})" if asked in g.names["frames"] else text
         if out and phase != "setup" and turn != last_turn:
-            print(f"-- turn {turn}: {g.factions[current]}", file=out)
+            # Where the player's cycles stand (seasons, tides ...): its turn follows them.
+            stages = ", ".join(f"{cy}: {stage}" for cy, stage in g.cycles(current).items())
+            print(f"-- turn {turn}: {g.factions[current]}{f' ({stages})' if stages else ''}",
+                  file=out)
             last_turn = turn
         g.apply(a)
         if out:

@@ -2,7 +2,7 @@
 
 The action space is fixed by the bundle (see ``rootlaw.generator.tables.ACTION_TYPES``);
 an index decodes to a type and parameters, and the notation spells them in the game's
-words: ``move 5->10 x3``, ``battle 12 <faction>``, ``build <building> 5``,
+words: ``move 1->5 x3``, ``battle 12 <faction>``, ``build <building> 5``,
 ``craft <card>``, ``pay <suit>`` (for a '?' cost icon), ``use <effect> [on <faction> |
 at <clearing>]``, ``spread 5``, ``revolt 5``, ``organize 5``, ``mobilize <card>``,
 ``train <card>``; a zone card paid is ``spend <card>``.

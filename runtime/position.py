@@ -610,7 +610,41 @@ def set_counter(g: Game, name: str, value) -> None:
                    code="REF-UNDEF")
 
 
+# ---------------------------------------------------------------------- cycles
+
+
+def cycles(g: Game, seat: int) -> dict[str, str]:
+    """Where a seat's cycles stand: cycle id -> stage (models.Cycle)."""
+    return g.cycles(seat)
+
+
+def set_cycle(g: Game, seat: int, cycle: str, stage: str) -> None:
+    """Put a seat's cycle marker on a stage."""
+    f = g._seats[seat]
+    k = _index(g.names["cycles"][f], cycle, f"cycle of {g.factions[seat]}")
+    stages = g.names["stages"][f][k]
+    g.state[g.S["CYCLE"] + seat * g.consts["NCYC"] + k] = \
+        _index(stages, stage, f"stage of {g.factions[seat]}'s {cycle}")
+
+
 # ---------------------------------------------------------------------- turn flow
+
+
+def _program(g: Game, f: int, phase: str) -> tuple[int, int]:
+    ph = _index(list(PHASE_CODES), phase, "phase")
+    return _tab(g, "PHASE_RANGE", (f * 3 + ph) * 2), _tab(g, "PHASE_RANGE", (f * 3 + ph) * 2 + 1)
+
+
+def _stage_hooks(g: Game, seat: int, f: int, step: int, stage: int | None):
+    """The hooks a run_stage step runs: in one stage (its index), or in any stage
+    (None); as step ranges (start, end)."""
+    cycle = _tab(g, "STEP_A", step)
+    first = _tab(g, "STEP_C", step)
+    n = _tab(g, "CYCLE_LEN", f * g.consts["NCYC"] + cycle)
+    for x in range(n) if stage is None else [stage]:
+        h = _tab(g, "STAGE_HOOK", first + x)
+        if h >= 0:
+            yield _tab(g, "HOOK_RANGE", 2 * h), _tab(g, "HOOK_RANGE", 2 * h + 1)
 
 
 def goto(g: Game, faction: str, phase: str, step: str | None = None) -> None:
@@ -620,9 +654,8 @@ def goto(g: Game, faction: str, phase: str, step: str | None = None) -> None:
     seat = seat_of(g, faction)
     f = g._seats[seat]
     ph = _index(list(PHASE_CODES), phase, "phase")
-    start = _tab(g, "PHASE_RANGE", (f * 3 + ph) * 2)
-    end = _tab(g, "PHASE_RANGE", (f * 3 + ph) * 2 + 1)
-    st = start
+    start, end = _program(g, f, phase)
+    st, ret, ret_end = start, -1, 0
     if step is not None:
         ops = g.names["ops"]
         for i in range(start, end):
@@ -630,9 +663,26 @@ def goto(g: Game, faction: str, phase: str, step: str | None = None) -> None:
                 st = i
                 break
         else:
-            raise _bad(f"{faction} has no {step!r} step in {phase}", code="REF-UNDEF")
+            # A step of a hook that a run_stage step of the phase runs in the seat's
+            # current stage: the hook's program, returning after the run_stage step.
+            found = None
+            for i in range(start, end):
+                if ops[_tab(g, "STEP_OP", i)] != "run_stage":
+                    continue
+                stage = g.state[g.S["CYCLE"] + seat * g.consts["NCYC"] + _tab(g, "STEP_A", i)]
+                for h0, h1 in _stage_hooks(g, seat, f, i, stage):
+                    j = next((j for j in range(h0, h1) if ops[_tab(g, "STEP_OP", j)] == step),
+                             None)
+                    if j is not None and found is None:
+                        found = (j, h1, i + 1)
+            if found is None:
+                raise _bad(f"{faction} has no {step!r} step in {phase} (in the stages its "
+                           "cycles stand on)", code="REF-UNDEF")
+            st, ret, ret_end = found[0], found[2], end
+            end = found[1]
     s = g.S
     g.state[s["DEPTH"]] = 0
+    g.state[s["STOPPED"]] = 0  # a turn held by an earlier stop is left behind
     g.state[s["B_STAGE"]] = 0
     g.state[s["HOLD_VICTORY"]] = 0  # a battle's hits no longer landing
     g.state[s["LEDGER_N"]] = 0  # nor a removal event in progress
@@ -643,7 +693,8 @@ def goto(g: Game, faction: str, phase: str, step: str | None = None) -> None:
     g.state[s["STEP"]] = st
     g.state[s["STEP_END"]] = end
     g.state[s["STEP_ENTERED"]] = 0
-    g.state[s["RET_STEP"]] = -1
+    g.state[s["RET_STEP"]] = ret
+    g.state[s["RET_END"]] = ret_end
     for i in range(4):
         g.state[s["CRAFT_USED"] + i] = 0
     for c in range(g.consts["C"]):
@@ -654,12 +705,19 @@ def goto(g: Game, faction: str, phase: str, step: str | None = None) -> None:
 
 
 def steps_of(g: Game, faction: str, phase: str) -> list[str]:
-    """The step ops of a faction's phase, in order."""
-    f = g._seats[seat_of(g, faction)]
-    ph = _index(list(PHASE_CODES), phase, "phase")
-    start = _tab(g, "PHASE_RANGE", (f * 3 + ph) * 2)
-    end = _tab(g, "PHASE_RANGE", (f * 3 + ph) * 2 + 1)
-    return [g.names["ops"][_tab(g, "STEP_OP", i)] for i in range(start, end)]
+    """The step ops of a faction's phase, in order, then those of the hooks its
+    run_stage steps run in any stage."""
+    seat = seat_of(g, faction)
+    f = g._seats[seat]
+    start, end = _program(g, f, phase)
+    ops = g.names["ops"]
+    out = [ops[_tab(g, "STEP_OP", i)] for i in range(start, end)]
+    for i in range(start, end):
+        if ops[_tab(g, "STEP_OP", i)] == "run_stage":
+            for h0, h1 in _stage_hooks(g, seat, f, i, None):
+                out += [ops[_tab(g, "STEP_OP", j)] for j in range(h0, h1)
+                        if ops[_tab(g, "STEP_OP", j)] not in out]
+    return out
 
 
 def step_op(g: Game) -> str | None:
@@ -735,11 +793,11 @@ def resume(g: Game) -> None:
 __all__ = [
     "CRAFT_SUITS", "PHASE_CODES", "buildings", "card_copies", "card_def", "card_defs",
     "card_kind", "clear_board", "clearing_index", "column_loc", "columns_of", "count",
-    "counters", "crafted", "deck", "discard_place", "dominance", "first_player", "goto",
+    "counters", "crafted", "cycles", "deck", "discard_place", "dominance", "first_player", "goto",
     "item_index", "items", "move_card", "out_of_game", "per_clearing_limit", "piece_index",
     "piece_kind", "piece_owner", "piece_total", "piles", "play_area", "put", "retired_roles",
     "role", "roles_of", "ruins", "ruler", "seat_of", "set_cards_at", "set_column",
-    "set_counter", "set_crafted", "set_deck_size", "set_deck_top", "set_dominance",
+    "set_counter", "set_crafted", "set_cycle", "set_deck_size", "set_deck_top", "set_dominance",
     "set_first_player", "set_hand", "set_play_area", "set_retired_roles", "set_role",
     "set_ruins", "set_supply", "set_vp", "slots", "step_op", "steps_of", "supply",
     "begin_turn", "dice_queue", "resume", "set_dice", "set_dice_queue", "set_stop",

@@ -709,6 +709,30 @@ def _panel_cards(v: _View, q: int) -> tuple[str, float]:
                        f'</text></g>')
             x += w + 5
         y += 26
+    for cy in f.cycles:
+        # A cycle: its stages in order round the ring, the marker's one filled.
+        at = pl["cycles"][cy.id]
+        out.append(f'<g class="cycle" data-cycle="{_t(cy.id)}" data-stage="{_t(at)}">'
+                   f'<title>{_t(cy.name or _label(cy.id))}</title>'
+                   f'<text x="4" y="{_n(y + 13)}" class="s" fill="#6d6456">'
+                   f'{_t(_label(cy.id))}</text>')
+        x = 52.0
+        for stage in cy.stages:
+            here = stage == at
+            w = 20 + 8.6 * len(_label(stage))
+            if x + w > PANEL_W:
+                x, y = 52.0, y + 22
+            mark = ' data-current="1"' if here else ""
+            out.append(f'<g class="stage" data-stage="{_t(stage)}"{mark}>'
+                       f'<rect x="{_n(x)}" y="{_n(y)}" width="{_n(w)}" height="19" rx="3" '
+                       f'fill="{colour if here else "#ffffff"}" stroke="{colour}" '
+                       f'stroke-width="1.5"/><text class="c t{" b" if here else ""}" '
+                       f'x="{_n(x + w / 2)}" y="{_n(y + 10)}" '
+                       f'fill="{ink_on(colour) if here else INK}">{_t(_label(stage))}'
+                       f'</text></g>')
+            x += w + 5
+        out.append("</g>")
+        y += 26
     if f.columns:
         cols = o["players"][q]["columns"]
         n = len(f.columns)

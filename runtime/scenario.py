@@ -589,6 +589,36 @@ def _check_retired(g, v, ptr):
                             sorted(pos.retired_roles(g, g.factions.index(f))), sorted(names))]
 
 
+def _read_cycles(r: Reader, v, ptr):
+    def one(f, x, p):
+        seat = r.g.factions.index(f)
+        fi = r.g._seats[seat]
+        known = r.g.names["cycles"][fi]
+        out = {}
+        for cy, stage in r.obj(x, p, "an object of cycle -> stage").items():
+            cp = pointer(p, cy)
+            r.one_of(cy, cp, known, f"cycle of {f}")
+            out[cy] = r.one_of(stage, cp, r.g.names["stages"][fi][known.index(cy)],
+                               f"stage of {f}'s {cy}")
+        return out
+    return r.per_faction(v, ptr, one)
+
+
+def _put_cycles(g, v, st, ptr):
+    for f, row in v.items():
+        for cy, stage in row.items():
+            _guard(pointer(ptr, f, cy), pos.set_cycle, g, g.factions.index(f), cy, stage)
+
+
+def _check_cycles(g, v, ptr):
+    out = []
+    for f, row in v.items():
+        have = pos.cycles(g, g.factions.index(f))
+        for cy, stage in row.items():
+            out += _diff(pointer(ptr, f, cy), f"{f}'s {cy}", have[cy], stage)
+    return out
+
+
 def _read_first(r: Reader, v, ptr):
     return r.faction(v, ptr)
 
@@ -998,6 +1028,11 @@ KEYS: tuple[Key, ...] = (
         doc="Roles face down: faction -> role ids (not all of them: the last one retired "
         "turns them all face up).",
         expect_doc="Roles face down: faction -> role ids, exactly."),
+    Key("cycles", _read_cycles, put=_put_cycles, check=_check_cycles,
+        doc="Where cycle markers stand (a faction's 'cycles'): faction -> cycle -> stage "
+        "(cycles not named are left as they are).",
+        expect_doc="Where cycle markers stand: faction -> cycle -> stage (cycles not named "
+        "are not checked)."),
     Key("first_player", _read_first, put=_put_first, check=_check_first,
         doc="The faction that took the first turn (Law 5.1.1).",
         expect_doc="The faction that took the first turn."),
@@ -1007,7 +1042,9 @@ KEYS: tuple[Key, ...] = (
         expect_doc="The rolls of `dice` not yet used (usually [], all used)."),
     Key("turn", _read_turn, put=_put_turn, check=_check_turn,
         doc="Whose turn and where: {faction, phase, step} starts that phase at that step "
-        "op (phase defaults to daylight, step to the phase's first); {faction, \"at\": "
+        "op (phase defaults to daylight, step to the phase's first; a step of a hook that "
+        "a run_stage step runs in the current stage is reached through it); {faction, "
+        "\"at\": "
         "\"start\"} begins the faction's turn through the engine's turn flow, "
         "start-of-Birdsong checks (dominance, Law 3.3.1) included.",
         expect_doc="Whose turn it is and where: any of faction, phase, step (op), number "
@@ -1270,8 +1307,14 @@ EXAMPLES_PATH = Path(__file__).resolve().parent / "scenario_examples.json"
 
 
 def examples() -> dict:
-    """The docs' examples (on the base game): a whole scenario, and one value per key."""
+    """The docs' examples (on the base game): a whole scenario, and one value per key;
+    under "homebrew", the values of keys no base-game faction has a use for, read on a
+    pack of the repository's examples/ folder (its id and factions given there)."""
     return json.loads(EXAMPLES_PATH.read_text(encoding="utf-8"))
+
+
+def _example(ex: dict, side: str, key: str):
+    return ex[side][key] if key in ex[side] else ex["homebrew"][side][key]
 
 
 def scenarios_markdown() -> str:
@@ -1313,14 +1356,16 @@ def scenarios_markdown() -> str:
     ]
     for k in KEYS:
         if k.put is not None:
-            lines.append(f"| `{k.name}` | {k.doc} | `{_json(ex['position'][k.name])}` |")
+            example = _json(_example(ex, "position", k.name))
+            lines.append(f"| `{k.name}` | {k.doc} | `{example}` |")
     lines += ["", "## Expect keys", "",
               "Each expectation is checked after its step's decisions; a failure names the "
               "step and the JSON pointer of the expectation.", "",
               "| key | meaning | example |", "|---|---|---|"]
     for k in KEYS:
         if k.check is not None:
-            lines.append(f"| `{k.name}` | {k.expect_doc} | `{_json(ex['expect'][k.name])}` |")
+            example = _json(_example(ex, "expect", k.name))
+            lines.append(f"| `{k.name}` | {k.expect_doc} | `{example}` |")
     lines += [
         "", "## When a scenario is invalid", "",
         "A file that cannot mean anything is reported as `SCENARIO-INVALID` with the JSON "

@@ -32,6 +32,15 @@ _GROUPS = (
 )
 
 
+# Parts of a faction that are lists of entries of their own (the key in a faction file,
+# the model of one entry): what steps and menu actions name.
+_PARTS = (
+    ("zones", M.Zone),
+    ("boxes", M.Box),
+    ("cycles", M.Cycle),
+)
+
+
 def _members(union) -> list[type[BaseModel]]:
     inner = typing.get_args(union)[0]
     return list(typing.get_args(inner))
@@ -86,4 +95,12 @@ def catalogue_markdown() -> str:
             params = [_param(n, f) for n, f in fields.items() if n != tag]
             lines.append(f"| `{tag_value}` | {doc} | {'<br>'.join(params) or '-'} |")
         lines.append("")
+    lines += ["## Faction parts", "",
+              "Keys of a faction file whose entries steps and menu actions name.", "",
+              "| key | what an entry is | parameters |", "|---|---|---|"]
+    for key, model in _PARTS:
+        doc = " ".join(inspect.cleandoc(model.__doc__ or "").split())
+        params = [_param(n, f) for n, f in model.model_fields.items()]
+        lines.append(f"| `{key}` | {doc} | {'<br>'.join(params)} |")
+    lines.append("")
     return "\n".join(lines)

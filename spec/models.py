@@ -287,6 +287,19 @@ class Role(Strict):
     """Ids of faction abilities switched off while this role is held."""
 
 
+class Cycle(Strict):
+    """A marker going round a ring of stages (seasons, tides, phases of the moon): the
+    step 'run_stage' runs the hook its current stage names, 'advance_cycle' moves it on,
+    and after the last stage comes the first.  Public: everybody sees where it stands."""
+
+    id: Ident
+    name: str = ""
+    stages: list[Ident] = Field(min_length=2, max_length=16)
+    """The stages, in the order the marker visits them."""
+    start: Ident | None = None
+    """The stage the marker starts on (the first without)."""
+
+
 # ---- abilities: static modifiers and triggered hooks
 
 
@@ -821,12 +834,44 @@ class SetupHomeCorner(Strict):
     warriors: int = Field(ge=0, le=100)
 
 
+class ScoreForests(Strict):
+    """Score 'vp' for each forest you hold: you rule more of the clearings it touches
+    than any other player does, and at least 'min' of them (Law 2.4, 2.5)."""
+
+    op: Literal["score_forests"]
+    vp: int = Field(default=1, ge=1, le=100)
+    """VP per forest held."""
+    min: int = Field(default=1, ge=1, le=64)
+    """The fewest clearings of a forest you must rule to hold it."""
+
+
+class RunStage(Strict):
+    """Run the hook that your cycle's current stage names (none for a stage not named),
+    then go on with the step after this one."""
+
+    op: Literal["run_stage"]
+    cycle: Ident
+    """One of the faction's 'cycles'."""
+    hooks: dict[Ident, Ident] = Field(min_length=1)
+    """Stage -> the hook run while the cycle is at that stage."""
+
+
+class AdvanceCycle(Strict):
+    """Move your cycle's marker on by 'by' stages; after the last stage comes the first."""
+
+    op: Literal["advance_cycle"]
+    cycle: Ident
+    """One of the faction's 'cycles'."""
+    by: int = Field(default=1, ge=1, le=15)
+
+
 Step = Annotated[
     (
         PlaceAtBuildings | Craft | Actions | Draw | DiscardDownTo | DrawIfHandEmpty |
         AddToColumns | PlaceIfNone | ResolveColumns | ScoreTrack | LoseVpPerColumnCard |
         DiscardColumns | ChooseRole | EndPhase | SetupHomeToken | SetupWarriorsEverywhere |
-        SetupBuildingsNearHome | SetupHomeCorner | DrawToZone
+        SetupBuildingsNearHome | SetupHomeCorner | DrawToZone | ScoreForests | RunStage |
+        AdvanceCycle
     ),
     Field(discriminator="op"),
 ]
@@ -865,6 +910,8 @@ class FactionSpec(Strict):
     setup: list[Step]
     turn: Turn
     hooks: dict[Ident, list[Step]] = {}
+    cycles: list[Cycle] = []
+    """Markers going round rings of stages ('run_stage', 'advance_cycle')."""
 
     @model_validator(mode="after")
     def _references(self) -> FactionSpec:
@@ -916,6 +963,10 @@ class FactionSpec(Strict):
                                 need(v, (*at_menu, attr), f"menu {m.action}")
                         for jj, b in enumerate(getattr(m, "buildings", [])):
                             need(b, (*at_menu, "buildings", jj), f"menu {m.action}")
+        for i, cy in enumerate(self.cycles):
+            if cy.start is not None and cy.start not in cy.stages:
+                raise Err("REF-UNDEF", ("cycles", i, "start"),
+                          f"cycle {cy.id}: {cy.start!r} is not one of its stages")
         columns = {c.id for c in self.columns}
         for i, c in enumerate(self.columns):
             if c.action in ("recruit", "build"):
@@ -953,6 +1004,18 @@ class FactionSpec(Strict):
                 if isinstance(s, ResolveColumns) and s.on_fail not in self.hooks:
                     raise Err("REF-UNDEF", (*at, "on_fail"),
                               f"{where}: unknown hook {s.on_fail!r}")
+                if isinstance(s, (RunStage, AdvanceCycle)):
+                    cycle = next((c for c in self.cycles if c.id == s.cycle), None)
+                    if cycle is None:
+                        raise Err("REF-UNDEF", (*at, "cycle"), f"{where}: unknown cycle "
+                                  f"{s.cycle!r} (the faction's 'cycles' define it)")
+                    for stage, hook in getattr(s, "hooks", {}).items():
+                        if stage not in cycle.stages:
+                            raise Err("REF-UNDEF", (*at, "hooks", stage),
+                                      f"{where}: cycle {cycle.id} has no stage {stage!r}")
+                        if hook not in self.hooks:
+                            raise Err("REF-UNDEF", (*at, "hooks", stage),
+                                      f"{where}: unknown hook {hook!r}")
                 if isinstance(s, Craft) and not self.crafting_piece:
                     raise Err("VALUE-INVALID", at, f"{where}: the faction has no crafting_piece")
                 if isinstance(s, Actions):

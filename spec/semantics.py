@@ -322,21 +322,6 @@ def _setup_only(f: M.FactionSpec):
                 yield (*base, i), f"step {s.op} belongs in 'setup'"
 
 
-@check("HOOK-NESTED", "error", "faction",
-       "A resolve_columns step inside a hook: its on_fail would run a hook from within a "
-       "hook, and the engine returns from one hook only (the way back to the turn is "
-       "lost); a hook that runs itself this way, its columns failing again, never ends.",
-       "7.7",
-       example='`"hooks": {"turmoil": [{"op": "resolve_columns", "on_fail": "turmoil"}]}`')
-def _hook_nested(f: M.FactionSpec):
-    for name, steps in f.hooks.items():
-        for i, s in enumerate(steps):
-            if isinstance(s, M.ResolveColumns):
-                again = " (itself)" if s.on_fail == name else ""
-                yield ("hooks", name, i, "on_fail"), \
-                    f"hook {name}: resolve_columns would run hook {s.on_fail}{again} from a hook"
-
-
 @check("TRACK-LENGTH", "error", "faction",
        "A track row ('cost' or 'vp') that is not as long as the pieces it governs: each "
        "space is one building, so a short row makes the extra buildings free (or "
@@ -521,7 +506,7 @@ _AUTOMATIC = (M.Draw, M.DrawToZone, M.DrawIfHandEmpty, M.ScoreTrack, M.LoseVpPer
               M.DiscardColumns, M.EndPhase)
 
 
-def _may_ask(s: Any) -> bool:
+def _may_ask(s: Any, f: M.FactionSpec) -> bool:
     if isinstance(s, M.Actions):
         return s.count != 0 or s.extra_action_suit is not None
     return not isinstance(s, _AUTOMATIC)
@@ -537,7 +522,7 @@ def _turn_decides(f: M.FactionSpec):
     steps = [s for ph in ("birdsong", "daylight", "evening") for s in getattr(f.turn, ph)]
     usable = any(isinstance(a, M.Effect) and not a.timing.startswith("battle_")
                  for a in f.abilities)
-    if not usable and not any(_may_ask(s) for s in steps):
+    if not usable and not any(_may_ask(s, f) for s in steps):
         yield ("turn",), "no step of the turn asks the player to decide anything"
 
 
@@ -960,6 +945,78 @@ def _bundle_limits(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
                         f"the deck's and the factions' cards come to more than {MAX_CARDS}, "
                         "copies counted: the engine holds at most that")
                     return
+
+
+# --------------------------------------------------------------------------- cycles, forests
+
+HOOK_RUNNERS = (M.RunStage, M.ResolveColumns)
+"""Steps that run a hook of the faction's (and then go on after themselves)."""
+
+
+@check("HOOK-NESTED", "error", "faction",
+       "A step that runs a hook (run_stage, resolve_columns) inside a hook: the engine "
+       "returns from one hook at a time, so the outer program would not go on (and a "
+       "hook whose resolve_columns fails into itself never ends).",
+       example='`"hooks": {"spring": [{"op": "run_stage", "cycle": "wheel", ...}]}`')
+def _hook_nested(f: M.FactionSpec):
+    for name, steps in f.hooks.items():
+        for i, s in enumerate(steps):
+            if isinstance(s, HOOK_RUNNERS):
+                yield ("hooks", name, i), (f"step {s.op} in hook {name!r}: a hook cannot run "
+                                           "another hook; run it from a setup or turn program")
+
+
+@check("ID-DUP", "error", "faction",
+       "Two cycles of one faction with one id, or a stage named twice in one cycle.",
+       example='`"stages": ["spring", "summer", "spring"]`')
+def _cycle_ids(f: M.FactionSpec):
+    for i, x, k in _duplicates(cy.id for cy in f.cycles):
+        yield ("cycles", i, "id"), f"duplicate cycle id {x!r} (first at /cycles/{k})"
+    for i, cy in enumerate(f.cycles):
+        for j, x, k in _duplicates(cy.stages):
+            yield ("cycles", i, "stages", j), \
+                f"cycle {cy.id}: stage {x!r} is listed twice (first at {k})"
+
+
+@check("CYCLE-STUCK", "warning", "faction",
+       "A cycle that no step moves on (no advance_cycle, or each moves it by a whole turn "
+       "of the ring: its marker never leaves its first stage) or that no step reads (no "
+       "run_stage: where it stands changes nothing).",
+       example='`"cycles": [{"id": "wheel", ...}]` with no `advance_cycle` step')
+def _cycle_stuck(f: M.FactionSpec):
+    steps = [s for _, prog in _programs(f) for s in prog]
+    for i, cy in enumerate(f.cycles):
+        moves = [s.by for s in steps if isinstance(s, M.AdvanceCycle) and s.cycle == cy.id]
+        read = any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps)
+        if not moves:
+            yield ("cycles", i), f"cycle {cy.id}: no advance_cycle step moves it"
+        elif all(by % len(cy.stages) == 0 for by in moves):
+            yield ("cycles", i), (f"cycle {cy.id}: advance_cycle moves it by "
+                                  f"{' or '.join(sorted({str(b) for b in moves}))} of its "
+                                  f"{len(cy.stages)} stages, all the way round: it never "
+                                  "leaves its first stage")
+        if not read:
+            yield ("cycles", i), f"cycle {cy.id}: no run_stage step reads it"
+
+
+@check("FOREST-SCORE", "warning", "bundle",
+       "A score_forests step that never scores on the map: the map has no forests, or "
+       "'min' is more clearings than any of its forests touches.", "2.4",
+       example='`{"op": "score_forests", "min": 7}` on a map whose forests touch 3 to 5 '
+       'clearings')
+def _forest_score(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
+    most = max([len(set(fo.clearings)) for fo in m.forests] + [0])
+    for f in fs:
+        for base, steps in _programs(f):
+            for i, s in enumerate(steps):
+                if not isinstance(s, M.ScoreForests):
+                    continue
+                if not m.forests:
+                    yield f, (*base, i), f"score_forests: map {m.id!r} has no forests"
+                elif s.min > most:
+                    yield f, (*base, i, "min"), (
+                        f"score_forests: 'min' is {s.min}, but the forests of map {m.id!r} "
+                        f"touch at most {most} clearings")
 
 
 # --------------------------------------------------------------------------- runners

@@ -72,6 +72,20 @@ def green_bundle(*factions: str) -> Bundle:
     return bundle
 
 
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@cache
+def example_bundle(pack: str) -> Bundle:
+    """The base game with a pack of examples/, its core compiled before any game loads
+    one (a game made first would load, and keep, the pure core: auto-build is off)."""
+    from rootlaw.spec import resolve
+
+    bundle = resolve([EXAMPLES / pack])
+    gbuild.compile_core(bundle)
+    return bundle
+
+
 @pytest.fixture
 def green_game(core_kind):
     """green_game(factions, seed, bundle_factions, setup=True, clear=True): a game on

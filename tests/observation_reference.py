@@ -50,6 +50,7 @@ class ObservationEncoder:
                 "rolled_by_defender", "extra_by_attacker", "extra_by_defender",
                 "attacker_ignores_rolled", "defender_ignores_rolled")),
             ("zone_size", P * self.Z), ("zones", self.Z * K), ("boxes", P * self.B),
+            ("cycles", P * c["NCYC"]),
         ]
         self.layout: dict[str, tuple[int, int]] = {}
         off = 0
@@ -155,4 +156,9 @@ class ObservationEncoder:
             put(f"battle_{name}", 0, st[S[key]])
         put("battle_attacker_ignores_rolled", 0, int(st[S["B_IGNORE_ATT"]] != 0))
         put("battle_defender_ignores_rolled", 0, int(st[S["B_IGNORE_DEF"]] != 0))
+        # Each seat's cycle markers (public), from the observer on.
+        ncyc = c["NCYC"]
+        for q in range(n):
+            for k in range(ncyc):
+                put("cycles", rel(q) * ncyc + k, st[S["CYCLE"] + q * ncyc + k])
         return out

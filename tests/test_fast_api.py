@@ -257,7 +257,7 @@ def test_a_clone_is_independent(new_game):
     g.legal_actions()
     c = g.clone()
     assert list(c.state) == list(g.state) and c.history == g.history
-    assert c.state is not g.state and c.history is not g.history
+    assert c.state is not g.state  # the history is shared until a decision (below)
     assert type(c.state) is type(g.state)
     assert c.legal_actions() == g.legal_actions() == fresh_listing(c)
     state, history = list(g.state), list(g.history)
@@ -270,6 +270,28 @@ def test_a_clone_is_independent(new_game):
     ps.clear_board(d)
     assert d.legal_actions() == fresh_listing(d)
     assert g.legal_actions() == fresh_listing(g)
+
+
+def test_a_clone_shares_its_history_only_until_a_decision(new_game):
+    """clone() copies no history (copy on write): whichever game takes the next decision
+    first gets its own list; the other keeps what it had, clones of clones too."""
+    g = new_game(seed=8)
+    for _ in range(30):
+        g.apply(g.legal_actions()[0])
+    before = list(g.history)
+    c = g.clone()
+    d = c.clone()
+    g.apply(g.legal_actions()[-1])  # the original moves on first
+    assert c.history == d.history == before and g.history[:-1] == before
+    c.apply(c.legal_actions()[0])
+    assert d.history == before and c.history == before + [c.history[-1]]
+    assert g.history[:-1] == before and len(g.history) == len(before) + 1
+    n = d.playout(3, 20)
+    assert len(d.history) == len(before) + n and c.history[:-1] == before
+    e = d.clone()
+    if not e.is_over:
+        e.apply(e.legal_actions()[0])
+    assert d.history[:len(before)] == before and len(d.history) == len(before) + n
 
 
 def test_a_clone_plays_the_same_game(new_game):

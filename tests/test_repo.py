@@ -6,21 +6,34 @@ import re
 from pathlib import Path
 
 from rootlaw.runtime.game import base_bundle
+from rootlaw.spec import resolve
 from rootlaw.spec.catalogue import catalogue_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def content_ids() -> set[str]:
-    b = base_bundle()
-    ids = {b.map.id, b.deck.id}
-    ids |= {c.id for c in b.deck.cards}
-    for f in b.factions:
-        ids.add(f.id)
-        ids |= set(f.pieces) | {c.id for c in f.cards} | {r.id for r in f.roles}
-        ids |= {a.id for a in f.abilities}
-        ids |= {z.id for z in f.zones} | {b.id for b in f.boxes}
+    """Ids of the base game's content and of the example packs' (examples/*/pack.json):
+    a homebrew faction's pieces, cycles and stages are content too."""
+    ids: set[str] = set()
+    bundles = [base_bundle()] + [resolve([p.parent])
+                                 for p in sorted((ROOT / "examples").glob("*/pack.json"))]
+    for b in bundles:
+        ids |= {b.map.id, b.deck.id}
+        ids |= {c.id for c in b.deck.cards}
+        for f in b.factions:
+            ids.add(f.id)
+            ids |= set(f.pieces) | {c.id for c in f.cards} | {r.id for r in f.roles}
+            ids |= {a.id for a in f.abilities}
+            ids |= {z.id for z in f.zones} | {x.id for x in f.boxes}
+            for cy in f.cycles:
+                ids |= {cy.id, *cy.stages}
     return {i for i in ids if len(i) >= 5}
+
+
+def test_the_example_packs_are_among_the_content_checked():
+    ids = content_ids()
+    assert {"thicket", "druids", "hedgehog", "grove", "acorn"} <= ids
 
 
 def test_engine_code_names_no_faction_card_or_map():

@@ -10,6 +10,7 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import example_bundle
 
 from rootlaw.runtime import Game
 from rootlaw.runtime import position as pos
@@ -339,10 +340,36 @@ ROUND_TRIP = {
 SEATED = {"zones": ["marquise", "eyrie", "alliance"], "boxes": ["alliance", "marquise", "eyrie"]}
 
 
+# Keys for what no base faction has, on a pack of examples/ (scenario_examples.json's
+# "homebrew" section names it).
+HOMEBREW_ROUND_TRIP = {
+    "cycles": ({"druids": {"wheel": "fall"}}, {"druids": {"wheel": "spring"}}),
+}
+
+
+def homebrew_scenario() -> tuple[dict, object]:
+    home = sc.examples()["homebrew"]
+    data = {"name": "a homebrew position", "law": "-", "factions": home["factions"],
+            "position": {"clear": True}, "steps": []}
+    return data, example_bundle(home["pack"])
+
+
 def test_every_shared_key_has_a_round_trip_case():
     # `turn` is checked by the turn-flow scenarios (a position's turn is where it starts).
     shared = {k.name for k in sc.KEYS if k.put and k.check}
-    assert shared - {"turn"} == set(ROUND_TRIP)
+    assert shared - {"turn"} == set(ROUND_TRIP) | set(HOMEBREW_ROUND_TRIP)
+
+
+@pytest.mark.parametrize("key", sorted(HOMEBREW_ROUND_TRIP))
+def test_a_homebrew_key_set_in_a_position_is_checked_by_expect(key):
+    value, other = HOMEBREW_ROUND_TRIP[key]
+    data, bundle = homebrew_scenario()
+    data["position"][key] = value
+    data["steps"] = [{"expect": {key: value}}]
+    assert sc.run_scenario(data, bundle=bundle) == []
+    data["steps"] = [{"expect": {key: other}}]
+    problems = sc.run_scenario(data, bundle=bundle)
+    assert len(problems) == 1 and problems[0].startswith(f"#/steps/0/expect/{key}")
 
 
 @pytest.mark.parametrize("key", sorted(ROUND_TRIP))
@@ -408,12 +435,17 @@ def test_scenario_docs_are_current():
 def test_every_key_has_a_documented_example_that_reads():
     ex = sc.examples()
     g = Game(None, 1)  # every faction of the bundle seated: the examples name them all
+    home = ex["homebrew"]  # keys no base faction uses, on a pack of examples/
+    h = Game(home["factions"], 1, bundle=example_bundle(home["pack"]))
     for side, names in (("position", sc.POSITION_KEYS), ("expect", sc.EXPECT_KEYS)):
-        assert sorted(ex[side]) == sorted(names), side
-        r = sc.Reader(g, side)
+        assert sorted([*ex[side], *home[side]]) == sorted(names), side
+        assert not set(ex[side]) & set(home[side])
+        r, rh = sc.Reader(g, side), sc.Reader(h, side)
         for k in sc.KEYS:
             if k.name in ex[side]:
                 k.read(r, ex[side][k.name], f"/{side}/{k.name}")
+            elif k.name in home[side]:
+                k.read(rh, home[side][k.name], f"/homebrew/{side}/{k.name}")
     assert all(k.doc for k in sc.KEYS if k.put) and all(k.expect_doc for k in sc.KEYS
                                                          if k.check)
 

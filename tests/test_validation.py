@@ -104,8 +104,8 @@ DOCUMENTS = [
     ("engine-limit-deck.json", [("ENGINE-LIMIT", "/cards/18", '"pebble-15"')]),
     # Found by fuzzing: a hook whose columns fail runs itself again, forever (the engine
     # looped with no decision); a hook inside a hook loses its way back.
-    ("hook-nested.json", [("HOOK-NESTED", "/hooks/turmoil/2/on_fail",
-                           '"turmoil"},\n      {"op": "choose_role"}')]),
+    ("hook-nested-columns.json", [("HOOK-NESTED", "/hooks/turmoil/2",
+                                   '"turmoil"},\n      {"op": "choose_role"}')]),
     # Found by fuzzing: a piece named twice in a list the engine keeps as a set of bits
     # set another piece's bit (a zone's cap lifted by the wrong building).
     ("piece-list-dup.json", [("ID-DUP", "/zones/0/unlimited_while/2",
@@ -132,6 +132,11 @@ DOCUMENTS = [
     ("deck-effect-program.json", [("EFFECT-TARGET", "/cards/3/on_craft/1", '"hits": 1'),
                                   ("EFFECT-BATTLE-ONLY", "/cards/3/on_craft/0",
                                    '"hits": 1')]),
+    # Cycles: a marker round a ring of stages, whose stages run hooks.
+    ("hook-nested.json", [("HOOK-NESTED", "/hooks/high-water/0", '"high-water": [{"op"')]),
+    ("cycle-stage-dup.json", [("ID-DUP", "/cycles/0/stages/2", '"ebb", "flood", "ebb"')]),
+    ("cycle-undef.json", [("REF-UNDEF", "/turn/birdsong/1/cycle", '"moon"')]),
+    ("stage-undef.json", [("REF-UNDEF", "/turn/birdsong/1/hooks/spring", '"spring"')]),
     # An effect the engine does not have: the op's tag is not in the catalogue.
     ("effect-unknown.json", [("VALUE-INVALID", "/abilities/1/do/0", '"steal_item"')]),
     # What the loader sees: keys named twice, strings and booleans where integers go.
@@ -158,7 +163,7 @@ def test_broken_document_gives_its_coded_located_finding_and_exit_1(capsys, name
 
 
 @pytest.mark.parametrize("name", ["clean-map.json", "clean-faction.json", "clean-deck.json",
-                                  "clean-insurgent.json"])
+                                  "clean-insurgent.json", "clean-cycle.json"])
 def test_the_control_documents_are_clean(capsys, name):
     # Every broken fixture above is one of these with one defect.
     assert findings(SEM / name) == []
@@ -330,6 +335,35 @@ def test_a_zone_that_can_hold_no_card_is_a_warning(capsys):
     assert rc == 0
     rc, _, _ = run(capsys, "validate", "--strict", path)
     assert rc == 1
+def test_a_cycle_nothing_moves_is_a_warning(capsys, tmp_path):
+    path = SEM / "cycle-stuck.json"
+    [d] = findings(path)
+    assert (d.code, d.severity, d.pointer, d.line) == \
+        ("CYCLE-STUCK", "warning", "/cycles/0", line_of(path, '{"id": "tide"'))
+    assert "no advance_cycle" in d.message
+    assert run(capsys, "validate", path)[0] == 0
+    assert run(capsys, "validate", "--strict", path)[0] == 1
+    # Moved only by whole turns of the ring: stuck as well.
+    data = json.loads((SEM / "clean-cycle.json").read_text(encoding="utf-8"))
+    data["turn"]["evening"][-1]["by"] = 4
+    f = tmp_path / "round.json"
+    f.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    [d] = findings(f)
+    assert (d.code, d.severity, d.pointer) == ("CYCLE-STUCK", "warning", "/cycles/0")
+    assert "by 4 of its 2 stages" in d.message
+
+
+def test_forests_a_faction_can_never_score_are_a_warning_on_each_map(capsys):
+    """Law 2.4: score_forests on the Autumn map with 'min' above its largest forest (5
+    clearings), and on a map with no forests at all: each map of the pack once."""
+    path = PACKS / "forest-score" / "foresters.json"
+    got = [(d.code, d.severity, d.file, d.pointer, d.line)
+           for d in findings(PACKS / "forest-score")]
+    line = line_of(path, '"score_forests"')
+    assert got == [("FOREST-SCORE", "warning", str(path), "/turn/evening/2/min", line),
+                   ("FOREST-SCORE", "warning", str(path), "/turn/evening/2", line)]
+    rc, out, _ = run(capsys, "validate", "--strict", PACKS / "forest-score")
+    assert rc == 1 and "at most 5 clearings" in out and "'glade' has no forests" in out
 
 
 def test_map_warnings(capsys):
@@ -405,7 +439,7 @@ def test_every_check_code_has_a_fixture_that_triggers_it():
     triggered = {code for _, exp in DOCUMENTS for code, _, _ in exp}
     triggered |= {"MAP-CORNERS-FEW", "SETUP-SLOTS", "ID-DUP", "TRACK-DRAW-NONE", "TURN-NO-DRAW",
                   "MAP-FOREST-ID", "MAP-SUIT-MISSING", "CARD-NO-EFFECT", "REF-UNDEF",
-                  "ZONE-CAPACITY"}
+                  "ZONE-CAPACITY", "CYCLE-STUCK", "FOREST-SCORE"}
     assert {c.code for c in CHECKS} <= triggered
 
 

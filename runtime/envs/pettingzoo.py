@@ -262,7 +262,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         except OverflowError:  # beyond 64 bits: refused as Game.apply refuses it
             applied = False
         if applied:
-            g.history.append(action)
+            g._record(action)
         else:
             self._apply_checked(g, agent, action)
             if self.terminations[agent]:  # ended by the illegal action
