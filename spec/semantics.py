@@ -503,12 +503,15 @@ def _draws(f: M.FactionSpec):
 
 # Steps that never ask the player anything: they run on their own.
 _AUTOMATIC = (M.Draw, M.DrawToZone, M.DrawIfHandEmpty, M.ScoreTrack, M.LoseVpPerColumnCard,
-              M.DiscardColumns, M.EndPhase)
+              M.DiscardColumns, M.EndPhase, M.ScoreForests, M.AdvanceCycle)
 
 
 def _may_ask(s: Any, f: M.FactionSpec) -> bool:
     if isinstance(s, M.Actions):
         return s.count != 0 or s.extra_action_suit is not None
+    if isinstance(s, M.RunStage):  # asks what one of the hooks it runs asks
+        return any(not isinstance(x, M.RunStage) and _may_ask(x, f)
+                   for h in s.hooks.values() for x in f.hooks.get(h, []))
     return not isinstance(s, _AUTOMATIC)
 
 

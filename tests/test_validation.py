@@ -118,6 +118,9 @@ DOCUMENTS = [
     # Found by fuzzing: factions whose turns never ask anything, seated together, made
     # the engine turn forever inside Game() without a decision.
     ("turn-no-decision.json", [("TURN-NO-DECISION", "/turn", '"turn"')]),
+    # The same on a cycle: run_stage asks only what its hooks ask (here they draw), and
+    # score_forests and advance_cycle ask nothing.
+    ("turn-no-decision-cycle.json", [("TURN-NO-DECISION", "/turn", '"turn"')]),
     # Effects (abilities of factions and cards, immediate cards' programs).
     ("effect-param.json", [("EFFECT-PARAM", "/abilities/1/do/0", '"remove_enemy_pieces"'),
                            ("EFFECT-PARAM", "/abilities/2/side", '"side": "defender"'),
