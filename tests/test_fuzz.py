@@ -84,3 +84,23 @@ def test_every_document_kind_is_mutated(kind):
     changed = sum(mutate.mutant(s, rng, pools, targets)[0] != s.data
                   for s in srcs for _ in range(10))
     assert changed >= 8 * len(srcs)
+
+
+def test_a_base_faction_given_a_cycle_validates_and_plays_some_of_the_time(tmp_path):
+    # f_cycle grafts a cycle (stages whose hooks are other factions' steps) onto a base
+    # faction: some of these must be clean content, or the play oracle never sees one.
+    import copy
+    import random
+    src = next(s for s in C.sources() if s.name == "marquise.json")
+    pools = mutate.Pools([s.data for s in C.sources()])
+    rng = random.Random(11)
+    verdicts = []
+    for i in range(12):
+        doc = copy.deepcopy(src.data)
+        assert mutate.f_cycle(doc, rng, pools).startswith("a new cycle")
+        folder = C.write_mutant(src, doc, tmp_path / f"c{i}")
+        tally = C.Tally()
+        verdicts.append(mutate.check_mutant(folder, rng, tally, f"c{i}",
+                                            subprocess_too=False, games=1, cap=300))
+        assert tally.findings == []
+    assert "clean" in verdicts and "reported" in verdicts

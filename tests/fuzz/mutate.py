@@ -2,20 +2,22 @@
 
 Each mutant starts from one document (``common.sources()``: the base map, deck and
 factions, the example packs' maps, patches and manifests) and gets one to three
-mutations.  Some are generic, chosen by the JSON type of a random node: a number becomes
+mutations. Some are generic, chosen by the JSON type of a random node: a number becomes
 0, negative, huge or another value seen under the same key; a string becomes another id
 seen under the same key (a valid swap), an id of another kind, or garbage; a key is
 deleted; a value changes type; a list loses, repeats, reorders or gains an item (taken
 from a list of the same name anywhere in the content: a step, a menu entry, an effect
-op, an ability, a card, a clearing).  Others know the content: a faction loses its
+op, an ability, a card, a clearing). Others know the content: a faction loses its
 warrior or gains a second one, a track row changes length, a piece is renamed
 consistently (legitimate content the engine has never seen), a faction is cloned under
 new ids (a fourth faction), a second mutated faction joins the pack (two odd factions
-seated together), a program or a menu is emptied, a zone, a box, an effect or
-a trigger changes its parameters; a map loses a path, a corner, a clearing (with every
-reference to it) or gains one; a deck loses all cards of a kind or gets other counts; a
-patch gets pointers that do not resolve or operations on real paths of its target; a
-manifest requires, lists or defaults to what is not there.
+seated together), a program or a menu is emptied, a zone, a box, an effect or a trigger
+changes its parameters, a faction gains a cycle (its stages' hooks grafted from other
+factions' steps) or a cycle's stages, moves and stage hooks change; a map loses a path,
+a corner, a clearing (with every reference to it) or gains one; a deck loses all cards
+of a kind or gets other counts; a patch gets pointers that do not resolve or operations
+on real paths of its target; a manifest requires, lists or defaults to what is not
+there.
 
 The oracle, for each mutant (a pack folder that replaces or patches the base game):
 
@@ -269,12 +271,15 @@ def _fresh(rng: random.Random, prefix: str = "") -> str:
 
 
 def f_rename(doc, rng, pools):
-    """Rename a piece, zone, box, ability, column, role or hook everywhere: the same
-    content under other names (it must still validate and play)."""
+    """Rename a piece, zone, box, ability, column, role, cycle, stage or hook everywhere:
+    the same content under other names (it must still validate and play)."""
     names = list(doc.get("pieces", {}))
-    names += [x["id"] for k in ("zones", "boxes", "abilities", "columns", "roles", "cards")
+    names += [x["id"] for k in ("zones", "boxes", "abilities", "columns", "roles", "cards",
+                                "cycles")
               for x in doc.get(k, []) if isinstance(x, dict) and "id" in x]
     names += list(doc.get("hooks", {}))
+    names += [st for cy in doc.get("cycles", []) if isinstance(cy, dict)
+              for st in cy.get("stages", []) if isinstance(st, str)]
     if not names:
         return None
     old = rng.choice(names)
@@ -591,9 +596,91 @@ def f_grow(doc, rng, pools):
     return f"grow {n} {what}"
 
 
+def f_cycle(doc, rng, pools):
+    """Cycles (a marker going round stages; run_stage runs the hook of the stage it is
+    at, advance_cycle moves it): a faction gains one, its stages' hooks made of steps
+    grafted from any faction; or a cycle's stages, moves, stage hooks or forest scoring
+    change."""
+    cycles = [c for c in doc.get("cycles", []) if isinstance(c, dict)]
+    turn = doc.setdefault("turn", {})
+    phases = ["birdsong", "daylight", "evening"]
+    if not cycles or rng.random() < 0.3:
+        cid = _fresh(rng, "c-")
+        stages = [_fresh(rng, "s-") for _ in range(rng.choice([1, 2, 3, 5]))]
+        doc.setdefault("cycles", []).append({"id": cid, "stages": stages})
+        hooks = doc.setdefault("hooks", {})
+        pool = [x for k in phases for x in pools.items.get(k, []) if isinstance(x, dict)]
+        mapping = {}
+        for st in rng.sample(stages, rng.randrange(1, len(stages) + 1)):
+            h = _fresh(rng, "h-")
+            hooks[h] = [_remap(copy.deepcopy(rng.choice(pool)), "", doc, KINDS, rng)
+                        for _ in range(rng.choice([1, 1, 2, 3]))]
+            mapping[st] = h
+        prog = turn.setdefault(rng.choice(phases), [])
+        prog.insert(rng.randrange(len(prog) + 1),
+                    {"op": "run_stage", "cycle": cid, "hooks": mapping})
+        if rng.random() < 0.85:
+            prog = turn.setdefault(rng.choice(phases), [])
+            prog.insert(rng.randrange(len(prog) + 1), {
+                "op": "advance_cycle", "cycle": cid,
+                "by": rng.choice([1, 1, 2, len(stages), 7])})
+        return f"a new cycle {cid} of {len(stages)} stages, hooks at {sorted(mapping)}"
+    cy = rng.choice(cycles)
+    stages = cy.get("stages")
+    steps = [v for _, v in nodes(doc) if isinstance(v, dict) and v.get("cycle") == cy.get("id")]
+    what = rng.choice(["stages", "stages", "by", "hooks", "hooks", "drop step", "forests"])
+    if what == "stages" and isinstance(stages, list) and stages:
+        how = rng.choice(["drop", "repeat", "add", "one", "shuffle"])
+        if how == "drop":
+            stages.pop(rng.randrange(len(stages)))
+        elif how == "repeat":
+            stages.append(rng.choice(stages))
+        elif how == "add":
+            stages.insert(rng.randrange(len(stages) + 1), _fresh(rng, "s-"))
+        elif how == "one":
+            del stages[1:]
+        else:
+            rng.shuffle(stages)
+        return f"cycle {cy.get('id')}: stages {how} -> {stages}"
+    if what == "by":
+        moves = [x for x in steps if x.get("op") == "advance_cycle"]
+        if not moves:
+            return None
+        m = rng.choice(moves)
+        m["by"] = rng.choice([1, 2, 3, 4, 8, 15, 0, 16])
+        return f"cycle {cy.get('id')}: advance by {m['by']}"
+    if what == "hooks":
+        runs = [x for x in steps if x.get("op") == "run_stage" and
+                isinstance(x.get("hooks"), dict)]
+        if not runs:
+            return None
+        run = rng.choice(runs)
+        hooks = list(doc.get("hooks", {})) + ["nope"]
+        stage = rng.choice(list(stages or []) + ["nope"]) if rng.random() < 0.6 else \
+            rng.choice(list(run["hooks"]) or ["nope"])
+        if rng.random() < 0.2:
+            run["hooks"].pop(stage, None)
+            return f"cycle {cy.get('id')}: no hook at {stage}"
+        run["hooks"][stage] = rng.choice(hooks)
+        return f"cycle {cy.get('id')}: at {stage} hook {run['hooks'][stage]}"
+    if what == "drop step" and steps:
+        gone = rng.choice(steps)
+        for _, prog in nodes(doc):
+            if isinstance(prog, list) and any(x is gone for x in prog):
+                prog[:] = [x for x in prog if x is not gone]
+        return f"cycle {cy.get('id')}: {gone.get('op')} dropped"
+    scoring = [v for _, v in nodes(doc) if isinstance(v, dict) and v.get("op") == "score_forests"]
+    if scoring:
+        sf = rng.choice(scoring)
+        sf[rng.choice(["min", "vp"])] = rng.choice([1, 2, 3, 4, 6, 64, 100])
+        return f"score_forests min {sf.get('min')} vp {sf.get('vp')}"
+    return None
+
+
 FACTION = [f_grow, f_graft, f_graft, f_graft, f_rename, f_rename, f_clone, f_warrior, f_piece_count,
            f_piece_count, f_piece_kind, f_track, f_track, f_program, f_program, f_program,
-           f_ability, f_ability, f_zone_box, f_zone_box, f_order, f_actions_count]
+           f_ability, f_ability, f_zone_box, f_zone_box, f_order, f_actions_count, f_cycle,
+           f_cycle]
 
 
 # ---------------------------------------------------------------------- map mutations
