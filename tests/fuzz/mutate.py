@@ -504,10 +504,15 @@ def _remap(x: object, key: str, doc: dict, kinds: dict[str, str],
     """A grafted entry's references made this faction's: a piece for a piece of the same
     kind, a zone, a box or a hook it has (created when it has none)."""
     mine = doc.setdefault("pieces", {})
+    if isinstance(x, dict) and x.get("op") in ("run_stage", "advance_cycle"):
+        x = _remap_cycle(x, doc, rng)
     if isinstance(x, dict):
         return {k: _remap(v, k, doc, kinds, rng) for k, v in x.items()}
     if isinstance(x, list):
-        return [_remap(v, key, doc, kinds, rng) for v in x]
+        out = [_remap(v, key, doc, kinds, rng) for v in x]
+        if key in PIECE_KEYS:  # two pieces remapped to one: named once (ID-DUP aside)
+            out = [v for i, v in enumerate(out) if v not in out[:i]]
+        return out
     if not isinstance(x, str):
         return x
     if key in PIECE_KEYS and x in kinds and x not in mine:
@@ -515,8 +520,9 @@ def _remap(x: object, key: str, doc: dict, kinds: dict[str, str],
                 p.get("kind") == kinds[x]]
         if same:
             return rng.choice(same)
-        mine[x] = {"kind": kinds[x], "count": rng.choice([1, 3, 6])}
-        return x
+        # A piece of its own (another faction's id would clash: ID-DUP across factions).
+        mine[f"{x}-g"] = {"kind": kinds[x], "count": rng.choice([1, 3, 6])}
+        return f"{x}-g"
     if key == "zone":
         zones = doc.setdefault("zones", [])
         if not any(z.get("id") == x for z in zones):
@@ -535,6 +541,23 @@ def _remap(x: object, key: str, doc: dict, kinds: dict[str, str],
     if key == "on_fail":
         doc.setdefault("hooks", {}).setdefault(x, [{"op": "end_phase"}])
     return x
+
+
+def _remap_cycle(step: dict, doc: dict, rng: random.Random) -> dict:
+    """A grafted run_stage or advance_cycle made to move or read one of this faction's
+    cycles (its stages' hooks this faction's hooks), when it has any."""
+    cycles = [c for c in doc.get("cycles", []) if isinstance(c, dict) and
+              isinstance(c.get("stages"), list) and c["stages"]]
+    if not cycles:
+        return step
+    cy = rng.choice(cycles)
+    step = {**step, "cycle": cy.get("id")}
+    hooks = list(doc.get("hooks", {}))
+    if step["op"] == "run_stage" and hooks:
+        stages = [st for st in cy["stages"] if isinstance(st, str)]
+        step["hooks"] = {st: rng.choice(hooks)
+                         for st in rng.sample(stages, rng.randrange(1, len(stages) + 1))}
+    return step
 
 
 KINDS = _piece_kinds()
@@ -606,7 +629,7 @@ def f_cycle(doc, rng, pools):
     phases = ["birdsong", "daylight", "evening"]
     if not cycles or rng.random() < 0.3:
         cid = _fresh(rng, "c-")
-        stages = [_fresh(rng, "s-") for _ in range(rng.choice([1, 2, 3, 5]))]
+        stages = [_fresh(rng, "s-") for _ in range(rng.choice([1, 2, 2, 3, 4, 5, 8]))]
         doc.setdefault("cycles", []).append({"id": cid, "stages": stages})
         hooks = doc.setdefault("hooks", {})
         pool = [x for k in phases for x in pools.items.get(k, []) if isinstance(x, dict)]
