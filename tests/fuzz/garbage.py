@@ -20,7 +20,8 @@ logs (of base-game and pack games, format 2).  Each garbage input is one of:
 - ``tiny``: an empty file, whitespace, ``null``, ``[]``, ``{}``, a string, a number.
 
 Every reader must give a result or a coded error (a RootlawError: SpecError,
-SaveError, LogError ...) within 2 s: ``validate`` (the file, and the pack holding it),
+SaveError, LogError ...) within 2 s, and every finding of validate's report a code and a
+location: ``validate`` (the file, and the pack holding it),
 ``Game.load``, ``replay_log``, the scenario runner, and the render path
 (``viewer.position`` + ``render_svg``); a sample goes through the ``rootlaw`` CLI in a
 subprocess (``validate``, ``replay``, ``scenario``, ``render``), which must exit without
@@ -360,6 +361,10 @@ def campaign(count: int, seed: int, out: Path, *, big: bool = False,
                     tally.find(f"{label}: {what}: {miss}")
             else:
                 tally.count(f"{what}: result")
+                bad = C.unlocated(getattr(r.value, "diagnostics", []))
+                if bad:  # validate's report: every finding has a code and a place
+                    tally.find(f"{label}: {what}: findings without a code or a location: "
+                               f"{bad[:3]}")
         if subprocess_every and i % subprocess_every == 0:
             args = [*CLI[kind], str(folder if kind == "manifest" else f)]
             rc, o, e, secs = C.cli(*args)
