@@ -1022,6 +1022,38 @@ def _forest_score(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
                         f"touch at most {most} clearings")
 
 
+# --------------------------------------------------------------------------- menus
+
+
+def _menus(doc: Any) -> Iterator[tuple[Loc, list]]:
+    """Every menu of a faction (its actions steps) or of a faction's or a card's effects
+    (take_actions)."""
+    if isinstance(doc, M.FactionSpec):
+        for base, steps in _programs(doc):
+            for i, s in enumerate(steps):
+                if isinstance(s, M.Actions):
+                    yield (*base, i, "menu"), s.menu
+    for loc, _prog, op in _ops(doc):
+        if isinstance(op, M.TakeActionsOp):
+            yield (*loc, "menu"), op.menu
+
+
+@check("MENU-DUP", "error", "faction, deck",
+       "A menu with two entries of one action (two battles, two builds ...): the engine "
+       "tells a menu's actions apart by what they do, not by the entry that offers them, "
+       "so it would list each of them twice and take the first entry's parameters for "
+       "both.",
+       example='`"menu": [{"action": "march", "moves": 2}, {"action": "march", "moves": 1}]`')
+def _menu_dup(doc: Any):
+    # Found by fuzzing: a menu of a hundred copies of the Marquise's entries validated
+    # clean and overflowed the core's list of legal actions (a traceback in the first
+    # Daylight); two copies already listed every action twice.
+    for loc, menu in _menus(doc):
+        for k, x, first in _duplicates(m.action for m in menu):
+            yield (*loc, k, "action"), (f"a second {x!r} entry in one menu (the first is "
+                                        f"entry {first}): one entry per action")
+
+
 # --------------------------------------------------------------------------- runners
 
 

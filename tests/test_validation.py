@@ -106,6 +106,12 @@ DOCUMENTS = [
     # looped with no decision); a hook inside a hook loses its way back.
     ("hook-nested-columns.json", [("HOOK-NESTED", "/hooks/turmoil/2",
                                    '"turmoil"},\n      {"op": "choose_role"}')]),
+    # Found by fuzzing: a menu of a hundred copies of the Marquise's entries validated
+    # clean and overflowed the core's list of legal actions (the engine tells a menu's
+    # actions apart by what they do: two entries of one action list each twice).
+    ("menu-dup.json", [("MENU-DUP", "/turn/daylight/1/menu/3/action", '"moves": 1}\n'),
+                       ("MENU-DUP", "/abilities/1/do/0/menu/2/action",
+                        '{"action": "battle"}]}]}')]),
     # Found by fuzzing: a piece named twice in a list the engine keeps as a set of bits
     # set another piece's bit (a zone's cap lifted by the wrong building).
     ("piece-list-dup.json", [("ID-DUP", "/zones/0/unlimited_while/2",
