@@ -102,6 +102,9 @@ DOCUMENTS = [
     # overflowed building the core; a 192,000-card deck took 10 s to start a game).
     ("engine-limit-pieces.json", [("ENGINE-LIMIT", "/pieces/pebble-60", '"pebble-60"')]),
     ("engine-limit-deck.json", [("ENGINE-LIMIT", "/cards/18", '"pebble-15"')]),
+    # Found by fuzzing: a Daylight of 20,000 steps validated clean, and its games had no
+    # winner after 100,000 decisions (the 1001st step of 1001 identical lines: line 1030).
+    ("engine-limit-steps.json", [("ENGINE-LIMIT", "/turn/daylight/1000", 1030)]),
     # Found by fuzzing: a hook whose columns fail runs itself again, forever (the engine
     # looped with no decision); a hook inside a hook loses its way back.
     ("hook-nested-columns.json", [("HOOK-NESTED", "/hooks/turmoil/2",
