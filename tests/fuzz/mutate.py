@@ -600,10 +600,24 @@ def f_graft(doc, rng, pools):
 
 
 def f_grow(doc, rng, pools):
-    """Many more of something: pieces, abilities, zones, boxes, roles, columns, cards
-    (the engine's limits: ENGINE-LIMIT)."""
+    """Many more of something: pieces, abilities, zones, boxes, roles, columns, cards,
+    steps of a program, entries of a menu (the engine's limits: ENGINE-LIMIT)."""
     n = rng.choice([5, 20, 60, 70, 200])
-    what = rng.choice(["pieces", "abilities", "zones", "boxes", "roles", "columns", "cards"])
+    what = rng.choice(["pieces", "abilities", "zones", "boxes", "roles", "columns", "cards",
+                       "program", "menu"])
+    if what in ("program", "menu"):
+        # A program (setup, phase, hook) or a menu grown by repeating its own entries:
+        # long turns (ENGINE-LIMIT past 1000 steps), one action offered many times.
+        key = ("menu",) if what == "menu" else ("setup", "birdsong", "daylight", "evening")
+        lists = [v for p, v in nodes(doc) if isinstance(v, list) and v and p and
+                 (p[-1] in key or (what == "program" and len(p) == 2 and p[0] == "hooks"))]
+        if not lists:
+            return None
+        prog = rng.choice(lists)
+        n = len(prog) * rng.choice([2, 20]) if what == "menu" else \
+            rng.choice([2 * len(prog), 200, 1001, 3000])
+        prog[:] = [copy.deepcopy(x) for x in (prog * (n // len(prog) + 1))[:max(n, len(prog))]]
+        return f"grow a {what} to {len(prog)}"
     if what == "pieces":
         for i in range(n):
             doc.setdefault("pieces", {})[f"grown-{i}"] = {
