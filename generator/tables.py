@@ -7,6 +7,7 @@ template only loops and substitutes (see ``render.py``); all decisions live here
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
@@ -971,9 +972,18 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     assert tuple(A.offsets) == ACTION_TYPES
 
     # ---- state layout
+    # One removal event touches one clearing, or every clearing of a suit at once (Law
+    # 1.5.4: remove_enemy_pieces by suit).
+    event_clearings = max(Counter(clearings[c].suit for c in c_ids).values(), default=1)
     # Frames nest a few deep (a window, a program, its decision, a battle's) plus the
-    # reactions one removal event can wait on: each seat's rescue and triggers.
-    max_frames = 16 + P * (1 + NTRIG)
+    # reactions one removal event can wait on, in each clearing it touched: a rescue of
+    # each seat that may hold one, and each trigger of each seat that may hold it (a
+    # faction's trigger one seat, a card's any seat).
+    rk = ABILITY_KINDS.index("rescue_removed_warriors")
+    rescuers = sum(1 for fi in range(F) if ab_roles[fi * NAB + rk]) + \
+        (P if kind_cards[rk] else 0)
+    holders = sum(P if src_kind else 1 for src_kind, _, _, _ in triggers)
+    max_frames = 16 + max(P * (1 + NTRIG), (min(rescuers, P) + holders) * event_clearings)
     S = t.state_layout
     for name, size in [
         ("RNG", 1), ("NPLAYERS", 1), ("CURRENT", 1), ("PHASE", 1), ("STEP", 1),
@@ -1007,8 +1017,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # hands seen: what seat a saw of the seat r places after it (counts per card
         # def), and the turn it saw it: each seat's memory, from itself on
         ("SEEN", P * P * K), ("SEEN_TURN", P * P),
-        # the removal event in progress (Law 1.5.4): pieces removed, where, by whom
-        ("LEDGER", NP), ("LEDGER_AT", 1), ("LEDGER_BY", P), ("LEDGER_N", 1),
+        # the removal event in progress (Law 1.5.4): one slot per clearing it touched,
+        # in the order touched (the pieces removed there, the slot's clearing, how many
+        # slots), by whom (per victim), how many pieces in all
+        ("LEDGER", event_clearings * NP), ("LEDGER_AT", event_clearings), ("LEDGER_NC", 1),
+        ("LEDGER_BY", P), ("LEDGER_N", 1),
         # no win is decided while both sides' hits land (Law 4.3.6, 3.1.1)
         ("HOLD_VICTORY", 1),
         # battle: the six steps of Law 4.3
@@ -1030,6 +1043,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     for i, code in enumerate(STOPS):
         consts[f"STOP_{code.upper()}"] = i + 1
     consts["MAX_FRAMES"] = max_frames
+    consts["EV_CLEARINGS"] = event_clearings
     consts["NFRAMES"] = len(FRAME_KINDS)
     consts["NOPS"] = len(STEP_OPS)
 

@@ -150,7 +150,7 @@ class Game:
         if self._history_shared:
             self._history = self._history[:]
             self._history_shared = False
-        if type(actions) is int:
+        if isinstance(actions, int):
             self._history.append(actions)
         else:
             self._history.extend(actions)

@@ -686,7 +686,8 @@ def goto(g: Game, faction: str, phase: str, step: str | None = None) -> None:
     g.state[s["B_STAGE"]] = 0
     g.state[s["HOLD_VICTORY"]] = 0  # a battle's hits no longer landing
     g.state[s["LEDGER_N"]] = 0  # nor a removal event in progress
-    for i in range(g.consts["NP"]):
+    g.state[s["LEDGER_NC"]] = 0
+    for i in range(g.consts["EV_CLEARINGS"] * g.consts["NP"]):
         g.state[s["LEDGER"] + i] = 0
     g.state[s["CURRENT"]] = seat
     g.state[s["PHASE"]] = ph

@@ -603,7 +603,8 @@ class LookAtHandOp(Strict):
 class RemoveEnemyPiecesOp(Strict):
     """Remove every enemy piece in each clearing of a suit ('suit'), or in the
     program's clearing ('at': context); you score 1 VP per building and token removed
-    (Law 3.2.1).  Each clearing is one removal event."""
+    (Law 3.2.1).  All its clearings are one removal event: every piece is removed before
+    anything it triggers (Law 1.5.4)."""
 
     op: Literal["remove_enemy_pieces"]
     suit: ClearingSuit | None = None

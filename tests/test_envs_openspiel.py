@@ -18,6 +18,7 @@ from open_spiel.python.algorithms import mcts  # noqa: E402
 import rootlaw.runtime.envs.openspiel as ros  # noqa: E402
 from rootlaw.runtime import Game  # noqa: E402
 from rootlaw.runtime.envs import faction_mixes  # noqa: E402
+from rootlaw.runtime.errors import RootlawError  # noqa: E402
 
 MIXES = faction_mixes()
 mix_id = "-".join
@@ -45,10 +46,55 @@ def test_random_sim_test(mix):
     # A whole random game with OpenSpiel's checks after every decision (clones, legal
     # actions sorted and named uniquely, observation and information-state tensors and
     # strings for every player, returns).  serialize=True cannot work for a Python game
-    # with sampled chance (see test_openspiel_cannot_serialize_...); the round trip of
-    # the state itself is tested below.
+    # with sampled chance (see test_openspiel_cannot_serialize_...): the same game with
+    # its chance as a node is simulated with serialization below, and the round trip of
+    # the state itself is tested here too.
     game = load(mix, seed=7)
     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("mix", MIXES, ids=mix_id)
+def test_random_sim_test_with_serialization_when_the_deal_is_a_chance_node(mix):
+    # With ``deals`` the initial state is a chance node over the deals (seeds): OpenSpiel
+    # saves such a game whole, so random_sim_test round-trips game and state through
+    # serialize_game_and_state at its check points.
+    game = load(mix, seed=7, deals=5)
+    assert game.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_a_deal_plays_its_seed_and_is_hidden_until_dealt():
+    mix = MIXES[0]
+    game = load(mix, seed=20, deals=4)
+    assert game.max_chance_outcomes() == 4
+    assert game.max_game_length() == game.get_parameters()["max_decisions"] + 1
+    state = game.new_initial_state()
+    assert state.is_chance_node() and not state.is_terminal()
+    assert state.chance_outcomes() == [(k, 0.25) for k in range(4)]
+    assert state.legal_actions() == [0, 1, 2, 3]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 2) == "deal seed 22"
+    # Before the deal every seat sees nothing; the undealt state clones and saves as is.
+    assert not any(state.observation_tensor(0))
+    assert state.clone().is_chance_node()
+    again = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))[1]
+    assert again.is_chance_node()
+    again.apply_action(2)
+    state.apply_action(2)
+    g = Game(list(mix), 22)
+    assert state.position.game.hand(0) == g.hand(0)
+    g.playout(22)
+    for a in g.history:
+        assert not state.is_chance_node()
+        state.apply_action(a)
+    assert state.is_terminal()
+    assert state.returns() == [1.0 if s == g.winner else -1.0 for s in range(len(mix))]
+    # Mid-game (after the deal), game and state travel together.
+    saved = pyspiel.serialize_game_and_state(game, again)
+    restored = pyspiel.deserialize_game_and_state(saved)[1]
+    assert str(restored) == str(again)
+    with pytest.raises(RootlawError, match="deals"):
+        load(mix, deals=-1)
 
 
 @pytest.mark.parametrize("mix", MIXES, ids=mix_id)
@@ -82,7 +128,8 @@ def test_state_serialization_round_trips(mix):
 def test_openspiel_cannot_serialize_sampled_chance_python_games():
     # OpenSpiel serializes a sampled-chance game with its generator's state
     # (GetRNGState), which a Python game cannot provide in this OpenSpiel.  When that
-    # changes, this fails: then random_sim_test above can run with serialize=True.
+    # changes, this fails: then random_sim_test of sampled games can run with
+    # serialize=True too, not only games whose deal is a chance node (``deals``).
     game = load(MIXES[0])
     with pytest.raises(pyspiel.SpielError, match="GetRNGState"):
         pyspiel.serialize_game_and_state(game, game.new_initial_state())
@@ -112,6 +159,31 @@ def test_a_stopped_game_returns_zero():
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
     assert len(state.history()) == 30 and state.returns() == [0.0] * len(MIXES[0])
+
+
+def test_information_state_string_hides_a_card_put_face_down():
+    # Law 8.5.1: Mobilize adds a card to the supporters face down.  The other seats'
+    # perfect-recall strings must not tell which card went (they see one more
+    # supporter); the Alliance's own string does.
+    mix = ("alliance", "marquise", "eyrie")
+    game = load(mix, seed=5)
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    while True:
+        assert not state.is_terminal(), "no mobilize choice between two cards"
+        names = {a: state.action_to_string(state.current_player(), a)
+                 for a in state.legal_actions()}
+        mob = [a for a, n in names.items() if n.startswith("mobilize ")]
+        if state.current_player() == 0 and len(mob) >= 2:
+            break
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    one, two = state.clone(), state.clone()
+    one.apply_action(mob[0])
+    two.apply_action(mob[1])
+    assert one.information_state_string(0) != two.information_state_string(0)
+    for seat in (1, 2):
+        assert one.information_state_string(seat) == two.information_state_string(seat)
+        assert one.information_state_string(seat) != state.information_state_string(seat)
 
 
 def test_observation_tensor_is_the_seats_vector_and_public_views_hide_the_hand():

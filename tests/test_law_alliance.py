@@ -686,6 +686,33 @@ def test_officers_lost_in_military_operations_leave_fewer_actions(table):
     assert g.current != seat(g, "alliance")  # Military Operations over, the turn passed on
 
 
+def test_a_battle_hit_reaching_30_wins_before_outrage_is_asked(table):
+    """Law 3.1 ("immediately wins") with 4.3.6 and 8.2.6: the Marquise at 29 removes a
+    lone sympathy token in step 6 of a battle (defenseless: the extra hit, Law 4.3.5.II)
+    and scores her 30th VP; the game is over there and then -- Outrage, a reaction to the
+    removal, is never asked (as after any removal outside battle)."""
+    g = table()
+    sc.put(g, "8", "sympathy", 1)
+    sc.put(g, "8", "cat-warrior", 2)
+    sc.set_vp(g, seat(g, "marquise"), 29)
+    marquise_battles(g, "8", ["anvil", "bake-sale"], dice=(0, 0))
+    assert g.is_over and g.winner_faction == "marquise"
+    assert vp(g, "marquise") == 30 and sc.count(g, "8", "sympathy") == 0
+    assert g.legal() == {} and supporters(g) == []
+    assert sorted(g.hand(seat(g, "marquise"))) == ["anvil", "bake-sale"]
+
+
+def test_a_battle_hit_short_of_30_still_asks_outrage(table):
+    """The same removal at 28 VP: no win, so Outrage is asked as usual (Law 8.2.6)."""
+    g = table()
+    sc.put(g, "8", "sympathy", 1)
+    sc.put(g, "8", "cat-warrior", 2)
+    sc.set_vp(g, seat(g, "marquise"), 28)
+    marquise_battles(g, "8", ["anvil", "bake-sale"], dice=(0, 0))
+    assert not g.is_over and vp(g, "marquise") == 29
+    assert g.decision == "zone_give" and set(g.legal()) == {"spend anvil"}
+
+
 def test_outrage_and_a_base_removed_together(table):
     """Law 8.2.4 and 8.2.6 in one removal event (Law 1.5.4): Outrage resolves first, in
     the order of the Alliance's abilities (a reading of Law 1.1.3: the remover, whose
@@ -721,6 +748,132 @@ def test_a_revolt_is_answered_by_field_hospitals(table):
     assert sc.count(g, "1", "cat-warrior") == 3
     assert sc.count(g, "8", "fox-base") == 1 and officers(g) == 1
 
+
+
+# ----------------------------------------------- one removal event in many clearings (1.5.4)
+
+
+def craft_favor(g, faction: str, favor: str, crafting: str, at: tuple[str, ...],
+                hand: list[str]) -> None:
+    """``faction`` crafts ``favor`` in its Daylight: a crafting piece in each clearing of
+    ``at`` (three of the Favor's suit), the Favor and ``hand`` in hand."""
+    for c in at:
+        sc.put(g, c, crafting, 1)
+    sc.set_hand(g, seat(g, faction), [favor, *hand])
+    sc.goto(g, faction, "daylight", "craft")
+    g.apply(f"craft {favor}")
+
+
+def test_a_favor_removes_every_token_before_outrage_then_one_card_per_token(table):
+    """Law 1.5.4: Favor of the Mice removes every enemy piece of every mouse clearing at
+    once; only then does Outrage (8.2.6) trigger, once for each sympathy token removed
+    (each in its own clearing), the remover giving a card matching it each time.  Every
+    token and building scores (Law 3.2.1) before the first card is asked for."""
+    g = table()
+    m = seat(g, "marquise")
+    for c in ("2", "7", "11"):
+        sc.put(g, c, "sympathy", 1)
+    sc.put(g, "11", "bird-warrior", 2)
+    sc.put(g, "2", "roost", 1)
+    sc.put(g, "8", "sympathy", 1)  # fox: untouched
+    craft_favor(g, "marquise", "favor-of-the-mice", "workshop", ("2", "7", "9"),
+                ["mouse-root-tea", "bird-crossbow", "mouse-in-a-sack", "anvil"])
+    assert all(sc.count(g, c, "sympathy") == 0 for c in ("2", "7", "11"))
+    assert sc.count(g, "11", "bird-warrior") == 0 and sc.count(g, "2", "roost") == 0
+    assert sc.count(g, "8", "sympathy") == 1 and vp(g, "marquise") == 4
+    given = []
+    for left in (3, 2, 1):
+        assert g.decision == "zone_give" and g.to_play == m, left
+        legal = sorted(g.legal())
+        assert len(legal) == left and "spend anvil" not in legal
+        g.apply(legal[0])
+        given.append(legal[0].removeprefix("spend "))
+    assert supporters(g) == sorted(given)
+    assert g.hand(m) == ["anvil"] and "favor-of-the-mice" in g.cards_at(LOC_DISCARD)
+
+
+def test_a_favor_removes_the_keep_with_the_warriors_so_no_field_hospitals(table):
+    """Law 1.5.4 with 6.2.2 and 6.2.3: Favor of the Rabbits removes the Marquise's
+    warriors in clearing 3 and, in the same event, the keep and warriors in 4; field
+    hospitals would answer once the event is over, and by then no keep is on the map:
+    the Marquise is not asked (the keep's clearing comes after 3 in the map's order)."""
+    g = table()
+    sc.put(g, "3", "cat-warrior", 2)
+    sc.put(g, "4", "keep", 1)
+    sc.put(g, "4", "cat-warrior", 1)
+    sc.set_hand(g, seat(g, "marquise"), ["rabbit-root-tea", "bake-sale"])
+    craft_favor(g, "eyrie", "favor-of-the-rabbits", "roost", ("3", "5", "10"), ["anvil"])
+    assert sc.count(g, "3", "cat-warrior") == 0 and sc.count(g, "4", "cat-warrior") == 0
+    assert sc.count(g, "4", "keep") == 0 and pos.out_of_game(g, "keep") == 1
+    assert g.decision != "rescue" and g.factions[g.to_play] == "eyrie"
+    assert sorted(g.hand(seat(g, "marquise"))) == ["bake-sale", "rabbit-root-tea"]
+    assert vp(g, "eyrie") == 1
+
+
+def test_a_favor_across_clearings_reactions_in_seat_order_one_per_clearing(table, order):
+    """Law 1.5.4: one removal event in clearings 3, 5 and 10 (Favor of the Rabbits, crafted
+    by the Eyrie).  Its reactions wait until every piece is gone, then resolve in seat
+    order from the current player (the reading of Law 1.1.3 in docs/design.md): the
+    Marquise's field hospitals once for each clearing its warriors left (Law 6.2.3:
+    'removed from a single clearing'), in clearing order, and the Alliance's Outrage for
+    the token in 10 (Law 8.2.6)."""
+    g = table()
+    sc.put(g, "1", "keep", 1)
+    sc.put(g, "3", "cat-warrior", 1)
+    sc.put(g, "5", "cat-warrior", 2)
+    sc.put(g, "10", "sympathy", 1)
+    m, e = seat(g, "marquise"), seat(g, "eyrie")
+    sc.set_hand(g, m, ["rabbit-root-tea", "bake-sale"])
+    craft_favor(g, "eyrie", "favor-of-the-rabbits", "roost", ("3", "5", "10"),
+                ["a-visit-to-friends", "anvil"])
+    assert sc.count(g, "3", "cat-warrior") + sc.count(g, "5", "cat-warrior") == 0
+    assert sc.count(g, "10", "sympathy") == 0 and vp(g, "eyrie") == 1
+    clockwise = [order[(e + i) % 3] for i in range(1, 3)]
+    seen = []
+    while g.decision in ("rescue", "zone_give"):
+        seen.append(g.decision)
+        if g.decision == "rescue":
+            assert g.to_play == m
+            before = sc.count(g, "1", "cat-warrior")
+            g.apply(sorted(g.legal().keys() - {"done"})[0])
+            # the first rescue is clearing 3's warrior, the second clearing 5's two
+            assert sc.count(g, "1", "cat-warrior") - before == seen.count("rescue")
+        else:
+            assert g.to_play == e and set(g.legal()) == {"spend a-visit-to-friends"}
+            g.apply("spend a-visit-to-friends")
+    rescues, outrage = ["rescue", "rescue"], ["zone_give"]
+    assert seen == (rescues + outrage if clockwise[0] == "marquise" else outrage + rescues)
+    assert sc.count(g, "1", "cat-warrior") == 3 and g.hand(m) == []
+    assert supporters(g) == ["a-visit-to-friends"]
+
+
+def test_a_favor_in_every_clearing_of_its_suit_keeps_the_frame_stack_in_bounds(table):
+    """Law 1.5.4 at its widest: Favor of the Foxes empties all four fox clearings at once,
+    each holding Marquise warriors and a sympathy token, one the fox base.  Every reaction
+    waits on the stack at once (four field hospitals, four Outrages, the base's); the
+    stack stays within the bound the state is sized for, and all of them resolve."""
+    g = table()
+    m, e = seat(g, "marquise"), seat(g, "eyrie")
+    sc.put(g, "3", "keep", 1)
+    for c in ("1", "6", "8", "12"):
+        sc.put(g, c, "cat-warrior", 1)
+        sc.put(g, c, "sympathy", 1)
+    sc.put(g, "8", "fox-base", 1)
+    set_box(g, "alliance", 2)
+    sc.set_hand(g, m, ["anvil", "fox-root-tea", "foxfolk-steel", "protection-racket"])
+    craft_favor(g, "eyrie", "favor-of-the-foxes", "roost", ("1", "6", "12"),
+                ["fox-travel-gear", "gently-used-knapsack", "arms-trader", "bird-crossbow"])
+    assert all(sc.count(g, c, "sympathy") + sc.count(g, c, "cat-warrior") == 0
+               for c in ("1", "6", "8", "12"))
+    assert vp(g, "eyrie") == 5
+    deepest = 0
+    while g.decision in ("rescue", "zone_give"):
+        deepest = max(deepest, g.state[g.S["DEPTH"]])
+        assert not list(invariant_violations(g))
+        g.apply(sorted(g.legal().keys() - {"done"})[0])
+    assert 9 <= deepest <= g.consts["MAX_FRAMES"]
+    assert sc.count(g, "3", "cat-warrior") == 4 and g.hand(m) == []
+    assert g.hand(e) == [] and officers(g) == 1
 
 def test_rootlaw_check_sees_boxes_and_zone_capacity(table):
     """The invariants of rootlaw check (runtime/conformance.py): map + supply + out +

@@ -4,7 +4,8 @@ Daylight through the craft step, by the Marquise and by the Eyrie where the card
 effect does not depend on the crafter, then seen to act at its timing reached through
 the engine's own turn flow.
 
-Every test runs on the compiled and on the pure core.  Seats are Marquise 0 and Eyrie 1.
+Every test runs on the compiled and on the pure core.  Seats are Marquise 0 and Eyrie 1,
+but for the tests of Stand and Deliver! at the Decree, which seat them in several orders.
 Autumn suits: fox 1 6 8 12, rabbit 3 4 5 10, mouse 2 7 9 11.
 """
 
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 
+from rootlaw.runtime import position as pos
 from rootlaw.runtime import scenario as sc
 
 M, E = 0, 1
@@ -398,6 +400,73 @@ def test_stand_and_deliver_needs_a_player_with_cards(mid_game):
     assert h.phase == "birdsong" and h.decision == "phase_end"
     assert set(h.legal()) == {"use stand-and-deliver on eyrie", "done"}
 
+
+# The Eyrie holding Stand and Deliver! at its Birdsong, in more than one seat order.
+EYRIE_ORDERS = [("marquise", "eyrie"), ("eyrie", "marquise"),
+                ("alliance", "eyrie", "marquise")]
+
+
+def eyrie_birdsong_with_stand_and_deliver(new_game, order, e_hand: list[str]):
+    """A game past setup in ``order``: one roost, Stand and Deliver! in the Eyrie's play
+    area, the Eyrie holding ``e_hand``, the Marquise a sword, anyone else nothing, an
+    anvil on top of the deck; the Eyrie's turn begun through the turn flow."""
+    g = new_game(factions=order)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    sc.put(g, "1", "roost", 1)
+    e, m = g.factions.index("eyrie"), g.factions.index("marquise")
+    for q in range(g.num_players):
+        sc.set_hand(g, q, [])
+    if "alliance" in order:
+        pos.set_zone(g, g.factions.index("alliance"), "supporters", [])
+    sc.set_hand(g, m, ["sword"])
+    sc.set_hand(g, e, e_hand)
+    sc.move_card(g, "stand-and-deliver", g.consts["LOC_PLAY"] + e)
+    pos.set_deck_top(g, ["anvil"])
+    pos.begin_turn(g, "eyrie")
+    return g, e, m
+
+
+@pytest.mark.parametrize("order", EYRIE_ORDERS, ids="-".join)
+def test_stand_and_deliver_after_emergency_orders_before_the_decree(new_game, order):
+    """Law 1.4.1, 1.4.2 with 7.4.1-7.4.2: an effect 'in Birdsong' may be used at any point
+    of Birdsong that interrupts no action.  Declined at the start, Stand and Deliver! is
+    still offered once Emergency Orders has drawn, at the Decree before its first card;
+    the card taken can then go into the Decree."""
+    g, e, m = eyrie_birdsong_with_stand_and_deliver(new_game, order, [])
+    use = "use stand-and-deliver on marquise"
+    assert g.decision == "phase_start" and set(g.legal()) == {use, "done"}
+    g.apply("done")
+    assert g.hand(e) == ["anvil"] and g.decision == "add_to_columns" and g.to_play == e
+    assert use in g.legal() and "add anvil to move" in g.legal()
+    g.apply(use)
+    assert sorted(g.hand(e)) == ["anvil", "sword"] and g.hand(m) == []
+    assert g.scores[m] == 1 and g.decision == "add_to_columns"
+    assert "add sword to battle" in g.legal()
+    assert not any(a.startswith("use ") for a in g.legal())  # once per turn
+
+
+@pytest.mark.parametrize("order", EYRIE_ORDERS, ids="-".join)
+def test_stand_and_deliver_not_between_two_decree_cards_but_after_them(new_game, order):
+    """Law 1.4.2: adding one or two cards to the Decree (7.4.2) is one step, not to be
+    interrupted between its cards (the reading in docs/design.md); the effect is offered
+    before the first card and again once the step is over, in the window before
+    Birdsong ends."""
+    g, e, m = eyrie_birdsong_with_stand_and_deliver(new_game, order,
+                                                    ["mouse-in-a-sack", "bake-sale"])
+    use = "use stand-and-deliver on marquise"
+    assert g.decision == "phase_start"  # the first step, Emergency Orders, offers nothing
+    g.apply("done")
+    assert g.decision == "add_to_columns" and use in g.legal()
+    g.apply("add mouse-in-a-sack to move")
+    assert g.decision == "add_to_columns" and g.to_play == e
+    assert use not in g.legal() and "add bake-sale to recruit" in g.legal()
+    g.apply("add bake-sale to recruit")
+    assert g.phase == "birdsong" and g.decision == "phase_end"
+    assert set(g.legal()) == {use, "done"}
+    g.apply(use)
+    assert g.hand(e) == ["sword"] and g.scores[m] == 1
 
 @pytest.mark.parametrize("faction", FACTIONS)
 def test_better_burrow_bank_at_start_of_birdsong_both_draw(mid_game, faction):

@@ -189,6 +189,33 @@ def test_both_sides_hits_land_before_a_win_then_the_tie_rule(mid_game, attacker)
     assert g.winner_faction == attacker
 
 
+@pytest.mark.parametrize("order", [("marquise", "eyrie"), ("eyrie", "marquise")])
+def test_a_win_in_step_6_ends_the_game_before_field_hospitals(new_game, order):
+    """Law 3.1 ("immediately wins") with 4.3.6 and 6.2.3: the Marquise at 29 removes the
+    Eyrie's warrior and roost (her 30th VP) while the Eyrie's hit removes one of her
+    warriors.  Both sides' hits land first (the tie rule needs them, Law 3.1.1), then the
+    game is over: field hospitals, a reaction to the removal, are not asked."""
+    g = new_game(factions=list(order), seed=1)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    cat, bird = g.factions.index("marquise"), g.factions.index("eyrie")
+    sc.put(g, "1", "keep", 1)
+    sc.put(g, "5", "cat-warrior", 2)
+    sc.put(g, "5", "bird-warrior", 1)
+    sc.put(g, "5", "roost", 1)
+    sc.set_hand(g, cat, ["rabbit-root-tea"])  # matches rabbit clearing 5
+    sc.set_hand(g, bird, [])
+    sc.set_vp(g, cat, 29)
+    sc.goto(g, "marquise", "daylight", "actions")
+    sc.set_dice(g, 2, 1)
+    g.apply("battle 5 eyrie")
+    assert g.is_over and g.winner_faction == "marquise" and g.scores[cat] == 30
+    assert sc.count(g, "5", "roost") == 0 and sc.count(g, "5", "cat-warrior") == 1
+    assert sc.count(g, "1", "cat-warrior") == 0 and g.hand(cat) == ["rabbit-root-tea"]
+    assert g.legal() == {}
+
+
 # ---------------------------------------------------------------- 1.5.4 removal events
 
 def test_field_hospitals_answer_a_removal_outside_battle(mid_game):
@@ -209,12 +236,13 @@ def test_field_hospitals_answer_a_removal_outside_battle(mid_game):
     assert len(g.hand(CAT)) == 1 and g.decision == "actions"
 
 
-def test_each_clearing_of_a_favor_is_its_own_removal_event(mid_game):
-    """Favor of the Foxes (crafted by the Eyrie) removes every enemy piece in each fox
-    clearing (the FAQ: all of them); each clearing is one removal event (Law 1.5.4),
-    so field hospitals are asked once per clearing where Marquise warriors fell, each
-    for that clearing's warriors, and the crafter scores each enemy building and token
-    (Law 3.2.1)."""
+def test_a_favor_is_one_removal_event_answered_clearing_by_clearing(mid_game):
+    """Favor of the Foxes (crafted by the Eyrie) removes every enemy piece in every fox
+    clearing (the FAQ: all of them) at once: one removal event (Law 1.5.4), so every
+    piece is gone and every enemy building and token scored (Law 3.2.1) before anything
+    triggers.  Field hospitals then answer once for each clearing where Marquise warriors
+    fell, each for that clearing's warriors (Law 6.2.3: 'from a single clearing'), in
+    clearing order."""
     g = mid_game()
     for c in ("1", "8", "12"):
         sc.put(g, c, "roost", 1)  # three fox crafting pieces
@@ -230,15 +258,15 @@ def test_each_clearing_of_a_favor_is_its_own_removal_event(mid_game):
     sc.goto(g, "eyrie", "daylight", "craft")
     g.apply("craft favor-of-the-foxes")
     assert g.decision == "rescue" and g.to_play == CAT
-    assert sc.count(g, "6", "cat-warrior") == 0 and sc.count(g, "8", "cat-warrior") == 1
+    for c in ("6", "8", "12"):  # the whole event is over before the first rescue
+        assert all(not p.startswith(("cat", "saw", "wood")) for p in g.piece_counts()[c])
+    assert g.scores[BIRD] == 2  # the sawmill and the wood
     g.apply("spend fox-root-tea")  # the two warriors of clearing 6
     assert sc.count(g, "4", "cat-warrior") == 2
     assert g.decision == "rescue" and g.to_play == CAT
     g.apply("done")  # the one of clearing 8 stays removed
-    assert sc.count(g, "4", "cat-warrior") == 2
-    for c in ("6", "8", "12"):
-        assert all(not p.startswith(("cat", "saw", "wood")) for p in g.piece_counts()[c])
-    assert g.scores[BIRD] == 2  # the sawmill and the wood
+    assert sc.count(g, "4", "cat-warrior") == 2 and sc.count(g, "8", "cat-warrior") == 0
+    assert g.hand(CAT) == ["foxfolk-steel"]
     assert "favor-of-the-foxes" in g.cards_at(1) and g.play_area(BIRD) == []
 
 

@@ -161,3 +161,36 @@ def test_four_player_games_set_up_take_turns_and_end(green_game, core_kind):
     assert g.is_over and g.winner is not None
     if core_kind == "compiled":
         assert cores_agree(b, list(FOUR), 3, 30_000) is None
+
+
+@pytest.mark.parametrize("current,tied,winner", [(3, (0, 2), 0), (1, (0, 3), 3),
+                                                  (2, (3, 1), 3), (0, (0, 1), 0)])
+def test_four_player_tie_goes_to_the_nearest_clockwise_from_the_current_player(
+        green_game, current, tied, winner):
+    """Law 3.1.1 at four seats: of two players at 30 VP at once, the one nearest in
+    clockwise order from the current player wins (the current player included), seat
+    order wrapping past the last seat; the higher score does not matter."""
+    g = green_game(FOUR, 1)
+    for q in range(4):
+        sc.set_hand(g, q, [])
+        sc.set_vp(g, q, 3)
+    sc.set_vp(g, tied[0], 30)
+    sc.set_vp(g, tied[1], 34)
+    sc.goto(g, g.factions[current], "evening")
+    assert g.is_over
+    assert g.winner == winner
+
+
+@pytest.mark.parametrize("order", [FOUR, ("test-red", "test-green", "eyrie", "marquise")])
+def test_four_player_turns_go_clockwise_and_wrap(green_game, order):
+    """Law 1.4 and 5.1.1 at four seats: after each turn the next seat clockwise plays,
+    the last seat followed by the first."""
+    g = green_game(order, 1, bundle_factions=FOUR, clear=False)
+    first = g.current
+    seen = [first]
+    while len(seen) < 5 and not g.is_over:
+        t = g.turn
+        g.apply("done" if "done" in g.legal() else g.legal_actions()[0])
+        if g.turn != t:
+            seen.append(g.current)
+    assert seen == [first, (first + 1) % 4, (first + 2) % 4, (first + 3) % 4, first]

@@ -11,9 +11,18 @@ plays seed ``seed + k``, the game ``rootlaw play --seed`` deals; a clone carries
 generator, so clones play the same dice (determinized copies: what MCTS rollouts from a
 state see).
 
+With ``deals`` = N > 0 the same game has *explicit* chance instead: the initial state is
+a chance node with N equally likely outcomes, the deals ``seed .. seed + N - 1``, and
+everything random after it follows from the deal (nature draws the game's whole random
+tape at once, hidden from the players: their observations never show it).  This is the
+form OpenSpiel can save whole: ``serialize_game_and_state`` asks a sampled-chance game for
+its generator's state (``GetRNGState``), which pyspiel gives Python games no way to
+provide, so ``random_sim_test(serialize=True)`` needs ``deals``.
+
 Parameters: ``factions`` (seat order, separated by commas or colons; default every
 faction of the base game), ``seed``, ``max_decisions`` (the game stops there, 0 to
-everyone; also the game's ``max_game_length``), ``packs`` (pack directories, separated
+everyone; also the game's ``max_game_length``), ``deals`` (above; 0, the default, for
+sampled chance), ``packs`` (pack directories, separated
 by commas or the path separator) and ``map``/``deck`` (a pack's map or deck, as ``rootlaw
 play --map/--deck``).  OpenSpiel's game strings separate parameters by commas, so the
 game keeps its lists with colons (path separators): ``pyspiel.load_game(str(game))``
@@ -21,21 +30,23 @@ loads the same game.
 
 Observations (``observation_tensor``/``observation_string``) are the seat's
 ``observation_vector``: what it sees now, its own hand and every other hand's size.  The
-information state is the same tensor; its string adds the decisions so far (every
-decision in Root is seen by all).  A fixed-size tensor cannot hold the whole history of a
-game of unbounded length, so the information-state *tensor* is not perfect recall: use
-the strings where an algorithm needs perfect recall.
+information state is the same tensor; its string adds the seat's own history: before
+each decision of the game, a digest of what the seat saw then, who decided and, for its
+own decisions only, what it chose.  Not every decision is seen by all (a card the
+Alliance mobilizes goes face down into its supporters), so another seat's choice shows
+only through what it changes in this seat's observation.  A fixed-size tensor cannot
+hold the whole history of a game of unbounded length, so the information-state *tensor*
+is not perfect recall: use the strings where an algorithm needs perfect recall.
 
 Serialization: a state pickles as its game's save (``Game.to_dict``, checked by replaying
-it); ``state.serialize()`` and ``game.deserialize_state()`` round-trip.  OpenSpiel's
-``serialize_game_and_state`` (and so ``random_sim_test(serialize=True)``) cannot work for
-any Python game with sampled chance: it asks the game for its generator's state
-(``GetRNGState``), which pyspiel gives Python games no way to provide.
+it); ``state.serialize()`` and ``game.deserialize_state()`` round-trip, in both chance
+modes; ``serialize_game_and_state`` works with ``deals`` (above).
 """
 
 from __future__ import annotations
 
 import os
+from hashlib import blake2b
 
 from ._extra import require
 
@@ -56,27 +67,35 @@ DEFAULTS = {
     "factions": ":".join(_BASE.factions[:_BASE.max_players]),
     "seed": 0,
     "max_decisions": _BASE.max_decisions,
+    "deals": 0,
     "packs": "",
     "map": "",
     "deck": "",
 }
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Root (rootlaw)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=_BASE.max_players,
-    min_num_players=_BASE.min_players,
-    provides_information_state_string=True,
-    provides_information_state_tensor=True,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=DEFAULTS,
-)
+
+def _game_type(chance_mode) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Root (rootlaw)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=chance_mode,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=_BASE.max_players,
+        min_num_players=_BASE.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=DEFAULTS,
+    )
+
+
+GAME_TYPE = _game_type(pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC)
+# The type of a game loaded with ``deals``: the same game, its chance a node.
+DEALT_TYPE = _game_type(pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC)
 
 
 def _split(text: str, sep: str) -> list[str]:
@@ -99,19 +118,23 @@ class RootGame(pyspiel.Game):
         self.max_decisions = int(p["max_decisions"])
         if self.max_decisions < 1:
             raise RootlawError("max_decisions is a positive integer", code="VALUE-INVALID")
-        self._next_seed = int(p["seed"])
+        self._next_seed = self.first_seed = int(p["seed"])
+        self.deals = int(p["deals"])
+        if self.deals < 0:
+            raise RootlawError("deals is 0 (sampled chance) or a positive number of deals",
+                               code="VALUE-INVALID")
         self.observation_layout = probe.observation_layout
         self.private_fields = [self.observation_layout[name] for name, seen in
                                probe.observation_visibility.items() if seen == "owner"]
         self.observation_size = info.observation_size
-        super().__init__(GAME_TYPE, pyspiel.GameInfo(
+        super().__init__(DEALT_TYPE if self.deals else GAME_TYPE, pyspiel.GameInfo(
             num_distinct_actions=info.num_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=self.deals,
             num_players=len(self.factions),
             min_utility=outcome.LOSS,
             max_utility=outcome.WIN,
             utility_sum=None,
-            max_game_length=self.max_decisions,
+            max_game_length=self.max_decisions + (1 if self.deals else 0),  # the deal
         ), p)
 
     def next_seed(self) -> int:
@@ -125,6 +148,10 @@ class RootGame(pyspiel.Game):
     def new_initial_state(self) -> RootState:
         return RootState(self)
 
+    def deal(self, outcome: int) -> Game:
+        """The game of the chance outcome ``outcome`` (with ``deals``)."""
+        return Game(self.factions, self.first_seed + outcome, bundle=self.bundle)
+
     def make_py_observer(self, iig_obs_type=None, params=None) -> RootObserver:
         return RootObserver(self, iig_obs_type or pyspiel.IIGObservationType(
             perfect_recall=False), params)
@@ -135,39 +162,77 @@ class _Position:
     and serializes it by pickling them: here a clone is ``Game.clone()`` and a pickle is
     the game's save.  OpenSpiel also makes states only to copy another into, or to learn
     the tensor shapes: so the game is dealt (and takes its seed) on first use, and a
-    look before that (an observer) sees the game it will be without dealing it."""
+    look before that (an observer) sees the game it will be without dealing it.  With
+    ``deals`` the game is dealt by the chance node instead (``by_chance``): until then it
+    is ``undealt``."""
 
-    __slots__ = ("_game", "_owner", "content")
+    __slots__ = ("_game", "_owner", "by_chance", "content")
 
-    def __init__(self, owner: RootGame | None, content: tuple, game: Game | None = None):
+    def __init__(self, owner: RootGame | None, content: tuple, game: Game | None = None,
+                 by_chance: bool = False):
         self._owner = owner
         self.content = content  # (packs, map, deck): the bundle, to unpickle into
+        self._game = game
+        self.by_chance = by_chance
+
+    @property
+    def undealt(self) -> bool:
+        return self._game is None and self.by_chance
+
+    def deal(self, game: Game) -> None:
         self._game = game
 
     @property
     def game(self) -> Game:
         if self._game is None:
+            if self.by_chance:
+                raise pyspiel.SpielError("the game is dealt by its chance node: not yet")
             o = self._owner
             assert o is not None
             self._game = Game(o.factions, o.next_seed(), bundle=o.bundle)
         return self._game
 
-    def peek(self) -> Game:
+    def peek(self) -> Game | None:
         if self._game is not None:
             return self._game
+        if self.by_chance:
+            return None
         o = self._owner
         assert o is not None
         return Game(o.factions, o.peek_seed(), bundle=o.bundle)
 
     def __deepcopy__(self, memo) -> _Position:
-        return _Position(self._owner, self.content, self.game.clone())
+        if self.undealt:
+            return _Position(self._owner, self.content, None, True)
+        return _Position(self._owner, self.content, self.game.clone(), self.by_chance)
 
     def __reduce__(self):
-        return (_restore, (self.content, self.game.to_dict()))
+        if self.undealt:
+            return (_Position, (None, self.content, None, True))
+        return (_restore, (self.content, self.game.to_dict(), self.by_chance))
 
 
-def _restore(content: tuple, save: dict) -> _Position:
-    return _Position(None, content, Game.from_dict(save, bundle=bundle_for(*content)))
+def _restore(content: tuple, save: dict, by_chance: bool = False) -> _Position:
+    return _Position(None, content, Game.from_dict(save, bundle=bundle_for(*content)),
+                     by_chance)
+
+
+class _Trail:
+    """Each seat's history as its information-state string tells it (module doc): one
+    entry per decision, rendered when the decision is taken.  Entries never change, so
+    a clone copies the lists, not the entries."""
+
+    def __init__(self, seen: list[list[str]]):
+        self.seen = seen
+
+    def __deepcopy__(self, memo) -> _Trail:
+        return _Trail([row[:] for row in self.seen])
+
+    def record(self, g: Game, action: int) -> None:
+        actor = g.to_play
+        for seat, row in enumerate(self.seen):
+            saw = blake2b(g.observation_vector(seat).tobytes(), digest_size=8).hexdigest()
+            row.append(f"{saw}/{actor}:{action if seat == actor else '?'}")
 
 
 class RootState(pyspiel.State):
@@ -175,29 +240,46 @@ class RootState(pyspiel.State):
 
     def __init__(self, game: RootGame):
         super().__init__(game)
-        self.position = _Position(game, (game.packs, game.map, game.deck))
+        self.position = _Position(game, (game.packs, game.map, game.deck),
+                                  by_chance=game.deals > 0)
         self.max_decisions = game.max_decisions
+        self.trail = _Trail([[] for _ in game.factions])
 
     @property
     def game(self) -> Game:
         return self.position.game
 
     def current_player(self) -> int:
+        if self.position.undealt:
+            return pyspiel.PlayerId.CHANCE
         if self.is_terminal():
             return pyspiel.PlayerId.TERMINAL
         return self.game.to_play
 
     def is_terminal(self) -> bool:
+        if self.position.undealt:
+            return False
         g = self.game
         return g.is_over or len(g.history) >= self.max_decisions
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        deals = self.get_game().deals
+        return [(k, 1.0 / deals) for k in range(deals)]
 
     def _legal_actions(self, player: int) -> list[int]:
         return sorted(self.game.legal_actions())
 
     def _apply_action(self, action: int) -> None:
-        self.game.apply(int(action))
+        if self.position.undealt:
+            self.position.deal(self.get_game().deal(int(action)))
+            return
+        g = self.game
+        self.trail.record(g, int(action))
+        g.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"deal seed {self.get_game().first_seed + int(action)}"
         g = self.game
         if not 0 <= player < g.num_players:
             player = 0
@@ -212,6 +294,8 @@ class RootState(pyspiel.State):
 
     def __str__(self) -> str:
         # The whole state, hands included: the seed and the decisions taken fix it.
+        if self.position.undealt:
+            return "not dealt yet"
         g = self.game
         vp = ", ".join(f"{f} {v}" for f, v in zip(g.factions, g.scores, strict=True))
         asked = "over" if g.is_over else f"{g.factions[g.to_play]} to play ({g.decision})"
@@ -242,7 +326,10 @@ class RootObserver:
         self._vec = np.zeros(game.observation_size, np.int64)  # written by the core
 
     def _vector(self, state: RootState, player: int) -> np.ndarray:
-        vec = state.position.peek().observation_vector(player, self._vec)
+        game = state.position.peek()
+        if game is None:  # before the deal: nothing to see yet
+            return np.zeros_like(self._vec)
+        vec = game.observation_vector(player, self._vec)
         if self.public and self.private:
             return vec
         out = np.zeros_like(vec)
@@ -258,7 +345,7 @@ class RootObserver:
     def string_from(self, state: RootState, player: int) -> str:
         text = ",".join(map(str, self._vector(state, player).tolist()))
         if self.perfect_recall:
-            text += "|" + ",".join(map(str, state.position.peek().history))
+            text += "|" + ",".join(state.trail.seen[player])
         return f"p{player}:{text}"
 
 
