@@ -485,3 +485,16 @@ def test_pre_commit_hook_runs_validate():
     [hook] = [h for h in hooks if h["id"] == "rootlaw-validate"]
     assert hook["entry"].split()[:2] == ["rootlaw", "validate"]
     assert hook["language"] == "python" and hook["pass_filenames"] is False
+
+
+def test_a_factions_piece_references_are_walked_once(monkeypatch):
+    # Found by fuzzing: five checks each walked every step of a faction for the pieces it
+    # names, so a 20,000-step setup took validate past its 2 s budget; they share one walk.
+    import rootlaw.spec.semantics as sem
+
+    walks = []
+    real = sem._walk_piece_refs
+    monkeypatch.setattr(sem, "_walk_piece_refs", lambda f: walks.append(f.id) or real(f))
+    monkeypatch.setattr(sem, "_REFS", [None, []])
+    assert findings(SEM / "menu-dup.json")  # a faction document with findings
+    assert walks == ["test-herons"]
