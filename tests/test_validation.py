@@ -498,3 +498,23 @@ def test_a_factions_piece_references_are_walked_once(monkeypatch):
     monkeypatch.setattr(sem, "_REFS", [None, []])
     assert findings(SEM / "menu-dup.json")  # a faction document with findings
     assert walks == ["test-herons"]
+
+
+@pytest.mark.parametrize("copies", [2, 4000])
+def test_a_revolt_naming_buildings_of_one_suit_twice_is_reported_at_each_repeat(
+        tmp_path, copies):
+    # Found by fuzzing: each name was compared with every name before it (28 s on a revolt
+    # naming 20,000 buildings); each repeat is still reported against the suit's first.
+    doc = json.loads((BASE_PACK / "alliance.json").read_text(encoding="utf-8"))
+    revolt = doc["turn"]["birdsong"][0]["menu"][0]
+    assert revolt["action"] == "revolt"
+    revolt["buildings"] = ["fox-base", "rabbit-base", "mouse-base"] * copies
+    path = tmp_path / "alliance.json"
+    path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    suits = [(d.pointer, d.message) for d in findings(path) if d.code == "PIECE-SUIT"]
+    assert suits[:3] == [
+        ("/turn/birdsong/0/menu/0/buildings/3", "revolt: 'fox-base' and 'fox-base' are both fox"),
+        ("/turn/birdsong/0/menu/0/buildings/4",
+         "revolt: 'rabbit-base' and 'rabbit-base' are both rabbit"),
+        ("/turn/birdsong/0/menu/0/buildings/5",
+         "revolt: 'mouse-base' and 'mouse-base' are both mouse")]
