@@ -24,4 +24,20 @@ decision with no legal action, a game that does not end), and content that
 ends when played on is a note, not a finding: odd content (no draw step, one roost)
 makes long games, and random agents can stall where a player would not (the Alliance
 hoarding every card in its supporters once it has nothing to spend them on).
+
+Campaigns on the fuzz branch with main merged (Dec 2026), after the fixes they led to:
+
+- ``mutate --count 600 --seed 1``: 600 mutants (219 faction, 109 map, 55 deck, 54 patch,
+  163 manifest), 401 reported, 199 clean and played (2 games each): 0 findings, 1 note.
+- ``mutate --count 600 --seed 10 --kind faction --compiled 4``: 358 reported, 242 clean
+  and played, 4 compiled and compared with the pure core: 0 findings, 2 notes.
+- ``garbage --count 3000 --seed 1``, ``--count 3000 --seed 3 --huge`` and ``--count 1000
+  --seed 2 --huge``: 0 findings; the slowest read 0.70 s (a 820 KB faction).
+
+What they found, and the fixes: a menu naming one action twice (MENU-DUP; and an
+invariant: each legal action listed once), a 20,000-step program (ENGINE-LIMIT), a
+revolt naming 20,000 buildings (PIECE-SUIT looked back along the list: 28 s) and the
+piece references walked once per check (2.3 s on a loaded machine).  The notes are long
+games of odd content (an Eyrie with no Evening, a deck of 74 cards, a Daylight of 200
+steps) that end when played on.
 """
