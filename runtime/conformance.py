@@ -21,7 +21,7 @@ Invariants (Law references in brackets):
   outside them [1.5.4, 4.3.6]; used-effect flags are 0 or 1; a seen hand is a hand that
   could be (no more copies of a card than exist), seen in a turn that has been;
 - a cycle's marker stands on one of its stages;
-- a pending decision always offers at least one action.
+- a pending decision always offers at least one action, and each action once.
 """
 
 from __future__ import annotations
@@ -108,8 +108,13 @@ def invariant_violations(g: Game) -> Iterator[str]:
             at, n = st[S["CYCLE"] + q * ncyc + k], tab[off["CYCLE_LEN"] + f * ncyc + k]
             if not 0 <= at < max(n, 1):
                 yield f"a cycle marker of {g.factions[q]} off its stages"
-    if not g.is_over and not g.legal_actions():
+    legal = [] if g.is_over else g.legal_actions()
+    if not g.is_over and not legal:
         yield "a decision with no legal action and no winner"
+    if len(set(legal)) != len(legal):
+        # One action, two ways to take it: the core's list of them is sized for each
+        # action once (found by fuzzing: a menu naming one action twice).
+        yield "an action listed twice among the legal actions"
 
 
 def _effect_violations(g: Game, frames: list[str]) -> Iterator[str]:

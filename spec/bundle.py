@@ -30,7 +30,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from .diagnostics import Diagnostic, SpecError, located, with_lines
+from .diagnostics import Diagnostic, SpecError, located, unlocated, with_lines
 from .jsonio import CONTENT_MAX_BYTES, JsonInputError, read_bytes
 from .loader import load_file, load_pack, validate_data
 from .models import DeckSpec, FactionSpec, MapSpec, PackSpec, PatchSpec
@@ -251,12 +251,12 @@ def collect(paths: list[Path], *, search: bool = True) -> list[LoadedPack]:
                 loaded[req] = _load(found[0])
                 queue.append(req)
                 continue
-            errors.append(located(
+            errors.append(unlocated(
                 "PACK-MISSING", f"pack {pid!r} requires pack {req!r}, which is not available "
                 f"(name its folder with --pack, or put it on the discovery path; "
                 f"{where_packs_are_looked_for()})", loaded[pid].manifest, ["requires", i]))
     if errors:
-        raise SpecError(errors)
+        raise SpecError(with_lines(errors))  # one read of each manifest for the lines
     errors = _cycles(loaded)
     if errors:
         raise SpecError(errors)

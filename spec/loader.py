@@ -18,6 +18,8 @@ from .diagnostics import (
     nearest_line,
     pointer,
     too_many,
+    unlocated,
+    with_lines,
 )
 from .jsonio import CONTENT_MAX_BYTES, parse, read_text
 from .models import Document, PackSpec, PatchSpec
@@ -133,28 +135,38 @@ def load_pack(manifest: str | Path) -> tuple[PackSpec, list[tuple[str, object]]]
         raise SpecError([Diagnostic("VALUE-INVALID", "expected a pack manifest (kind 'pack')",
                                     str(manifest), 1, "/kind")])
     docs: list[tuple[str, object]] = []
-    errors: list[Diagnostic] = []
+    errors: list[Diagnostic] = []  # in the content files, located by their loader
+    listing: list[Diagnostic] = []  # in the manifest: located at the end, in one read
     seen: dict[tuple[str, str], str] = {}
+    listed: dict[Path, int] = {}
     root = manifest.parent.resolve()
     for i, rel in enumerate(pack.content):
         f = manifest.parent / rel
         try:
-            inside = not Path(rel).is_absolute() and f.resolve().is_relative_to(root)
+            real = f.resolve()
+            inside = not Path(rel).is_absolute() and real.is_relative_to(root)
         except (OSError, ValueError, RuntimeError):  # a NUL byte, a symlink loop ...
-            errors.append(located("VALUE-INVALID", f"content file {rel!r} is not a usable "
-                                  "file name", manifest, ["content", i]))
+            listing.append(unlocated("VALUE-INVALID", f"content file {rel!r} is not a usable "
+                                     "file name", manifest, ["content", i]))
             continue
         if not inside:
             # A pack is one folder: what it lists must live inside it.
-            errors.append(located("VALUE-INVALID", f"content file {rel!r} is outside the pack "
-                                  "folder", manifest, ["content", i]))
+            listing.append(unlocated("VALUE-INVALID", f"content file {rel!r} is outside the "
+                                     "pack folder", manifest, ["content", i]))
             continue
+        if real in listed:
+            # Read once: a file listed twice (a copy-paste slip, or a manifest that names
+            # one file thousands of times) is one problem per extra entry, not a reload.
+            listing.append(unlocated("ID-DUP", f"content file {rel!r} is listed twice (first "
+                                     f"at /content/{listed[real]})", manifest, ["content", i]))
+            continue
+        listed[real] = i
         try:
             doc = load_file(f)
         except SpecError as e:
             if e.diagnostics[0].code == "FILE-MISSING":
-                errors.append(located("FILE-MISSING", f"content file {rel!r} not found",
-                                      manifest, ["content", i]))
+                listing.append(unlocated("FILE-MISSING", f"content file {rel!r} not found",
+                                         manifest, ["content", i]))
             else:
                 errors.extend(e.diagnostics)
             continue
@@ -172,6 +184,11 @@ def load_pack(manifest: str | Path) -> tuple[PackSpec, list[tuple[str, object]]]
             continue
         seen[key] = rel
         docs.append((str(f), doc))
-    if errors:
-        raise SpecError(errors)
+    if listing:
+        # As in every file: at most MAX_PER_FILE listed, the rest counted.
+        extra = len(listing) - MAX_PER_FILE
+        listing = with_lines(listing[:MAX_PER_FILE]) + \
+            ([too_many(str(manifest), extra)] if extra > 0 else [])
+    if errors or listing:
+        raise SpecError(listing + errors)
     return pack, docs

@@ -207,7 +207,8 @@ class Piece(Strict):
     """The suit a piece matches (a building placed only in a clearing of its suit by
     'revolt'; zone cards of its clearing's suit discarded when it is removed)."""
     per_clearing: int | None = Field(default=None, ge=1, le=64)
-    """At most this many of the piece in one clearing (Law 8.2.5.I); no limit without."""
+    """Tokens only: at most this many of the token in one clearing (Law 8.2.5.I); no
+    limit without."""
 
 
 class Zone(Strict):
@@ -1039,6 +1040,13 @@ class FactionSpec(Strict):
 # --------------------------------------------------------------------------- packs
 
 
+MAX_REQUIRES = 64
+"""Packs one pack may require: far more than any pack needs, few enough that a manifest
+naming thousands (each looked for on the discovery path) is refused at once."""
+MAX_CONTENT = 1000
+"""Files one pack may list (the base game has five)."""
+
+
 class PackSpec(Strict):
     kind: Literal["pack"]
     id: Ident
@@ -1046,10 +1054,10 @@ class PackSpec(Strict):
     version: str = Field(default="0", max_length=64)
     """The pack's version, as its author numbers it: saves and logs record it (with the
     content hash of the pack's files) to name the pack they need."""
-    requires: list[Ident] = []
+    requires: list[Ident] = Field(default=[], max_length=MAX_REQUIRES)
     """Packs this pack builds on (the base game is always loaded first): their content
     is loaded before this pack's, and only their documents may be patched by it."""
-    content: list[str]
+    content: list[Annotated[str, Field(max_length=1024)]] = Field(max_length=MAX_CONTENT)
     """Content files of the pack, relative to the manifest: maps, decks, factions and
     patches (kind 'patch'), applied in this order."""
     default_map: Ident | None = None

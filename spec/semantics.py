@@ -393,8 +393,19 @@ _KINDS: dict[tuple[type, str], tuple[str, ...]] = {
 }
 
 
+_REFS: list[Any] = [None, []]
+"""The faction whose piece references were walked last, and them: five checks read them
+(found by fuzzing: walking a 20,000-step setup five times made validate take 2.3 s)."""
+
+
 def _piece_refs(f: M.FactionSpec) -> Iterator[tuple[Loc, Any, str, str]]:
     """(loc, model, field, piece id) of every piece a faction's entries name."""
+    if _REFS[0] is not f:
+        _REFS[:] = [f, list(_walk_piece_refs(f))]
+    return iter(_REFS[1])
+
+
+def _walk_piece_refs(f: M.FactionSpec) -> Iterator[tuple[Loc, Any, str, str]]:
     def refs(loc: Loc, obj: Any) -> Iterator[tuple[Loc, Any, str, str]]:
         for (cls, name), _kinds in _KINDS.items():
             if isinstance(obj, cls):
@@ -428,13 +439,19 @@ def _piece_refs(f: M.FactionSpec) -> Iterator[tuple[Loc, Any, str, str]]:
 @check("PIECE-KIND", "error", "faction",
        "A piece of the wrong kind where a building, a token or a warrior is required (a "
        "token named as a building to recruit at, a warrior as a payment token, a box "
-       "that holds a building ...), or a track under a warrior.",
+       "that holds a building ...), a track under a warrior, or a 'per_clearing' limit on "
+       "a warrior or a building: only a token's placement keeps to it (warriors move in "
+       "past any limit, and a building that finds no room would be paid for and not "
+       "placed).", "8.2.5.I",
        example='`{"action": "recruit_all", "building": "wood"}` where wood is a token')
 def _piece_kinds(f: M.FactionSpec):
     for pid, p in f.pieces.items():
         if p.track is not None and p.kind == "warrior":
             yield ("pieces", pid, "track"), \
                 f"{pid} is a warrior; only buildings and tokens have tracks"
+        if p.per_clearing is not None and p.kind != "token":
+            yield ("pieces", pid, "per_clearing"), \
+                f"{pid} is a {p.kind}; only tokens have a per_clearing limit"
     for loc, obj, name, pid in _piece_refs(f):
         kinds = next(k for (cls, n), k in _KINDS.items() if isinstance(obj, cls) and n == name)
         named = f.pieces.get(pid)
@@ -495,25 +512,59 @@ def _draws(f: M.FactionSpec):
         yield ("turn",), "no step of the turn draws cards ('draw')"
 
 
+# Steps that never ask the player anything: they run on their own.
+_AUTOMATIC = (M.Draw, M.DrawToZone, M.DrawIfHandEmpty, M.ScoreTrack, M.LoseVpPerColumnCard,
+              M.DiscardColumns, M.EndPhase, M.ScoreForests, M.AdvanceCycle)
+
+
+def _may_ask(s: Any, f: M.FactionSpec) -> bool:
+    if isinstance(s, M.Actions):
+        return s.count != 0 or s.extra_action_suit is not None
+    if isinstance(s, M.RunStage):  # asks what one of the hooks it runs asks
+        return any(not isinstance(x, M.RunStage) and _may_ask(x, f)
+                   for h in s.hooks.values() for x in f.hooks.get(h, []))
+    return not isinstance(s, _AUTOMATIC)
+
+
+@check("TURN-NO-DECISION", "error", "faction",
+       "A turn in which nothing ever asks the player anything (only automatic steps, such "
+       "as draw and score_track, or actions with a count of 0, and no usable effect): the "
+       "faction never acts, and a game seating only such factions turns forever without a "
+       "decision.", "5.2",
+       example='`"turn": {"evening": [{"op": "draw", "count": 1}]}`')
+def _turn_decides(f: M.FactionSpec):
+    steps = [s for ph in ("birdsong", "daylight", "evening") for s in getattr(f.turn, ph)]
+    usable = any(isinstance(a, M.Effect) and not a.timing.startswith("battle_")
+                 for a in f.abilities)
+    if not usable and not any(_may_ask(s, f) for s in steps):
+        yield ("turn",), "no step of the turn asks the player to decide anything"
+
+
 @check("PIECE-SUIT", "error", "faction",
        "A building named by 'revolt' without a 'suit': revolt places the building of the "
        "clearing's suit, so one without a suit is never placed; or two of them with one "
        "suit (the clearing could take either).", "8.4.1",
        example='`{"action": "revolt", "buildings": ["base"], ...}` where base has no suit')
 def _revolt_suits(f: M.FactionSpec):
+    # The first piece of each suit in each revolt entry, kept as the entries are walked
+    # (found by fuzzing: looking back along the list from each name took validate 28 s
+    # on a revolt naming 20,000 buildings).
+    first: dict[tuple[int, str], str] = {}
     for loc, obj, name, pid in _piece_refs(f):
         if not (isinstance(obj, M.RevoltAction) and name == "buildings"):
             continue
         p = f.pieces.get(pid)
+        earlier = None
+        if p is not None and p.suit is not None:
+            earlier = first.get((id(obj), p.suit))
+            if earlier is None:
+                first[(id(obj), p.suit)] = pid
         if p is None or p.kind != "building":
             continue
         if p.suit is None:
             yield loc, f"revolt: {pid!r} has no 'suit', so no revolt ever places it"
-        else:
-            same = [b for b in obj.buildings[:loc[-1]]
-                    if b in f.pieces and f.pieces[b].suit == p.suit]
-            if same:
-                yield loc, f"revolt: {pid!r} and {same[0]!r} are both {p.suit}"
+        elif earlier is not None:
+            yield loc, f"revolt: {pid!r} and {earlier!r} are both {p.suit}"
 
 
 @check("ZONE-CAPACITY", "warning", "faction",
@@ -528,13 +579,38 @@ def _zone_capacity(f: M.FactionSpec):
 
 @check("ID-DUP", "error", "faction",
        "Two abilities, faction cards, roles, columns, zones or boxes of one faction with "
-       "one id.",
-       example='two abilities `"id": "the-keep"`')
+       "one id; or a list of pieces (a step's or a menu entry's buildings, a trigger's "
+       "pieces, a zone's unlimited_while ...) or a role's tuck naming one twice: these "
+       "lists are sets, and a name given twice does not count twice.",
+       example='two abilities `"id": "the-keep"`; `"unlimited_while": ["base", "base"]`')
 def _faction_ids(f: M.FactionSpec):
     for group, what in (("abilities", "ability"), ("cards", "card"), ("columns", "column"),
                         ("roles", "role"), ("zones", "zone"), ("boxes", "box")):
         for i, x, k in _duplicates(e.id for e in getattr(f, group)):
             yield (group, i, "id"), f"duplicate {what} id {x!r} (first at /{group}/{k})"
+    # The engine keeps such lists as sets of bits: a repeat does not place, lift or
+    # tuck twice (found by fuzzing: it set another piece's bit instead).
+    lists: dict[Loc, list[str]] = {}
+    for loc, obj, name, pid in _piece_refs(f):
+        if isinstance(getattr(obj, name), list) and not isinstance(obj, M.RevoltAction):
+            lists.setdefault(loc[:-1], []).append(pid)  # revolt's repeats: PIECE-SUIT
+    for i, r in enumerate(f.roles):
+        lists[("roles", i, "tuck")] = list(r.tuck)
+    for base, names in lists.items():
+        for j, x, k in _duplicates(names):
+            yield (*base, j), f"{x!r} is named twice (first at /{'/'.join(map(str, base))}/{k})"
+
+
+@check("ID-DUP", "error", "deck",
+       "A card's trigger naming one piece twice in its 'pieces' (a set: a name given twice "
+       "does not count twice).",
+       example='`"pieces": ["roost", "roost"]`')
+def _deck_piece_lists(d: M.DeckSpec):
+    for i, c in enumerate(d.cards):
+        for j, a in enumerate(c.abilities):
+            for k, x, first in _duplicates(getattr(a, "pieces", [])):
+                yield ("cards", i, "abilities", j, "pieces", k), \
+                    f"card {c.id}: {x!r} is named twice (first at index {first})"
 
 
 # --------------------------------------------------------------------------- effects
@@ -819,6 +895,89 @@ def _card_piece_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...])
                         f"card {c.id}: no faction has a piece {x!r}"
 
 
+# --------------------------------------------------------------------------- limits
+
+MAX_PIECE_TYPES = 63
+"""Kinds of pieces in all the factions together: the core keeps sets of pieces (the
+buildings a step names, a trigger's pieces, a zone's lifting buildings) as 64-bit
+masks, one bit per piece."""
+MAX_ROLES = 62
+"""Roles of one faction (a mask over the roles, and one bit for 'no role held')."""
+MAX_COLUMNS = 63
+"""Columns of one faction (a role's tucked columns are a mask)."""
+MAX_STEPS = 1000
+"""Steps in one program of a faction (its setup, a phase of its turn, a hook): a
+Daylight of 20,000 steps took a game past 100,000 decisions with no winner; one of 1000
+ends in about 15,000."""
+MAX_CARDS = 1000
+"""Cards in a game, copies counted (the deck and the factions' own cards): every card
+is tracked in every decision, so the cost of a decision grows with the deck.  Root's
+decks hold 54."""
+
+
+@check("ENGINE-LIMIT", "error", "faction",
+       "A faction with more roles (62), columns (63) or kinds of pieces (63) than the "
+       "engine holds: it keeps sets of them as 64-bit masks; or a program (the setup, a "
+       f"phase, a hook) of more than {MAX_STEPS} steps, whose games hardly ever end.",
+       example='a faction with 70 kinds of tokens')
+def _faction_limits(f: M.FactionSpec):
+    for base, steps in _programs(f):
+        if len(steps) > MAX_STEPS:
+            # Found by fuzzing: a Daylight of 20,000 steps validated clean and its games
+            # had no winner after 100,000 decisions.
+            yield (*base, MAX_STEPS), (f"{len(steps)} steps in one program: the engine runs "
+                                       f"at most {MAX_STEPS}")
+    for group, limit in (("roles", MAX_ROLES), ("columns", MAX_COLUMNS)):
+        items = getattr(f, group)
+        if len(items) > limit:
+            yield (group, limit), f"{len(items)} {group}: the engine holds at most {limit}"
+    if len(f.pieces) > MAX_PIECE_TYPES:
+        pid = list(f.pieces)[MAX_PIECE_TYPES]
+        yield ("pieces", pid), (f"{len(f.pieces)} kinds of pieces: the engine holds at most "
+                                f"{MAX_PIECE_TYPES} in all the factions together")
+
+
+@check("ENGINE-LIMIT", "error", "deck",
+       f"A deck of more than {MAX_CARDS} cards, copies counted: every card is tracked in "
+       "every decision, so such a game slows to a crawl (Root's decks hold 54).",
+       example='3000 cards of `"count": 64`')
+def _deck_limit(d: M.DeckSpec):
+    total = 0
+    for i, c in enumerate(d.cards):
+        total += c.count
+        if total > MAX_CARDS:
+            yield ("cards", i), (f"{sum(x.count for x in d.cards)} cards, copies counted: "
+                                 f"the engine holds at most {MAX_CARDS}")
+            return
+
+
+@check("ENGINE-LIMIT", "error", "bundle",
+       f"More kinds of pieces in the factions together than the engine holds "
+       f"({MAX_PIECE_TYPES}: sets of pieces are 64-bit masks), or more than {MAX_CARDS} "
+       "cards in the deck and the factions' own cards together.",
+       example='four factions of 20 kinds of pieces each')
+def _bundle_limits(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
+    n = 0
+    for f in fs:
+        for pid in f.pieces:
+            n += 1
+            if n == MAX_PIECE_TYPES + 1 and len(f.pieces) <= MAX_PIECE_TYPES:
+                total = sum(len(x.pieces) for x in fs)
+                yield f, ("pieces", pid), (
+                    f"{total} kinds of pieces in the factions together: the engine holds at "
+                    f"most {MAX_PIECE_TYPES}")
+    cards = sum(c.count for c in d.cards)
+    if cards <= MAX_CARDS:
+        for f in fs:
+            for i, c in enumerate(f.cards):
+                cards += c.count
+                if cards > MAX_CARDS:
+                    yield f, ("cards", i), (
+                        f"the deck's and the factions' cards come to more than {MAX_CARDS}, "
+                        "copies counted: the engine holds at most that")
+                    return
+
+
 # --------------------------------------------------------------------------- cycles, forests
 
 HOOK_RUNNERS = (M.RunStage, M.ResolveColumns)
@@ -827,7 +986,8 @@ HOOK_RUNNERS = (M.RunStage, M.ResolveColumns)
 
 @check("HOOK-NESTED", "error", "faction",
        "A step that runs a hook (run_stage, resolve_columns) inside a hook: the engine "
-       "returns from one hook at a time, so the outer program would not go on.",
+       "returns from one hook at a time, so the outer program would not go on (and a "
+       "hook whose resolve_columns fails into itself never ends).",
        example='`"hooks": {"spring": [{"op": "run_stage", "cycle": "wheel", ...}]}`')
 def _hook_nested(f: M.FactionSpec):
     for name, steps in f.hooks.items():
@@ -888,6 +1048,38 @@ def _forest_score(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
                     yield f, (*base, i, "min"), (
                         f"score_forests: 'min' is {s.min}, but the forests of map {m.id!r} "
                         f"touch at most {most} clearings")
+
+
+# --------------------------------------------------------------------------- menus
+
+
+def _menus(doc: Any) -> Iterator[tuple[Loc, list]]:
+    """Every menu of a faction (its actions steps) or of a faction's or a card's effects
+    (take_actions)."""
+    if isinstance(doc, M.FactionSpec):
+        for base, steps in _programs(doc):
+            for i, s in enumerate(steps):
+                if isinstance(s, M.Actions):
+                    yield (*base, i, "menu"), s.menu
+    for loc, _prog, op in _ops(doc):
+        if isinstance(op, M.TakeActionsOp):
+            yield (*loc, "menu"), op.menu
+
+
+@check("MENU-DUP", "error", "faction, deck",
+       "A menu with two entries of one action (two battles, two builds ...): the engine "
+       "tells a menu's actions apart by what they do, not by the entry that offers them, "
+       "so it would list each of them twice and take the first entry's parameters for "
+       "both.",
+       example='`"menu": [{"action": "march", "moves": 2}, {"action": "march", "moves": 1}]`')
+def _menu_dup(doc: Any):
+    # Found by fuzzing: a menu of a hundred copies of the Marquise's entries validated
+    # clean and overflowed the core's list of legal actions (a traceback in the first
+    # Daylight); two copies already listed every action twice.
+    for loc, menu in _menus(doc):
+        for k, x, first in _duplicates(m.action for m in menu):
+            yield (*loc, k, "action"), (f"a second {x!r} entry in one menu (the first is "
+                                        f"entry {first}): one entry per action")
 
 
 # --------------------------------------------------------------------------- runners

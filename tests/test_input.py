@@ -454,6 +454,71 @@ def test_a_file_broken_everywhere_lists_its_first_hundred_problems(tmp_path):
     assert diags[100].code == "TOO-MANY" and "49900 more" in diags[100].message
 
 
+def test_a_manifest_listing_its_files_thousands_of_times(tmp_path):
+    # Found by fuzzing: each entry was read, parsed and located again (20,000 entries:
+    # 11 s, 20,000 findings).  A file listed twice is an ID-DUP at the extra entry, read
+    # once; the manifest's problems are capped like any file's.
+    import shutil
+
+    from rootlaw.spec import BASE_PACK, load_pack
+
+    names = ["autumn.json", "standard-deck.json"]
+    for n in names:
+        shutil.copy(BASE_PACK / n, tmp_path / n)
+    data = {"kind": "pack", "id": "p", "name": "p", "content": names * 500}
+    text = json.dumps(data, indent=1)
+    (tmp_path / "pack.json").write_text(text)
+    with pytest.raises(SpecError) as e:
+        load_pack(tmp_path)
+    diags = e.value.diagnostics
+    assert len(diags) == 101
+    assert [(d.code, d.pointer) for d in diags[:2]] == \
+        [("ID-DUP", "/content/2"), ("ID-DUP", "/content/3")]
+    assert "'autumn.json' is listed twice (first at /content/0)" in diags[0].message
+    assert diags[0].line == line_of(text, '"content"') + 3
+    assert diags[100].code == "TOO-MANY" and "898 more" in diags[100].message
+
+
+def test_a_manifest_listing_a_file_twice_under_two_names(tmp_path):
+    import shutil
+
+    from rootlaw.spec import BASE_PACK, load_pack
+
+    shutil.copy(BASE_PACK / "autumn.json", tmp_path / "autumn.json")
+    (tmp_path / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "p", "name": "p", "content": ["autumn.json", "./autumn.json"]}))
+    with pytest.raises(SpecError) as e:
+        load_pack(tmp_path)
+    assert [(d.code, d.pointer) for d in e.value.diagnostics] == [("ID-DUP", "/content/1")]
+
+
+@pytest.mark.parametrize("key, items", [("requires", 65), ("content", 1001)])
+def test_a_manifest_naming_thousands_of_packs_or_files_is_refused_at_once(tmp_path, key,
+                                                                           items):
+    # Each required pack is looked for on the discovery path and each file opened:
+    # 2,000 requirements took 4 s, 110,000 files 11 s.  The schema bounds both lists.
+    from rootlaw.spec import load_pack
+
+    data = {"kind": "pack", "id": "p", "name": "p", "content": []}
+    data[key] = [f"x{i}" for i in range(items)]
+    (tmp_path / "pack.json").write_text(json.dumps(data))
+    with pytest.raises(SpecError) as e:
+        load_pack(tmp_path)
+    assert [(d.code, d.pointer) for d in e.value.diagnostics] == [("VALUE-INVALID", f"/{key}")]
+    del data[key][-1]
+    (tmp_path / "pack.json").write_text(json.dumps(data))
+    with pytest.raises(SpecError) as e:  # at the bound: read, and each entry missing
+        load_pack(tmp_path) if key == "content" else validate_pack(tmp_path)
+    assert e.value.diagnostics[0].code == ("FILE-MISSING" if key == "content" else
+                                           "PACK-MISSING")
+
+
+def validate_pack(folder: Path) -> None:
+    from rootlaw.spec.bundle import collect
+
+    collect([folder], search=False)
+
+
 def test_a_manifest_listing_a_name_with_a_nul_byte(tmp_path):
     from rootlaw.spec import load_pack
 

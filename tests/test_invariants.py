@@ -4,6 +4,7 @@
 - every card is in exactly one place, the deck array holds exactly the deck cards;
 - items in the supply + crafted items = the starting supply (Law 5.1.5);
 - buildings never exceed a clearing's slots (Law 2.2.3); VP never negative;
+- a decision lists each legal action once;
 - VP recorded in the log match the game at every decision (replay).
 """
 
@@ -34,6 +35,14 @@ def test_the_invariant_checker_finds_a_corrupt_state(new_game, corrupt, expected
     assert not list(invariant_violations(g))
     corrupt(g)
     assert any(expected in v for v in invariant_violations(g))
+
+
+def test_the_invariant_checker_finds_an_action_listed_twice(new_game, monkeypatch):
+    g = new_game()
+    legal = g.legal_actions()
+    assert not list(invariant_violations(g))
+    monkeypatch.setattr(g, "legal_actions", lambda: [*legal, legal[0]])
+    assert any("listed twice" in v for v in invariant_violations(g))
 
 
 @pytest.mark.parametrize("seed", range(1, 13))

@@ -79,6 +79,9 @@ DOCUMENTS = [
     ("box-undef.json", [("REF-UNDEF", "/turn/evening/0/count/box", '"captain"')]),
     ("per-clearing-zero.json", [("VALUE-INVALID", "/pieces/ripple/per_clearing",
                                  '"per_clearing": 0')]),
+    # Found by fuzzing: a warrior with a per_clearing limit moved past it in every game.
+    ("per-clearing-warrior.json", [("PIECE-KIND", "/pieces/otter-warrior/per_clearing",
+                                    '"per_clearing": 3')]),
     ("revolt-no-suit.json", [("PIECE-SUIT", "/turn/birdsong/0/menu/0/buildings/1",
                               '"mouse-lodge"], "box": "captains"},\n        {"action": "spread"')]),
     ("spread-no-cost.json", [("TRACK-MISSING", "/turn/birdsong/0/menu/1/token",
@@ -95,6 +98,38 @@ DOCUMENTS = [
                      ("ID-DUP", "/cards/1/id", '"Plume again"'),
                      ("ID-DUP", "/columns/1/id", '"battle"'),
                      ("ID-DUP", "/roles/1/id", '"Elder again"')]),
+    # Found by fuzzing: more than the engine holds (a 64-bit mask of piece kinds
+    # overflowed building the core; a 192,000-card deck took 10 s to start a game).
+    ("engine-limit-pieces.json", [("ENGINE-LIMIT", "/pieces/pebble-60", '"pebble-60"')]),
+    ("engine-limit-deck.json", [("ENGINE-LIMIT", "/cards/18", '"pebble-15"')]),
+    # Found by fuzzing: a Daylight of 20,000 steps validated clean, and its games had no
+    # winner after 100,000 decisions (the 1001st step of 1001 identical lines: line 1030).
+    ("engine-limit-steps.json", [("ENGINE-LIMIT", "/turn/daylight/1000", 1030)]),
+    # Found by fuzzing: a hook whose columns fail runs itself again, forever (the engine
+    # looped with no decision); a hook inside a hook loses its way back.
+    ("hook-nested-columns.json", [("HOOK-NESTED", "/hooks/turmoil/2",
+                                   '"turmoil"},\n      {"op": "choose_role"}')]),
+    # Found by fuzzing: a menu of a hundred copies of the Marquise's entries validated
+    # clean and overflowed the core's list of legal actions (the engine tells a menu's
+    # actions apart by what they do: two entries of one action list each twice).
+    ("menu-dup.json", [("MENU-DUP", "/turn/daylight/1/menu/3/action", '"moves": 1}\n'),
+                       ("MENU-DUP", "/abilities/1/do/0/menu/2/action",
+                        '{"action": "battle"}]}]}')]),
+    # Found by fuzzing: a piece named twice in a list the engine keeps as a set of bits
+    # set another piece's bit (a zone's cap lifted by the wrong building).
+    ("piece-list-dup.json", [("ID-DUP", "/zones/0/unlimited_while/2",
+                              '"unlimited_while"'),
+                             ("ID-DUP", "/abilities/2/pieces/2",
+                              '"mouse-lodge", "mouse-lodge"')]),
+    ("role-tuck-dup.json", [("ID-DUP", "/roles/3/tuck/1", '"build", "build"')]),
+    ("card-trigger-dup.json", [("ID-DUP", "/cards/3/abilities/0/pieces/2",
+                                '"pieces": ["cat-warrior"')]),
+    # Found by fuzzing: factions whose turns never ask anything, seated together, made
+    # the engine turn forever inside Game() without a decision.
+    ("turn-no-decision.json", [("TURN-NO-DECISION", "/turn", '"turn"')]),
+    # The same on a cycle: run_stage asks only what its hooks ask (here they draw), and
+    # score_forests and advance_cycle ask nothing.
+    ("turn-no-decision-cycle.json", [("TURN-NO-DECISION", "/turn", '"turn"')]),
     # Effects (abilities of factions and cards, immediate cards' programs).
     ("effect-param.json", [("EFFECT-PARAM", "/abilities/1/do/0", '"remove_enemy_pieces"'),
                            ("EFFECT-PARAM", "/abilities/2/side", '"side": "defender"'),
@@ -193,6 +228,40 @@ def test_faction_card_and_piece_ids_clashing_with_other_content():
     got = [(d.code, d.file, d.pointer, d.line) for d in findings(PACKS / "id-clash")]
     assert got == [("ID-DUP", str(path), "/cards/0/id", line_of(path, '"bird-ambush"')),
                    ("ID-DUP", str(path), "/pieces/wood", line_of(path, '"wood"'))]
+
+
+def test_more_kinds_of_pieces_in_the_factions_together_than_the_engine_holds(tmp_path):
+    """Each faction is within the limit; the bundle is not (13 base kinds + 51).  One
+    kind fewer builds and plays: the limit is the engine's, not a guess."""
+    path = PACKS / "engine-limit" / "otters.json"
+    [d] = findings(PACKS / "engine-limit")
+    assert (d.code, d.file, d.pointer, d.line) == \
+        ("ENGINE-LIMIT", str(path), "/pieces/ripple-46", line_of(path, '"ripple-46"'))
+    fewer = tmp_path / "fewer"
+    shutil.copytree(PACKS / "engine-limit", fewer)
+    data = json.loads((fewer / "otters.json").read_text(encoding="utf-8"))
+    del data["pieces"]["ripple-46"]
+    (fewer / "otters.json").write_text(json.dumps(data))
+    assert findings(fewer) == []
+    from rootlaw.runtime import Game
+    g = Game(None, 1, bundle=resolve([fewer]), pure=True)
+    assert len(g.names["pieces"]) == 63 and g.legal_actions()
+
+
+@pytest.mark.parametrize("group, limit", [("roles", 62), ("columns", 63)])
+def test_more_roles_or_columns_than_the_engine_holds(tmp_path, group, limit):
+    data = json.loads((BASE_PACK / "eyrie.json").read_text(encoding="utf-8"))
+    data.pop("$schema")
+    first, printed = data[group][1], len(data[group])
+    data[group] += [{**first, "id": f"extra-{i}"} for i in range(limit - printed + 1)]
+    f = tmp_path / "eyrie.json"
+    f.write_text(json.dumps(data, indent=1))  # each entry: "{" on a line, its id on the next
+    [d] = findings(f)
+    assert (d.code, d.pointer) == ("ENGINE-LIMIT", f"/{group}/{limit}")
+    assert d.line == line_of(f, f'"extra-{limit - printed}"') - 1
+    data[group].pop()
+    f.write_text(json.dumps(data, indent=1))
+    assert findings(f) == []
 
 
 def test_resolve_refuses_content_with_errors_so_no_command_plays_it(capsys):
@@ -416,3 +485,36 @@ def test_pre_commit_hook_runs_validate():
     [hook] = [h for h in hooks if h["id"] == "rootlaw-validate"]
     assert hook["entry"].split()[:2] == ["rootlaw", "validate"]
     assert hook["language"] == "python" and hook["pass_filenames"] is False
+
+
+def test_a_factions_piece_references_are_walked_once(monkeypatch):
+    # Found by fuzzing: five checks each walked every step of a faction for the pieces it
+    # names, so a 20,000-step setup took validate past its 2 s budget; they share one walk.
+    import rootlaw.spec.semantics as sem
+
+    walks = []
+    real = sem._walk_piece_refs
+    monkeypatch.setattr(sem, "_walk_piece_refs", lambda f: walks.append(f.id) or real(f))
+    monkeypatch.setattr(sem, "_REFS", [None, []])
+    assert findings(SEM / "menu-dup.json")  # a faction document with findings
+    assert walks == ["test-herons"]
+
+
+@pytest.mark.parametrize("copies", [2, 4000])
+def test_a_revolt_naming_buildings_of_one_suit_twice_is_reported_at_each_repeat(
+        tmp_path, copies):
+    # Found by fuzzing: each name was compared with every name before it (28 s on a revolt
+    # naming 20,000 buildings); each repeat is still reported against the suit's first.
+    doc = json.loads((BASE_PACK / "alliance.json").read_text(encoding="utf-8"))
+    revolt = doc["turn"]["birdsong"][0]["menu"][0]
+    assert revolt["action"] == "revolt"
+    revolt["buildings"] = ["fox-base", "rabbit-base", "mouse-base"] * copies
+    path = tmp_path / "alliance.json"
+    path.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    suits = [(d.pointer, d.message) for d in findings(path) if d.code == "PIECE-SUIT"]
+    assert suits[:3] == [
+        ("/turn/birdsong/0/menu/0/buildings/3", "revolt: 'fox-base' and 'fox-base' are both fox"),
+        ("/turn/birdsong/0/menu/0/buildings/4",
+         "revolt: 'rabbit-base' and 'rabbit-base' are both rabbit"),
+        ("/turn/birdsong/0/menu/0/buildings/5",
+         "revolt: 'mouse-base' and 'mouse-base' are both mouse")]
