@@ -346,15 +346,17 @@ def test_an_insert_that_shifts_what_another_pack_addresses_conflicts(tmp_path):
 
 
 def test_appends_from_two_packs_compose(tmp_path):
-    """Each pack adds a menu entry at the end: nothing shifts, both land, in load order."""
-    menu = "/turn/daylight/1/menu/-"
-    a = write_pack(tmp_path, "alpha", {"p.json": patch("faction:marquise", {
-        "op": "add", "path": menu, "value": {"action": "march", "moves": 1}})})
-    b = write_pack(tmp_path, "beta", {"p.json": patch("faction:marquise", {
-        "op": "add", "path": menu, "value": {"action": "march", "moves": 3}})})
-    marches = [m.moves for m in resolve([b, a]).faction("marquise").turn.daylight[1].menu
-               if m.action == "march"]
-    assert marches == [2, 1, 3]
+    """Each pack adds a card at the end of the deck: nothing shifts, both land, in load
+    order.  (Cards rather than menu entries: a menu offers each action once, MENU-DUP.)"""
+    cards = "/cards/-"
+    a = write_pack(tmp_path, "alpha", {"p.json": patch("deck:standard", {
+        "op": "add", "path": cards,
+        "value": {"id": "fox-lantern", "name": "Lantern", "suit": "fox", "kind": "dominance"}})})
+    b = write_pack(tmp_path, "beta", {"p.json": patch("deck:standard", {
+        "op": "add", "path": cards,
+        "value": {"id": "fox-kite", "name": "Kite", "suit": "fox", "kind": "dominance"}})})
+    base = [c.id for c in resolve().deck.cards]
+    assert [c.id for c in resolve([b, a]).deck.cards] == [*base, "fox-lantern", "fox-kite"]
 
 
 def test_two_packs_defining_one_document_conflict(tmp_path):

@@ -32,8 +32,8 @@ Observations (``observation_tensor``/``observation_string``) are the seat's
 ``observation_vector``: what it sees now, its own hand and every other hand's size.  The
 information state is the same tensor; its string adds the seat's own history: before
 each decision of the game, a digest of what the seat saw then, who decided and, for its
-own decisions only, what it chose.  Not every decision is seen by all (a card the
-Alliance mobilizes goes face down into its supporters), so another seat's choice shows
+own decisions only, what it chose.  Not every decision is seen by all (a card a faction
+puts face down into a hidden stack, Law 1.2), so another seat's choice shows
 only through what it changes in this seat's observation.  A fixed-size tensor cannot
 hold the whole history of a game of unbounded length, so the information-state *tensor*
 is not perfect recall: use the strings where an algorithm needs perfect recall.
