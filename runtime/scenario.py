@@ -474,6 +474,22 @@ def _pile_key(name: str, displaced: str):
     return put_pile, check_pile
 
 
+def _row_key(setter, getter, label):
+    """A key of one value per faction and name (an item's count, a cycle's stage, a
+    box's pieces): setter(g, seat, name, value) puts it, getter(g, seat, name) reads it,
+    label(faction, name) says what differs."""
+    def put_rows(g, v, st, ptr):
+        for f, row in v.items():
+            for name, x in row.items():
+                _guard(pointer(ptr, f, name), setter, g, g.factions.index(f), name, x)
+
+    def check_rows(g, v, ptr):
+        return [d for f, row in v.items() for name, x in row.items()
+                for d in _diff(pointer(ptr, f, name), label(f, name),
+                               getter(g, g.factions.index(f), name), x)]
+    return put_rows, check_rows
+
+
 def _read_deck_top(r: Reader, v, ptr):
     cards = r.cards(v, ptr)
     if not cards:
@@ -510,19 +526,8 @@ def _read_crafted(r: Reader, v, ptr):
     return r.per_faction(v, ptr, one)
 
 
-def _put_crafted(g, v, st, ptr):
-    for f, row in v.items():
-        for it, n in row.items():
-            _guard(pointer(ptr, f, it), pos.set_crafted, g, g.factions.index(f), it, n)
-
-
-def _check_crafted(g, v, ptr):
-    out = []
-    for f, row in v.items():
-        have = pos.crafted(g, g.factions.index(f))
-        for it, n in row.items():
-            out += _diff(pointer(ptr, f, it), f"{it} crafted by {f}", have[it], n)
-    return out
+_put_crafted, _check_crafted = _row_key(
+    pos.set_crafted, lambda g, q, it: pos.crafted(g, q)[it], lambda f, it: f"{it} crafted by {f}")
 
 
 def _read_items(r: Reader, v, ptr):
@@ -604,19 +609,8 @@ def _read_cycles(r: Reader, v, ptr):
     return r.per_faction(v, ptr, one)
 
 
-def _put_cycles(g, v, st, ptr):
-    for f, row in v.items():
-        for cy, stage in row.items():
-            _guard(pointer(ptr, f, cy), pos.set_cycle, g, g.factions.index(f), cy, stage)
-
-
-def _check_cycles(g, v, ptr):
-    out = []
-    for f, row in v.items():
-        have = pos.cycles(g, g.factions.index(f))
-        for cy, stage in row.items():
-            out += _diff(pointer(ptr, f, cy), f"{f}'s {cy}", have[cy], stage)
-    return out
+_put_cycles, _check_cycles = _row_key(
+    pos.set_cycle, lambda g, q, cy: pos.cycles(g, q)[cy], lambda f, cy: f"{f}'s {cy}")
 
 
 def _read_first(r: Reader, v, ptr):
@@ -900,16 +894,7 @@ def _read_boxes(r: Reader, v, ptr):
     return r.per_faction(v, ptr, one)
 
 
-def _put_boxes(g, v, st, ptr):
-    for f, boxes in v.items():
-        for b, n in boxes.items():
-            _guard(pointer(ptr, f, b), pos.set_box, g, g.factions.index(f), b, n)
-
-
-def _check_boxes(g, v, ptr):
-    return [f_ for f, boxes in v.items() for b, n in boxes.items()
-            for f_ in _diff(pointer(ptr, f, b), f"{b} of {f}",
-                            pos.box(g, g.factions.index(f), b), n)]
+_put_boxes, _check_boxes = _row_key(pos.set_box, pos.box, lambda f, b: f"{b} of {f}")
 
 
 def _read_used(r: Reader, v, ptr):
