@@ -55,14 +55,14 @@ TRIGGER_EVENTS = ("pieces_removed", "warriors_moved_in")
 ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_all",
                 "recruit", "craft", "spend", "discard", "add", "spend_place", "remove",
                 "activate", "take", "suit", "fail", "use", "spread", "revolt", "mobilize",
-                "train", "organize")
+                "train", "organize", "first")
 
 
 # Decision frames: what interrupts a step to ask a player (codes 1.., 0 = no frame).
 # The runtime names the pending decision from these (Game.decision).
 FRAME_KINDS = ("march", "ambush", "foil", "remove", "rescue", "pay", "place", "craft_any",
                "phase_end", "phase_start", "battle_effects", "effect", "react", "take_actions",
-               "zone_pay", "zone_give", "zone_trim")
+               "zone_pay", "zone_give", "zone_trim", "react_order")
 # 'actions' step counts that are not a number (STEP_A): any number, ending with 'done';
 # or, at COUNT_BOX - b and below, one per warrior in the faction's box b.
 COUNT_ANY = -1
@@ -277,7 +277,7 @@ PARTIALS = (
     Partial("roles", ops=("choose_role",)),
     Partial("effects", abilities=("effect", "trigger"), eops=EFFECT_OPS,
             frames=("phase_start", "battle_effects", "effect", "take_actions")),
-    Partial("triggers", abilities=("trigger",)),
+    Partial("triggers", abilities=("trigger",), frames=("react_order",)),
     Partial("forests", ops=("score_forests",)),
     Partial("cycles", ops=("run_stage", "advance_cycle")),
     Partial("api", always=True),
@@ -968,6 +968,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     A.add("mobilize", K)  # a hand card into the mobilize entry's zone
     A.add("train", K)     # spend a hand card to put a warrior into the train entry's box
     A.add("organize", C)  # remove a warrior to place the next token in its clearing
+    A.add("first", max(NTRIG, 1))  # which of a removal's triggers resolves first
     consts["NACTIONS"] = A.size
     assert tuple(A.offsets) == ACTION_TYPES
 
@@ -983,6 +984,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     rescuers = sum(1 for fi in range(F) if ab_roles[fi * NAB + rk]) + \
         (P if kind_cards[rk] else 0)
     holders = sum(P if src_kind else 1 for src_kind, _, _, _ in triggers)
+    # The FR_REACT_ORDER frame over a seat's triggers of one event (at most one per seat
+    # holding two triggers) fits in the slack of 16.
     max_frames = 16 + max(P * (1 + NTRIG), (min(rescuers, P) + holders) * event_clearings)
     S = t.state_layout
     for name, size in [
@@ -1067,6 +1070,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         "ops": list(STEP_OPS),
         "frames": list(FRAME_KINDS),
         "effects": [e[2].id for e in effects],
+        "triggers": [trig.id for _, _, trig, _ in triggers],
         "zones": [[z.id for z in f.zones] for f in factions],
         "boxes": [[x.id for x in f.boxes] for f in factions],
         "cycles": [[cy.id for cy in f.cycles] for f in factions],

@@ -90,6 +90,9 @@ class ActionSpace:
             return "fail"
         if kind == "suit":
             return f"pay {n['suits'][x]}"
+        if kind == "first":
+            trig = n.get("triggers", [])
+            return f"first {trig[x] if x < len(trig) else x}"
         if kind == "use":
             u, t = divmod(x, c["TGT"])
             name = n["effects"][u]

@@ -714,21 +714,28 @@ def test_a_battle_hit_short_of_30_still_asks_outrage(table):
 
 
 def test_outrage_and_a_base_removed_together(table):
-    """Law 8.2.4 and 8.2.6 in one removal event (Law 1.5.4): Outrage resolves first, in
-    the order of the Alliance's abilities (a reading of Law 1.1.3: the remover, whose
-    turn it is, orders them), so the matching card it gives is discarded with the base."""
-    g = table()
-    sc.put(g, "8", "fox-base", 1)
-    sc.put(g, "8", "sympathy", 1)
-    sc.put(g, "8", "cat-warrior", 3)
-    set_zone(g, "alliance", ["bake-sale"])
-    # Guerrilla War: the Marquise deals the lower 3, +1 on the defenceless Alliance: the
-    # base and the token go together.
-    marquise_battles(g, "8", ["anvil"], dice=(3, 3))
-    assert sc.count(g, "8", "fox-base") == 0 and sc.count(g, "8", "sympathy") == 0
-    assert g.decision == "zone_give"
-    g.apply("spend anvil")
-    assert supporters(g) == ["bake-sale"] and "anvil" in g.cards_at(LOC_DISCARD)
+    """Law 8.2.4 and 8.2.6 in one removal event in battle (Law 1.5.4): the Alliance, the
+    side taking the hits, orders the effects its removed pieces set off (Law 4.3.6).
+    Outrage first: the matching card it receives is discarded with the base's supporters;
+    the base first: the card comes after the discard and stays."""
+    for first, kept in (("outrage-removed", ["bake-sale"]),
+                        ("removing-bases", ["anvil", "bake-sale"])):
+        g = table()
+        sc.put(g, "8", "fox-base", 1)
+        sc.put(g, "8", "sympathy", 1)
+        sc.put(g, "8", "cat-warrior", 3)
+        set_zone(g, "alliance", ["bake-sale"])
+        # Guerrilla War: the Marquise deals the lower 3, +1 on the defenceless Alliance:
+        # the base and the token go together.
+        marquise_battles(g, "8", ["anvil"], dice=(3, 3))
+        assert sc.count(g, "8", "fox-base") == 0 and sc.count(g, "8", "sympathy") == 0
+        assert g.decision == "react_order" and g.to_play == seat(g, "alliance")
+        assert set(g.legal()) == {"first outrage-removed", "first removing-bases"}
+        g.apply(f"first {first}")
+        assert g.decision == "zone_give"
+        g.apply("spend anvil")
+        assert sorted(supporters(g)) == kept
+        assert ("anvil" in g.cards_at(LOC_DISCARD)) == (first == "outrage-removed")
 
 
 def test_a_revolt_is_answered_by_field_hospitals(table):
@@ -850,8 +857,8 @@ def test_a_favor_across_clearings_reactions_in_seat_order_one_per_clearing(table
 def test_a_favor_in_every_clearing_of_its_suit_keeps_the_frame_stack_in_bounds(table):
     """Law 1.5.4 at its widest: Favor of the Foxes empties all four fox clearings at once,
     each holding Marquise warriors and a sympathy token, one the fox base.  Every reaction
-    waits on the stack at once (four field hospitals, four Outrages, the base's); the
-    stack stays within the bound the state is sized for, and all of them resolve."""
+    waits on the stack at once (four field hospitals, four Outrages, the base's, and the
+    question of their order); the stack stays within the bound the state is sized for, and all of them resolve."""
     g = table()
     m, e = seat(g, "marquise"), seat(g, "eyrie")
     sc.put(g, "3", "keep", 1)
@@ -867,7 +874,9 @@ def test_a_favor_in_every_clearing_of_its_suit_keeps_the_frame_stack_in_bounds(t
                for c in ("1", "6", "8", "12"))
     assert vp(g, "eyrie") == 5
     deepest = 0
-    while g.decision in ("rescue", "zone_give"):
+    # The Eyrie, whose turn it is, also orders the Alliance's Outrages and the base's
+    # effect (Law 1.1.3: react_order).
+    while g.decision in ("rescue", "zone_give", "react_order"):
         deepest = max(deepest, g.state[g.S["DEPTH"]])
         assert not list(invariant_violations(g))
         g.apply(sorted(g.legal().keys() - {"done"})[0])
