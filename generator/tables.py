@@ -391,6 +391,7 @@ class Names(TypedDict, total=False):
     boxes: list[list[str]]
     cycles: list[list[str]]        # per faction, its cycles' ids
     stages: list[list[list[str]]]  # per faction and cycle, the stages
+    triggers: list[str]            # the triggers' ids, in the order of their index
 
 
 @dataclass

@@ -91,8 +91,7 @@ class ActionSpace:
         if kind == "suit":
             return f"pay {n['suits'][x]}"
         if kind == "first":
-            trig = n.get("triggers", [])
-            return f"first {trig[x] if x < len(trig) else x}"
+            return f"first {n['triggers'][x]}"
         if kind == "use":
             u, t = divmod(x, c["TGT"])
             name = n["effects"][u]

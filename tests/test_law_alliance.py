@@ -858,7 +858,8 @@ def test_a_favor_in_every_clearing_of_its_suit_keeps_the_frame_stack_in_bounds(t
     """Law 1.5.4 at its widest: Favor of the Foxes empties all four fox clearings at once,
     each holding Marquise warriors and a sympathy token, one the fox base.  Every reaction
     waits on the stack at once (four field hospitals, four Outrages, the base's, and the
-    question of their order); the stack stays within the bound the state is sized for, and all of them resolve."""
+    question of their order); the stack stays within the bound the state is sized for,
+    and all of them resolve."""
     g = table()
     m, e = seat(g, "marquise"), seat(g, "eyrie")
     sc.put(g, "3", "keep", 1)
