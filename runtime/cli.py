@@ -296,7 +296,7 @@ def _write_or_print(text: str, out: str | None) -> int:
 
 
 def cmd_schema(args) -> int:
-    from rootlaw.spec.schema import SCHEMA_PATH, schema_text
+    from rootlaw.spec.json_schema import SCHEMA_PATH, schema_text
 
     text = schema_text()
     if args.check:

@@ -179,7 +179,7 @@ def test_an_integer_where_a_boolean_goes(tmp_path):
 
 def test_the_json_schema_rejects_the_same_strings_and_booleans():
     jsonschema = pytest.importorskip("jsonschema")
-    from rootlaw.spec.schema import schema
+    from rootlaw.spec.json_schema import schema
 
     validator = jsonschema.Draft202012Validator(schema())
     data = json.loads(GOOD.read_text(encoding="utf-8"))

@@ -17,7 +17,7 @@ import pytest
 from rootlaw.runtime.cli import main
 from rootlaw.spec import BASE_PACK, SpecError, load_file, load_pack, parse_document, resolve
 from rootlaw.spec.models import DeckSpec, FactionSpec, MapSpec, PackSpec
-from rootlaw.spec.schema import schema, schema_text
+from rootlaw.spec.json_schema import schema, schema_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -124,7 +124,7 @@ def test_committed_json_schema_is_current():
 
 
 def test_schema_check_reports_a_stale_file_and_how_to_fix_it(tmp_path, monkeypatch, capsys):
-    import rootlaw.spec.schema as sch
+    import rootlaw.spec.json_schema as sch
 
     stale = tmp_path / "rootlaw.schema.json"
     stale.write_text(schema_text().replace('"title"', '"titel"', 1), encoding="utf-8")
