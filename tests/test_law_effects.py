@@ -289,6 +289,35 @@ def test_trigger_on_pieces_removed_by_an_enemy(green_game):
     assert len(g.hand(G)) == 1 and g.decision == "actions"
 
 
+@pytest.mark.parametrize("seats", [("marquise", "test-beacons"), ("test-beacons", "marquise")])
+def test_three_triggers_of_one_removal_are_ordered_one_choice_at_a_time(green_game, seats):
+    """Law 4.3.6 (step 6): the side taking hits orders every effect its removed pieces set
+    off.  test-beacons has three triggers on its flag (draw 1, score 1, score 2): it is
+    asked which goes first, and once that one has resolved, asked again between the
+    other two; the last needs no question."""
+    g = green_game(factions=seats)
+    B, M = g.factions.index("test-beacons"), g.factions.index("marquise")
+    sc.put(g, "5", "cat-warrior", 2)
+    sc.put(g, "5", "flag", 1)
+    sc.set_hand(g, B, [])
+    sc.set_hand(g, M, [])
+    sc.set_vp(g, B, 0)
+    sc.goto(g, "marquise", "daylight", "actions")
+    sc.set_dice(g, 2, 0)
+    g.apply("battle 5 test-beacons")  # defenseless: the flag goes
+    assert sc.count(g, "5", "flag") == 0
+    assert g.decision == "react_order" and g.to_play == B
+    assert set(g.legal()) == {"first flag-alarm", "first flag-bounty", "first flag-muster"}
+    g.apply("first flag-muster")
+    assert g.scores[B] == 2 and len(g.hand(B)) == 0  # only the muster has resolved
+    assert g.decision == "react_order" and g.to_play == B
+    assert set(g.legal()) == {"first flag-alarm", "first flag-bounty"}
+    g.apply("first flag-alarm")
+    # The alarm, then the bounty without a question; the Marquise's turn goes on.
+    assert len(g.hand(B)) == 1 and g.scores[B] == 3
+    assert g.decision == "actions" and g.to_play == M
+
+
 def test_trigger_on_warriors_moved_in_runs_before_the_next_move(green_game):
     """A warriors_moved_in trigger carried out by the mover (test-green's flag-toll: who
     moves warriors into a clearing with its flag loses 1 VP) resolves right after the
