@@ -16,8 +16,8 @@ import pytest
 
 from rootlaw.runtime.cli import main
 from rootlaw.spec import BASE_PACK, SpecError, load_file, load_pack, parse_document, resolve
-from rootlaw.spec.models import DeckSpec, FactionSpec, MapSpec, PackSpec
 from rootlaw.spec.json_schema import schema, schema_text
+from rootlaw.spec.models import DeckSpec, FactionSpec, MapSpec, PackSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
