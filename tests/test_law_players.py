@@ -63,14 +63,10 @@ def test_dominance_cards_stay_in_the_deck_with_three_players(green_game, seed):
     assert all(len(g.hand(q)) == 3 for q in range(3))
 
 
-@pytest.mark.parametrize("current,tied,winner", [(0, (1, 2), 1), (1, (0, 2), 2),
-                                                  (2, (0, 1), 0), (1, (1, 2), 1)])
-def test_tie_goes_to_the_nearest_clockwise_from_the_current_player(green_game, current,
-                                                                   tied, winner):
-    """Law 3.1.1: several players at 30 VP at once: the one closest in clockwise order
-    to the current player wins, the current player included; not the higher score."""
-    g = three(green_game)
-    for q in range(3):
+def finish_tied(g, current, tied, winner):
+    """Two seats reach 30 and 34 VP at once, at the end of the current player's turn
+    (every other seat at 3): the winner is the given seat."""
+    for q in range(g.num_players):
         sc.set_hand(g, q, [])
         sc.set_vp(g, q, 3)
     sc.set_vp(g, tied[0], 30)
@@ -78,6 +74,15 @@ def test_tie_goes_to_the_nearest_clockwise_from_the_current_player(green_game, c
     sc.goto(g, g.factions[current], "evening")
     assert g.is_over
     assert g.winner == winner
+
+
+@pytest.mark.parametrize("current,tied,winner", [(0, (1, 2), 1), (1, (0, 2), 2),
+                                                  (2, (0, 1), 0), (1, (1, 2), 1)])
+def test_tie_goes_to_the_nearest_clockwise_from_the_current_player(green_game, current,
+                                                                   tied, winner):
+    """Law 3.1.1: several players at 30 VP at once: the one closest in clockwise order
+    to the current player wins, the current player included; not the higher score."""
+    finish_tied(three(green_game), current, tied, winner)
 
 
 def test_a_choice_among_other_players_is_asked(green_game):
@@ -170,15 +175,7 @@ def test_four_player_tie_goes_to_the_nearest_clockwise_from_the_current_player(
     """Law 3.1.1 at four seats: of two players at 30 VP at once, the one nearest in
     clockwise order from the current player wins (the current player included), seat
     order wrapping past the last seat; the higher score does not matter."""
-    g = green_game(FOUR, 1)
-    for q in range(4):
-        sc.set_hand(g, q, [])
-        sc.set_vp(g, q, 3)
-    sc.set_vp(g, tied[0], 30)
-    sc.set_vp(g, tied[1], 34)
-    sc.goto(g, g.factions[current], "evening")
-    assert g.is_over
-    assert g.winner == winner
+    finish_tied(green_game(FOUR, 1), current, tied, winner)
 
 
 @pytest.mark.parametrize("order", [FOUR, ("test-red", "test-green", "eyrie", "marquise")])
