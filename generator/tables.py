@@ -63,6 +63,30 @@ ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_
 FRAME_KINDS = ("march", "ambush", "foil", "remove", "rescue", "pay", "place", "craft_any",
                "phase_end", "phase_start", "battle_effects", "effect", "react", "take_actions",
                "zone_pay", "zone_give", "zone_trim", "react_order")
+# What the core reports as it happens (Core.take_events, while events_on): one record of
+# EVENT_WIDTH numbers, the code (index here) and four arguments.  The runtime names them
+# and decides who sees what (runtime/events.py); new codes go at the end.
+#   card        (card, from location, to location, the seat that moved it or -1)
+#   placed      (seat, clearing, piece, how many)
+#   removed     (clearing, piece, the remover or -1)
+#   scored      (seat, VP gained (negative: lost), why: SCORE_WHY, what: a piece, card
+#               def, usable effect ...)
+#   roll        (die, die, rolled hits the attacker deals, the defender deals: capped)
+#   hits        (hits the defender takes, the attacker takes: Law 4.3.5)
+#   shown       (seat whose hand, seat it is shown to)
+#   hook        (seat, hook index: the content's name, e.g. a turmoil)
+#   trigger     (holder, trigger index, clearing, the seat that acts on it)
+#   reshuffled  (cards now in the deck)
+#   won         (seat, 1 by dominance else 0)
+EVENTS = ("card", "placed", "removed", "scored", "roll", "hits", "shown", "hook", "trigger",
+          "reshuffled", "won")
+EVENT_WIDTH = 5
+# Why VP were scored (the 'scored' event): a track's space uncovered by a piece placed, a
+# card crafted, a usable effect or a card's program, an enemy piece removed (Law 3.2.1),
+# a per-event bonus ability, the VP of a track for what is on the map, VP lost per card in
+# columns, forests held.
+SCORE_WHY = ("placed", "crafted", "effect", "removed", "bonus", "track", "columns", "forests")
+
 # 'actions' step counts that are not a number (STEP_A): any number, ending with 'done';
 # or, at COUNT_BOX - b and below, one per warrior in the faction's box b.
 COUNT_ANY = -1
@@ -98,7 +122,9 @@ class Obs:
               "owner"   a seat sees only its own part: the field holds the observer's
                         block alone (its hand);
               "hidden"  cards only: nobody sees which cards, everybody sees how many (one
-                        number per location: hand sizes).
+                        number per location: hand sizes);
+              "face_up" cards only: every seat sees the cards of the locations that are
+                        face up (a zone its content declares face up), none of the others.
     """
 
     name: str
@@ -111,7 +137,7 @@ class Obs:
 
 
 OBS_KINDS = ("observer", "state", "flag", "seat", "to_play", "decision", "cards")
-VISIBILITY = ("public", "owner", "hidden")
+VISIBILITY = ("public", "owner", "hidden", "face_up")
 
 # The observation vector, field by field, in order.  New fields go at the end, so that
 # the offsets of the existing ones do not move (a trained policy keeps reading them).
@@ -167,6 +193,9 @@ OBSERVATION = (
     Obs("boxes", "state", "BOX", per_seat=True),
     # Where each seat's cycle markers stand (public): a stage index per cycle.
     Obs("cycles", "state", "CYCLE", per_seat=True),
+    # Zones their content declares face up (a pile every player sees): their cards, for
+    # every seat (a face-down zone's part stays empty: see "zones" and "zone_size").
+    Obs("open_zones", "cards", "LOC_ZONE", per_seat=True, slots="Z", visibility="face_up"),
 )
 
 
@@ -195,8 +224,9 @@ def place_observation(fields: tuple[Obs, ...], consts: dict[str, int],
     for f in fields:
         assert f.kind in OBS_KINDS, f"{f.name}: no observation kind {f.kind!r}"
         assert f.visibility in VISIBILITY, f"{f.name}: no visibility {f.visibility!r}"
-        assert f.visibility != "hidden" or f.kind == "cards", \
-            f"{f.name}: only cards can be hidden (their number shown)"
+        assert f.visibility not in ("hidden", "face_up") or f.kind == "cards", \
+            f"{f.name}: only cards can be hidden (their number shown) or face up"
+        assert f.visibility != "face_up" or f.per_seat, f"{f.name}: 'face_up' needs per_seat"
         assert f.visibility != "owner" or f.per_seat, f"{f.name}: 'owner' needs per_seat"
         assert not f.slots or (f.kind == "cards" and f.per_seat), f"{f.name}: slots"
         source, block = "", 0
@@ -282,6 +312,7 @@ PARTIALS = (
     Partial("cycles", ops=("run_stage", "advance_cycle")),
     Partial("api", always=True),
     Partial("scenario", always=True),
+    Partial("knowledge", always=True),
     Partial("observe", always=True),
 )
 
@@ -392,6 +423,11 @@ class Names(TypedDict, total=False):
     cycles: list[list[str]]        # per faction, its cycles' ids
     stages: list[list[list[str]]]  # per faction and cycle, the stages
     triggers: list[str]            # the triggers' ids, in the order of their index
+    hooks: list[str]               # the hooks' ids, in the order of their index
+    hook_factions: list[int]       # ... and the faction each belongs to
+    programs: list[tuple[int, int, str]]  # effect programs: op range, the effect/card id
+    events: list[str]              # EVENTS: what the core reports, by code
+    score_why: list[str]           # SCORE_WHY: why VP were scored, by code
 
 
 @dataclass
@@ -494,8 +530,19 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                   LOC_COLUMN=8 + 2 * P,                  # + seat * L + column
                   LOC_ZONE=8 + 2 * P + P * L)            # + seat * Z + zone
     consts["NLOC"] = 8 + 2 * P + P * L + P * Z  # one past the last location: new ones go below
+    # The face-down places below the zones (Law 1.2): the deck and every hand.  Zones are
+    # face down or up by their faction's content (ZONE_FACE_DOWN).
+    t.put("LOC_HIDDEN", [int(loc == consts["LOC_DECK"] or
+                             consts["LOC_HAND"] <= loc < consts["LOC_HAND"] + P)
+                         for loc in range(consts["LOC_ZONE"])])
     for i, code in enumerate(FRAME_KINDS):
         consts[f"FR_{code.upper()}"] = i + 1
+    for i, code in enumerate(EVENTS):
+        consts[f"E_{code.upper()}"] = i
+    for i, code in enumerate(SCORE_WHY):
+        consts[f"WHY_{code.upper()}"] = i
+    consts["EVENT_WIDTH"] = EVENT_WIDTH
+    consts["EVENT_CAP"] = 4096  # records kept between two take_events (more are counted)
 
     # ---- map tables
     t.put("CLEARING_SUIT", [SUIT[clearings[c].suit] for c in c_ids])
@@ -556,6 +603,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         for bi in range(B):
             box_piece.append(pidx[f.boxes[bi].piece] if bi < len(f.boxes) else -1)
     t.put("ZONE_CAP", zone_cap)        # [F][Z]: -1 no limit
+    # [F][Z]: 1 when only the owner sees the zone's cards (hidden information, Law 1.2)
+    t.put("ZONE_FACE_DOWN", [int(f.zones[zi].face_down) if zi < len(f.zones) else 0
+                             for f in factions for zi in range(Z)])
     t.put("ZONE_LIFT", zone_lift)      # [F][Z]: buildings that lift the limit (bitmask)
     t.put("BOX_PIECE", box_piece)      # [F][B]: -1 no such box
     t.put("FACTION_NZONES", [len(f.zones) for f in factions])
@@ -582,6 +632,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                              or (kind == "immediate" and bool(card.on_craft))))
     t.put("DEF_COST", cost_tab)  # [K][4]: fox, rabbit, mouse, any
     t.put("DEF_CRAFTABLE", craftable)
+    # A craftable card that costs nothing: the craft step is asked with no crafting piece.
+    consts["FREE_CRAFT"] = int(any(c and not d["cost"]
+                                   for c, d in zip(craftable, defs, strict=True)))
     t.put("CARD_DEF", phys)
     # The copies of def d are the physical cards DEF_FIRST[d] .. DEF_FIRST[d + 1] - 1.
     t.put("DEF_FIRST", [phys.index(di) for di in range(K)] + [N])
@@ -859,8 +912,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         return {"zones": [z.id for z in factions[src].zones],
                 "boxes": [x.id for x in factions[src].boxes]}
 
+    programs: list[tuple[int, int, str]] = []  # effect-op ranges and whose they are
     for src_kind, src, eff, roles in effects:
         start, end = emit_effect(eff.do, **holder_zones(src_kind, src))
+        programs.append((start, end, eff.id))
         # What must hold for using it to do anything (public facts only): a menu entry
         # its take_actions can take, or rolled hits for it to ignore.
         pre, pre_arg = 0, 0
@@ -892,6 +947,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         "SRC_KIND", "SRC", "ON", "PIECES", "TOKEN", "BY", "ACTOR", "START", "END", "ROLES")}
     for src_kind, src, trig, roles in triggers:
         start, end = emit_effect(trig.do, **holder_zones(src_kind, src))
+        programs.append((start, end, trig.id))
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("ON", TRIGGER_EVENTS.index(trig.on)),
                          ("PIECES", sum(1 << pidx[x] for x in trig.pieces)),
@@ -906,6 +962,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         card = d["card"]
         oncraft += list(emit_effect(card.on_craft, di)) if card is not None and card.on_craft \
             else [0, 0]
+        if card is not None and card.on_craft:
+            programs.append((oncraft[-2], oncraft[-1], d["id"]))
     t.put("DEF_ONCRAFT", oncraft)  # [K][2]: program range of an immediate card
     t.put("EOP_OP", eop or [0])
     t.put("EOP_A", ea or [0])
@@ -1076,5 +1134,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         "boxes": [[x.id for x in f.boxes] for f in factions],
         "cycles": [[cy.id for cy in f.cycles] for f in factions],
         "stages": [[list(cy.stages) for cy in f.cycles] for f in factions],
+        "hooks": [h for _, h in hook_names],
+        "programs": programs,
+        "hook_factions": [fi for fi, _ in hook_names],
+        "events": list(EVENTS),
+        "score_why": list(SCORE_WHY),
     }
     return t

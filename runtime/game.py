@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -131,6 +132,7 @@ class Game:
         self._core = mod.Core(self.state)
         self._history: list[int] = []
         self._history_shared = False
+        self._sampled = False  # made by determinize(): not a game that was played
         if _restore is None:
             self._core.init_game(seed, seats)
         else:
@@ -324,12 +326,63 @@ class Game:
         g.state = core.state
         g._history = self._history
         g._history_shared = self._history_shared = True
+        g._sampled = self._sampled
         return g
+
+    def determinize(self, seat: int, rng: int | random.Random | None = None, *,
+                    cards: bool = True, future: bool = True) -> Game:
+        """A copy of the game in which what ``seat`` cannot see is sampled again,
+        consistently with what it has seen: the cards in other hands, in face-down zones
+        and the deck's order are dealt again among the places they fill (every count
+        stays; a card the seat knows the place of stays there: one it was shown, gave or
+        saw taken face up), and the future (dice, shuffles, random takes) is drawn from a
+        fresh stream.  ``seat``'s observation of the copy is its observation of this
+        game.  What a search agent plays on, rather than the real state (Law 1.2).
+
+        ``rng``: a seed, a ``random.Random`` (one 63-bit draw), or None (OS entropy).
+        ``cards`` / ``future`` False keeps that part as it is.  The copy is a sample, not a
+        game that was played: it cannot be saved (``SAVE-SAMPLED``)."""
+        self._seat(seat)
+        if rng is None:
+            seed = random.SystemRandom().getrandbits(63)
+        elif isinstance(rng, random.Random):
+            seed = rng.getrandbits(63)
+        elif isinstance(rng, int) and not isinstance(rng, bool):
+            seed = rng
+        else:
+            raise RootlawError(f"determinize: rng is a seed or a random.Random, not {rng!r}",
+                               code="VALUE-INVALID")
+        g = self.clone()
+        g._core.determinize(seat, seed & (2**63 - 1), int(cards) | 2 * int(future))
+        g._sampled = True
+        return g
+
+    def record_events(self, on: bool = True) -> None:
+        """Start (or stop) recording what happens (runtime/events.py): cards moved,
+        pieces placed and removed, VP and why, dice, hits, hands shown ...; read them
+        with ``take_events``.  Off by default: a game that does not ask pays nothing."""
+        self._core.events_on(int(bool(on)))
+
+    def take_events(self) -> list:
+        """The events (``rootlaw.runtime.events.Event``) since the last call."""
+        from .events import decode
+
+        return decode(self, self._core.take_events())
+
+    def knowledge(self, seat: int) -> list[int]:
+        """What ``seat`` knows of where each physical card is: 0 where it knows, else a
+        group number (it cannot tell apart the hidden cards of one group).  Only the
+        cards in places hidden from the seat mean anything (it sees the rest)."""
+        return list(self._core.knowledge(self._seat(seat)))
 
     def to_dict(self) -> dict:
         """The save: its format, the content it was played on (the bundle hash, and the
         packs, map and deck that make it: see runtime/content.py), the seats, the seed,
         the actions taken and the state they lead to."""
+        if self._sampled:
+            raise SaveError("a determinized game is a sample of what a seat cannot see, "
+                            "not a game that was played: no seed and actions reach it",
+                            code="SAVE-SAMPLED")
         return {
             "format": SAVE_FORMAT,
             "bundle": self.bundle.hash,
@@ -494,6 +547,14 @@ class Game:
         """The cards in a seat's zone (whoever may see them: this is the whole state)."""
         return self.cards_at(self.zone_loc(seat, zone))
 
+    def zone_face_down(self, seat: int, zone: str) -> bool:
+        """Whether only the seat sees the cards of its zone (its content's face_down)."""
+        f = self._seats[self._seat(seat)]
+        zones = self.names["zones"][f]
+        if zone not in zones:
+            raise RootlawError(f"{self.factions[seat]} has no zone {zone!r}", code="REF-UNDEF")
+        return bool(self.bundle.factions[f].zones[zones.index(zone)].face_down)
+
     def zones(self, seat: int) -> dict[str, list[str]]:
         return {z: self.zone(seat, z) for z in self.names["zones"][self._seats[self._seat(seat)]]}
 
@@ -588,7 +649,8 @@ class Game:
     @property
     def observation_visibility(self) -> dict[str, str]:
         """Field name -> who sees it: "public" (everyone), "owner" (the observer's own
-        part only: its hand), "hidden" (cards nobody sees, shown as how many)."""
+        part only: its hand), "hidden" (cards nobody sees, shown as how many),
+        "face_up" (the cards of the places face up to everyone: face-up zones)."""
         return dict(self.layout["observation_visibility"])
 
     def observation_vector(self, seat: int, out=None):
@@ -629,9 +691,12 @@ class Game:
                               if self._s("DOMINANCE", q) >= 0 else None),
                 "play_area": self.play_area(q),
                 "used_effects": self.used_effects(q),
-                # A zone's size is public, its cards only its owner's (Law 8.2.3: the
-                # stack is face down); boxes are public.
-                "zones": {z: {"size": len(cards), "cards": cards if q == seat else None}
+                # A zone's size is public, its cards its owner's only when it is face
+                # down (Law 8.2.3), everyone's when face up;
+                # boxes are public.
+                "zones": {z: {"size": len(cards),
+                              "cards": cards if q == seat or not self.zone_face_down(q, z)
+                              else None}
                           for z, cards in self.zones(q).items()},
                 "boxes": self.boxes(q),
                 "cycles": self.cycles(q),

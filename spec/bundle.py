@@ -30,6 +30,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel
+
 from .diagnostics import Diagnostic, SpecError, located, unlocated, with_lines
 from .jsonio import CONTENT_MAX_BYTES, JsonInputError, read_bytes
 from .loader import load_file, load_pack, validate_data
@@ -99,16 +101,43 @@ class Bundle:
         # How pictures draw content (clearing positions, faction colours) is not a rule:
         # left out, so a new colour keeps saves, logs and the built core valid.
         return {
-            "map": self.map.model_dump(mode="json", exclude=_MAP_DRAWING),
-            "deck": self.deck.model_dump(mode="json"),
-            "factions": [f.model_dump(mode="json", exclude=_FACTION_DRAWING)
-                         for f in self.factions],
+            "map": _without_added_defaults(
+                self.map, self.map.model_dump(mode="json", exclude=_MAP_DRAWING)),
+            "deck": _without_added_defaults(self.deck, self.deck.model_dump(mode="json")),
+            "factions": [_without_added_defaults(
+                f, f.model_dump(mode="json", exclude=_FACTION_DRAWING)) for f in self.factions],
         }
 
     @cached_property
     def hash(self) -> str:
         blob = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def _without_added_defaults(model: Any, dumped: Any) -> Any:
+    """``dumped`` (model's JSON dump) without the fields added to the schema later
+    (models.ADDED_LATER) that hold their default, at any depth: such a field does not
+    change the hash of content written before it existed."""
+    if isinstance(model, BaseModel) and isinstance(dumped, dict):
+        for name, info in type(model).model_fields.items():
+            key = info.alias or name
+            if key not in dumped:
+                continue
+            value = getattr(model, name)
+            extra = info.json_schema_extra
+            if isinstance(extra, dict) and extra.get("x-rootlaw-added") and \
+                    value == info.default:
+                del dumped[key]
+            else:
+                _without_added_defaults(value, dumped[key])
+    elif isinstance(model, (list, tuple)) and isinstance(dumped, list):
+        for m, d in zip(model, dumped, strict=False):
+            _without_added_defaults(m, d)
+    elif isinstance(model, dict) and isinstance(dumped, dict):
+        for k, m in model.items():
+            if k in dumped:
+                _without_added_defaults(m, dumped[k])
+    return dumped
 
 
 # ---------------------------------------------------------------------- packs

@@ -32,6 +32,13 @@ class Strict(BaseModel):
                               strict=True)
 
 
+# A field added to the schema after content was first hashed (saves and logs of format 2
+# record the bundle hash): at its default it stays out of the bundle hash, so content
+# that does not use it keeps its hash, and its saves and logs keep loading
+# (spec/bundle.py, Bundle.canonical).  Its default must keep the earlier behaviour.
+ADDED_LATER = {"x-rootlaw-added": True}
+
+
 # A JSON array read as a fixed-size tuple: strict mode would demand a Python tuple, so
 # only the container is lax; its items stay strict.
 ClearingPair = Annotated[tuple[int, int], Strictness(False)]
@@ -214,9 +221,14 @@ class Piece(Strict):
 class Zone(Strict):
     """A named pile of a faction's cards that is not its hand (Law 8.2.3, the
     supporters stack): cards in it do not count toward the hand or its limit, and are
-    spent only for their suit.  Face down: its owner sees the cards, the others how many."""
+    spent only for their suit.  Face down unless it says otherwise: its owner sees the
+    cards, the others how many."""
 
     id: Ident
+    face_down: bool = Field(default=True, json_schema_extra=ADDED_LATER)
+    """Whether only its owner sees its cards (the supporters stack, Law 8.2.3); false: a
+    pile every player sees.  A face-down zone is hidden information: no question the
+    engine asks depends on what it holds (Law 1.2)."""
     capacity: int | None = Field(default=None, ge=0, le=100)
     """Most cards it holds; a card gained into a full zone is discarded (Law 8.2.3.I).
     No limit without."""

@@ -50,7 +50,7 @@ class ObservationEncoder:
                 "rolled_by_defender", "extra_by_attacker", "extra_by_defender",
                 "attacker_ignores_rolled", "defender_ignores_rolled")),
             ("zone_size", P * self.Z), ("zones", self.Z * K), ("boxes", P * self.B),
-            ("cycles", P * c["NCYC"]),
+            ("cycles", P * c["NCYC"]), ("open_zones", P * self.Z * K),
         ]
         self.layout: dict[str, tuple[int, int]] = {}
         off = 0
@@ -127,8 +127,10 @@ class ObservationEncoder:
             elif zone <= loc < zone + n * Z:
                 q, z = divmod(loc - zone, Z)
                 out[lay["zone_size"][0] + rel(q) * Z + z] += 1
-                if q == seat:  # face down to everyone else (Law 8.2.3)
+                if q == seat:  # its owner sees it (face down to everyone else, 8.2.3)
                     out[lay["zones"][0] + z * K + dd] += 1
+                if not g.zone_face_down(q, g.names["zones"][g._seats[q]][z]):
+                    out[lay["open_zones"][0] + (rel(q) * Z + z) * K + dd] += 1
         for q in range(n):
             for b in range(B):
                 put("boxes", rel(q) * B + b, st[S["BOX"] + q * B + b])

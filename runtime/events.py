@@ -1,0 +1,279 @@
+"""What happened, and who saw it: the core's events in a player's words, per audience.
+
+While a game records events (``Game.record_events``), the core reports each thing that
+happens as one record (EVENTS in generator/tables.py): a card moved, pieces placed or
+removed, VP scored and why, the dice and the hits of a battle, a hand shown, a hook (a
+turmoil) or a trigger (an Outrage) set off, the deck reshuffled, the game won.  This
+module names them and says what each audience sees of them:
+
+- a card's name is seen by the seat that moved it, by the owners of the places it left
+  and entered, and by everyone when either place is face up (Law 1.2); anyone else sees
+  that *a card* moved (a draw, a card put face down, a random take);
+- a hand shown is seen, card by card, by the seat it is shown to (and its owner);
+- everything else is public.
+
+An audience is ``None`` (the table: public facts only) or a seat.  ``describe`` gives
+an event in words for an audience, ``record`` the whole event for a JSON log (with who
+saw the card), and ``redact`` a decision's notation for an audience (a card it names
+that went face down to that audience reads "a card").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened: its kind (EVENTS) and its four numbers (see there)."""
+
+    kind: str
+    a: int
+    b: int
+    c: int
+    d: int
+
+
+def decode(g: Game, raw: Iterable[tuple[int, int, int, int, int]]) -> list[Event]:
+    names = g.names["events"]
+    out = []
+    for code, a, b, c, d in raw:
+        out.append(Event(names[code] if code >= 0 else "lost", a, b, c, d))
+    return out
+
+
+# ---------------------------------------------------------------------- places
+
+
+def owner(g: Game, loc: int) -> int:
+    """The seat whose hand, play area, columns or zone a card location is, or -1."""
+    c, P = g.consts, g.consts["P"]
+    for start, per in ((c["LOC_HAND"], 1), (c["LOC_PLAY"], 1), (c["LOC_COLUMN"], c["L"]),
+                       (c["LOC_ZONE"], c["Z"])):
+        if start <= loc < start + P * per:
+            return (loc - start) // per
+    return -1
+
+
+def face_down(g: Game, loc: int) -> bool:
+    """Whether a location is hidden from the table (Law 1.2): the deck, a hand, a
+    face-down zone."""
+    c = g.consts
+    if loc == c["LOC_DECK"] or c["LOC_HAND"] <= loc < c["LOC_HAND"] + c["P"]:
+        return True
+    if loc >= c["LOC_ZONE"]:
+        q, z = divmod(loc - c["LOC_ZONE"], c["Z"])
+        return g.zone_face_down(q, g.names["zones"][g._seats[q]][z])
+    return False
+
+
+def sees_place(g: Game, loc: int, viewer: int | None) -> bool:
+    return not face_down(g, loc) or (viewer is not None and owner(g, loc) == viewer)
+
+
+def sees_card(g: Game, e: Event, viewer: int | None) -> bool:
+    """Whether an audience sees which card a 'card' event moved."""
+    return (viewer is not None and viewer == e.d) or sees_place(g, e.b, viewer) or \
+        sees_place(g, e.c, viewer)
+
+
+def place_name(g: Game, loc: int) -> str:
+    """A card location in words: 'the deck', 'the discard pile', a seat's hand or zone."""
+    c = g.consts
+    fixed = {c["LOC_DECK"]: "the deck", c["LOC_DISCARD"]: "the discard pile",
+             c["LOC_OUT"]: "out of the game", c["LOC_RESERVE"]: "its faction's reserve",
+             c["LOC_AVAILABLE"]: "the available dominance cards"}
+    if loc in fixed:
+        return fixed[loc]
+    q = owner(g, loc)
+    who = f"the {g.factions[q]}'s" if q >= 0 else "a"
+    if c["LOC_HAND"] <= loc < c["LOC_HAND"] + c["P"]:
+        return f"{who} hand"
+    if c["LOC_PLAY"] <= loc < c["LOC_PLAY"] + c["P"]:
+        return f"{who} play area"
+    if c["LOC_COLUMN"] <= loc < c["LOC_ZONE"]:
+        col = (loc - c["LOC_COLUMN"]) % c["L"]
+        return f"{who} {g.names['columns'][g._seats[q]][col]} column"
+    z = (loc - c["LOC_ZONE"]) % c["Z"]
+    return f"{who} {g.names['zones'][g._seats[q]][z]}"
+
+
+# ---------------------------------------------------------------------- words
+
+
+def _card(g: Game, card: int) -> str:
+    return g.names["cards"][g.card_defs[card]]
+
+
+def _piece(g: Game, pc: int) -> str:
+    return g.names["pieces"][pc]
+
+
+def _clearing(g: Game, c: int) -> str:
+    return g.names["clearings"][c]
+
+
+def _program(g: Game, pc: int) -> str:
+    for start, end, name in g.names["programs"]:
+        if start <= pc < end:
+            return name
+    return "an effect"
+
+
+def _why(g: Game, e: Event) -> str:
+    why = g.names["score_why"][e.c]
+    if why == "placed":
+        return f"{_piece(g, e.d)} placed"
+    if why == "crafted":
+        return f"crafting {g.names['cards'][e.d]}"
+    if why == "effect":
+        return _program(g, e.d)
+    if why == "removed":
+        return f"removing a {_piece(g, e.d)}"
+    if why == "bonus":
+        return f"bonus for removing a {_piece(g, e.d)}"
+    if why == "track":
+        return f"its {_piece(g, e.d)} track"
+    if why == "columns":
+        return f"{g.names['suits'][e.d]} cards in its columns"
+    return "forests held"
+
+
+def _zone(g: Game, loc: int) -> str:
+    q, z = divmod(loc - g.consts["LOC_ZONE"], g.consts["Z"])
+    return g.names["zones"][g._seats[q]][z]
+
+
+def _card_words(g: Game, e: Event, viewer: int | None) -> str:
+    name = _card(g, e.a) if sees_card(g, e, viewer) else "a card"
+    c = g.consts
+    src, dst = e.b, e.c
+    src_q, dst_q = owner(g, src), owner(g, dst)
+    hand, zone = c["LOC_HAND"], c["LOC_ZONE"]
+    if src == c["LOC_DECK"] and hand <= dst < hand + c["P"]:
+        return f"{g.factions[dst_q]} draws {name}"
+    if src == c["LOC_DECK"] and dst >= zone:
+        return f"{g.factions[dst_q]} draws {name} into its {_zone(g, dst)}"
+    if dst == c["LOC_DISCARD"]:
+        where = f" from {place_name(g, src)}" if src >= zone or src == c["LOC_DECK"] else ""
+        who = g.factions[src_q] if src_q >= 0 else "the rules"
+        return f"{who} discards {name}{where}"
+    if hand <= src < hand + c["P"] and hand <= dst < hand + c["P"]:
+        return f"{g.factions[dst_q]} takes {name} from {place_name(g, src)}"
+    if hand <= src < hand + c["P"] and dst >= zone:
+        if src_q == dst_q:
+            return f"{g.factions[src_q]} puts {name} into its {_zone(g, dst)}"
+        return f"{g.factions[src_q]} gives {name} to {place_name(g, dst)}"
+    who = g.factions[e.d] if e.d >= 0 else (g.factions[src_q] if src_q >= 0 else "the rules")
+    return f"{who} moves {name} from {place_name(g, src)} to {place_name(g, dst)}"
+
+
+def describe(g: Game, e: Event, viewer: int | None = None) -> str:
+    """The event in words, as ``viewer`` saw it (None: the table, public facts only).
+    ``g`` is the game just after the event (a hand shown is read from the viewer's
+    memory of it)."""
+    f = g.factions
+    k = e.kind
+    if k == "card":
+        return _card_words(g, e, viewer)
+    if k == "placed":
+        n = f"{e.d} " if e.d != 1 else ""
+        return f"{f[e.a]} places {n}{_piece(g, e.c)} in clearing {_clearing(g, e.b)}"
+    if k == "removed":
+        by = f" by the {f[e.c]}" if e.c >= 0 else ""
+        return f"{_piece(g, e.b)} removed from clearing {_clearing(g, e.a)}{by}"
+    if k == "scored":
+        verb = "scores" if e.b > 0 else "loses"
+        n = abs(e.b)
+        return f"{f[e.a]} {verb} {n} VP ({_why(g, e)})"
+    if k == "roll":
+        return f"the dice roll {e.a} and {e.b}: the attacker deals {e.c} hit" \
+               f"{'s' if e.c != 1 else ''}, the defender {e.d}"
+    if k == "hits":
+        return f"hits: the defender takes {e.a}, the attacker {e.b}"
+    if k == "shown":
+        text = f"the {f[e.a]}'s hand is shown to the {f[e.b]}"
+        if viewer is not None and viewer in (e.a, e.b):
+            seen = g.seen_hand(e.b, e.a)
+            cards = ", ".join(seen[0]) if seen and seen[0] else "no cards"
+            text += f": {cards}"
+        return text
+    if k == "hook":
+        return f"{f[e.a]}: {g.names['hooks'][e.b]}"
+    if k == "trigger":
+        acts = f" ({f[e.d]} acts)" if e.d != e.a else ""
+        return f"{f[e.a]}: {g.names['triggers'][e.b]} in clearing {_clearing(g, e.c)}{acts}"
+    if k == "reshuffled":
+        return f"the discard pile is shuffled into a new deck of {e.a} cards"
+    if k == "won":
+        return f"{f[e.a]} wins{' by dominance' if e.b else ''}"
+    return f"{e.a} more events were not recorded"
+
+
+def record(g: Game, e: Event) -> dict:
+    """The whole event for a JSON log: its fields named, and for a card who saw it."""
+    f, names = g.factions, g.names
+    k = e.kind
+    if k == "card":
+        seen = [f[q] for q in range(g.num_players) if sees_card(g, e, q)]
+        return {"event": k, "card": _card(g, e.a), "from": place_name(g, e.b),
+                "to": place_name(g, e.c), "by": f[e.d] if e.d >= 0 else None,
+                "seen_by": "all" if sees_card(g, e, None) else seen}
+    if k == "placed":
+        return {"event": k, "faction": f[e.a], "clearing": _clearing(g, e.b),
+                "piece": _piece(g, e.c), "count": e.d}
+    if k == "removed":
+        return {"event": k, "clearing": _clearing(g, e.a), "piece": _piece(g, e.b),
+                "by": f[e.c] if e.c >= 0 else None}
+    if k == "scored":
+        return {"event": k, "faction": f[e.a], "vp": e.b,
+                "why": names["score_why"][e.c], "for": _why(g, e)}
+    if k == "roll":
+        return {"event": k, "dice": [e.a, e.b], "attacker_deals": e.c, "defender_deals": e.d}
+    if k == "hits":
+        return {"event": k, "defender_takes": e.a, "attacker_takes": e.b}
+    if k == "shown":
+        return {"event": k, "hand_of": f[e.a], "shown_to": f[e.b]}
+    if k == "hook":
+        return {"event": k, "faction": f[e.a], "hook": names["hooks"][e.b]}
+    if k == "trigger":
+        return {"event": k, "faction": f[e.a], "trigger": names["triggers"][e.b],
+                "clearing": _clearing(g, e.c), "actor": f[e.d] if e.d >= 0 else None}
+    if k == "reshuffled":
+        return {"event": k, "cards": e.a}
+    if k == "won":
+        return {"event": k, "faction": f[e.a], "dominance": bool(e.b)}
+    return {"event": "lost", "count": e.a}
+
+
+def redact(g: Game, notation: str, events: list[Event], viewer: int | None) -> str:
+    """A decision's notation as ``viewer`` may read it: a card it names that went to a
+    place hidden from the viewer, unseen by it, reads 'a card' ('mobilize a card')."""
+    hidden = {_card(g, e.a) for e in events if e.kind == "card" and not sees_card(g, e, viewer)}
+    if not hidden:
+        return notation
+    return " ".join("a card" if w in hidden else w for w in notation.split(" "))
+
+
+def public_fingerprint(g: Game, events: list[Event], viewer: int | None) -> tuple:
+    """What ``viewer`` learns from events, as comparable values: a card's identity only
+    where it sees it (the twin check compares these)."""
+    out = []
+    for e in events:
+        if e.kind == "card":
+            shown = g.card_defs[e.a] if sees_card(g, e, viewer) else -1
+            out.append(("card", shown, e.b, e.c, e.d))
+        elif e.kind == "shown" and viewer not in (e.a, e.b):
+            out.append(("shown", e.a, e.b))
+        else:
+            out.append((e.kind, e.a, e.b, e.c, e.d))
+    return tuple(out)
+
+
+__all__ = ["Event", "decode", "describe", "face_down", "owner", "public_fingerprint",
+           "record", "redact", "sees_card"]
