@@ -190,6 +190,35 @@ def test_the_base_content_and_the_example_validate_clean(capsys):
     assert rc == 0 and len(out.splitlines()) == 2
 
 
+def test_a_copy_of_the_base_game_is_validated_in_place_of_the_installed_one(capsys, tmp_path):
+    """A contributor's checkout (spec/content/base, being edited) beside an installed
+    rootlaw (which comes with its own base game): the named base pack is the base game
+    of the validation, not a second pack named 'base' (ID-DUP before)."""
+    copy = tmp_path / "base"
+    shutil.copytree(BASE_PACK, copy)
+    rc, out, err = run(capsys, "validate", copy)
+    assert (rc, err) == (0, "")
+    assert out.startswith(f"ok: {copy} (pack base: 5 files; bundle {resolve().hash})")
+    b = resolve([copy])
+    assert b.packs == ("base",) and b.records[0].path == str(copy.resolve())
+    # An edit is found in the copy, not in the installed base game.
+    f = copy / "marquise.json"
+    data = json.loads(f.read_text(encoding="utf-8"))
+    data["pieces"]["sawmill"]["track"]["cost"] = [0, 1, 2]
+    f.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    [d] = findings(copy)
+    assert (d.code, d.file, d.pointer) == ("TRACK-LENGTH", str(f), "/pieces/sawmill/track/cost")
+    # A pack of the copy's (named with --pack) is checked on the copy too.
+    assert [x.code for x in findings(EXAMPLE, packs=[copy])] == ["TRACK-LENGTH"]
+    # Two different base games named at once are still two packs with one id.
+    other = tmp_path / "other" / "base"
+    shutil.copytree(BASE_PACK, other)
+    with pytest.raises(SpecError) as e:
+        resolve([copy, other])
+    assert [(x.code, x.file) for x in e.value.diagnostics] == \
+        [("ID-DUP", str(other / "pack.json"))]
+
+
 # ---------------------------------------------------------------------- bundles
 
 
