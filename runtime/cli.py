@@ -274,9 +274,9 @@ def cmd_validate(args) -> int:
     if args.format == "json":
         print(format_json(report, args.strict))
     elif args.format == "github":
-        print(format_github(report))
+        print(format_github(report, args.strict))
     else:
-        text = format_text(report)
+        text = format_text(report, args.strict)
         if text:
             print(text)
     return report.exit_code(args.strict)

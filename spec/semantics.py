@@ -1158,7 +1158,8 @@ def checks_markdown() -> str:
              "programs that cannot run where they stand.", "",
              "## Exit codes", "",
              "- `0`: no errors (warnings alone exit 0; `--strict` makes them fail too)",
-             "- `1`: errors in the content (or warnings, with `--strict`)",
+             "- `1`: errors in the content (or warnings, with `--strict`: the path's line "
+             "then says `failed:`, not `ok:`)",
              "- `2`: unusable input: a file that is missing, unreadable, not UTF-8, not "
              "JSON, nested too deep or too big (the codes marked *input* below)", "",
              "## In CI and pre-commit", "",

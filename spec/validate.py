@@ -144,14 +144,21 @@ def _pack_id(target: Path) -> str:
 # ---------------------------------------------------------------------- formats
 
 
-def format_text(report: Report) -> str:
+def format_text(report: Report, strict: bool = False) -> str:
+    """Each finding, then a line per path that loaded: ``ok:`` when it passes,
+    ``failed:`` when only its warnings fail it (``strict``), so the words agree with the
+    exit code.  A path with errors has its errors for a verdict."""
     lines = []
     for c in report.checked:
         lines += [str(d) for d in c.diagnostics]
         if not c.errors and c.what:
             warn = f"; {c.warnings} warning{'s' if c.warnings != 1 else ''}" \
                 if c.warnings else ""
-            lines.append(f"ok: {c.path} ({c.what}{warn})")
+            if strict and c.warnings:
+                lines.append(f"failed: {c.path} ({c.what}{warn}, and --strict fails on "
+                             "warnings)")
+            else:
+                lines.append(f"ok: {c.path} ({c.what}{warn})")
     return "\n".join(lines)
 
 
@@ -175,7 +182,7 @@ def _escape_property(s: str) -> str:
     return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def format_github(report: Report) -> str:
+def format_github(report: Report, strict: bool = False) -> str:
     """GitHub Actions workflow commands: one annotation per finding."""
     lines = []
     for d in report.diagnostics:
@@ -187,6 +194,9 @@ def format_github(report: Report) -> str:
         props.append(f"title={_escape_property(d.code)}")
         at = f" (at {d.pointer})" if d.pointer else ""
         lines.append(f"::{d.severity} {','.join(props)}::{_escape_data(d.message + at)}")
+    verdict = "failed" if report.exit_code(strict) else "ok"
+    why = " (--strict fails on warnings)" if strict and report.warnings and \
+        not report.errors else ""
     lines.append(f"rootlaw validate: {report.errors} errors, {report.warnings} warnings "
-                 f"in {len(report.checked)} paths")
+                 f"in {len(report.checked)} paths: {verdict}{why}")
     return "\n".join(lines)

@@ -333,6 +333,33 @@ def test_a_warning_alone_exits_0_and_1_with_strict(capsys):
     assert run(capsys, "validate", "--strict", path)[0] == 1
 
 
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_with_strict_a_warning_fails_in_words_as_in_the_exit_code(capsys, fmt):
+    """--strict and only warnings: exit 1, and no format says ok (the text said `ok:`)."""
+    path = SEM / "track-draw-none.json"
+    [d] = findings(path)
+    rc, out, _ = run(capsys, "validate", "--strict", "--format", fmt, path)
+    assert rc == 1
+    if fmt == "text":
+        assert out.splitlines() == [str(d), f"failed: {path} (faction test-herons; 1 warning, "
+                                            "and --strict fails on warnings)"]
+    elif fmt == "json":
+        data = json.loads(out)
+        assert (data["ok"], data["exit_code"], data["warnings"]) == (False, 1, 1)
+    else:
+        assert out.splitlines()[-1] == ("rootlaw validate: 0 errors, 1 warnings in 1 paths: "
+                                        "failed (--strict fails on warnings)")
+    # Without --strict the same warning passes, and every format says so.
+    rc, out, _ = run(capsys, "validate", "--format", fmt, path)
+    assert rc == 0
+    if fmt == "text":
+        assert out.splitlines()[-1].startswith(f"ok: {path} ")
+    elif fmt == "json":
+        assert json.loads(out)["ok"] is True
+    else:
+        assert out.splitlines()[-1].endswith("in 1 paths: ok")
+
+
 def test_a_card_that_does_nothing_as_data_is_a_warning(capsys):
     """A persistent card without abilities, an immediate card without on_craft: not
     craftable (a warning: the card still counts for its suit)."""
@@ -449,7 +476,7 @@ def test_github_format_is_workflow_command_annotations(capsys):
                         "title=TRACK-LENGTH::nest: 3 cost values for 4 pieces "
                         "(at /pieces/nest/track/cost)")
     assert lines[1].startswith("::warning file=") and "title=TRACK-DRAW-NONE::" in lines[1]
-    assert lines[-1] == "rootlaw validate: 1 errors, 1 warnings in 2 paths"
+    assert lines[-1] == "rootlaw validate: 1 errors, 1 warnings in 2 paths: failed"
 
 
 def test_github_format_escapes_what_would_break_a_command(tmp_path, capsys):
