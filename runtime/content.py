@@ -196,8 +196,8 @@ def bundle_of(recs: list[PackRecord], map_id: str, deck_id: str, expected: str,
         return error("; ".join(lines) + extra, where=where, code=f"{kind}-PACK-CHANGED")
 
     installed = (BASE_PACK / "pack.json").resolve()
-    paths = [f.manifest for f in found  # type: ignore[union-attr]  # none missing
-             if f.rec.id != "base" or f.manifest.resolve() != installed]
+    paths = [f.manifest for f in found if f.manifest is not None and
+             (f.rec.id != "base" or f.manifest.resolve() != installed)]
     try:
         bundle = resolve(paths, map_id=map_id, deck_id=deck_id)  # type: ignore[arg-type]
     except SpecError as e:
