@@ -296,17 +296,34 @@ def _write_or_print(text: str, out: str | None) -> int:
 
 
 def cmd_schema(args) -> int:
-    from rootlaw.spec.json_schema import SCHEMA_PATH, schema_text
+    from rootlaw.spec import json_schema as content
 
-    text = schema_text()
+    from . import scenario
+
+    # (committed file, its text now, how to regenerate it alone)
+    schemas = [(content.SCHEMA_PATH, content.schema_text(),
+                "rootlaw schema --out spec/schema/rootlaw.schema.json"),
+               (content.SCENARIO_SCHEMA_PATH, scenario.schema_text(),
+                "rootlaw schema --scenario --out spec/schema/scenario.schema.json")]
     if args.check:
-        current = SCHEMA_PATH.read_text(encoding="utf-8") if SCHEMA_PATH.exists() else ""
-        if current != text:
-            print(f"{SCHEMA_PATH}: SCHEMA-STALE: the committed JSON Schema is out of date; "
-                  f"run `rootlaw schema --out spec/schema/rootlaw.schema.json`")
-            return 1
-        print(f"ok: {SCHEMA_PATH} is up to date")
+        stale = 0
+        for path, text, fix in schemas:
+            current = path.read_text(encoding="utf-8") if path.exists() else ""
+            if current != text:
+                stale += 1
+                print(f"{path}: SCHEMA-STALE: the committed JSON Schema is out of date; "
+                      f"run `rootlaw schema --write` (or `{fix}`)")
+            else:
+                print(f"ok: {path} is up to date")
+        return 1 if stale else 0
+    if args.write:
+        from rootlaw.generator.build import write_atomic
+
+        for path, text, _ in schemas:
+            write_atomic(path, text, parents=False)
+            print(f"wrote {path}")
         return 0
+    text = schemas[1 if args.scenario else 0][1]
     if args.out:
         return _write_or_print(text, args.out)
     sys.stdout.write(text)
@@ -594,9 +611,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", metavar="FILE", help="with --list-checks: write it to FILE")
     p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("schema", help="export the JSON Schema of content files")
+    p = sub.add_parser("schema", help="export the JSON Schema of content files (or of "
+                       "scenario files)")
     p.add_argument("--out", metavar="FILE", help="write the schema to FILE (default: stdout)")
-    p.add_argument("--check", action="store_true", help="fail when the committed file is stale")
+    p.add_argument("--scenario", action="store_true",
+                   help="the schema of scenario files instead of content files")
+    p.add_argument("--check", action="store_true",
+                   help="fail when a committed schema (content, scenario) is stale")
+    p.add_argument("--write", action="store_true",
+                   help="regenerate both committed schemas (spec/schema/)")
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("catalogue", help="print the primitive catalogue (markdown)")

@@ -1171,6 +1171,15 @@ def checks_markdown() -> str:
              "- pre-commit: this repository's `.pre-commit-hooks.yaml` defines the hook "
              "`rootlaw-validate` (`rootlaw validate --strict`, run when a JSON file "
              "changes; set `args: [my-pack]` in your `.pre-commit-config.yaml`).", "",
+             "## Scenario files", "",
+             "A rules scenario (`docs/scenarios.md`: an object without `kind`, with a "
+             "scenario's keys, or naming `scenario.schema.json` in `\"$schema\"`) is "
+             "recognised and read against the content: its factions, names, counts and "
+             "action notations, and its position set, on the base game, the `--pack` packs "
+             "and the pack the file lies in (a pack's `scenarios/` folder). It is not run: "
+             "`rootlaw scenario FILE` says whether its expectations hold. A problem is "
+             "`SCENARIO-INVALID` at its line and JSON pointer. A folder that is not a pack "
+             "stands for the JSON files in it (`rootlaw validate tests/scenarios`).", "",
              "## Loader codes", "",
              "| code | severity | what it means | example |", "|---|---|---|---|"]
     for code, (meaning, example) in LOADER_CODES.items():

@@ -1,8 +1,10 @@
 """``rootlaw validate``: load content, run the semantic checks, report every finding.
 
-A path is a single content file (the loader, then the document checks) or a pack (a
+A path is a single content file (the loader, then the document checks), a pack (a
 folder or its ``pack.json``: every file of the pack and of the packs it requires, the
-document checks, and the bundle checks for each map and deck with the factions).
+document checks, and the bundle checks for each map and deck with the factions), a rules
+scenario (read against the content by rootlaw.runtime.scenario, not run), or a folder
+of such files.
 ``packs`` are packs that the validated ones may require (``--pack``); with no paths,
 the bundle of those packs is validated.  Findings stay located in the file that holds
 them, whichever pack it belongs to.
@@ -20,7 +22,8 @@ from pathlib import Path
 
 from .bundle import assemble, collect, documents, in_patches
 from .diagnostics import INPUT_CODES, Diagnostic, SpecError
-from .loader import load_file
+from .jsonio import CONTENT_MAX_BYTES, parse, read_text
+from .loader import load_file, parse_document
 from .models import PackSpec, PatchSpec
 from .semantics import Findings, check_bundle, check_document
 
@@ -70,11 +73,13 @@ class Report:
 
 def validate(paths: list[str | Path], packs: list[str | Path] | None = None) -> Report:
     """Validate each path (with ``packs`` available as requirements); with no paths,
-    the bundle of ``packs``."""
+    the bundle of ``packs``.  A folder that is not a pack stands for the JSON files in
+    it (content files or scenarios)."""
     deps = [Path(p) for p in packs or []]
     report = Report()
     seen: set[Diagnostic] = set()
-    items: list[tuple[str, Path | None]] = [(str(p), Path(p)) for p in paths] or \
+    items: list[tuple[str, Path | None]] = [
+        (str(f), f) for p in paths for f in _files(Path(p))] or \
         [(", ".join(map(str, deps)) or "base", None)]
     for label, path in items:
         item = _validate_one(label, path, deps)
@@ -85,13 +90,40 @@ def validate(paths: list[str | Path], packs: list[str | Path] | None = None) -> 
     return report
 
 
+def _files(path: Path) -> list[Path]:
+    """What a path stands for: itself, or for a folder without a pack.json that holds
+    JSON files, those files (a folder of scenarios, say)."""
+    if path.is_dir() and not (path / "pack.json").exists():
+        files = sorted(f for f in path.rglob("*.json") if f.is_file())
+        if files:
+            return files
+    return [path]
+
+
+SCENARIO_SCHEMA_NAME = "scenario.schema.json"
+_SCENARIO_KEYS = frozenset({"steps", "position", "do", "expect", "stop_at"})
+
+
+def is_scenario(data: object) -> bool:
+    """A rules scenario, not content: an object without 'kind' that names the scenario
+    schema in '$schema' or has a scenario's keys (docs/scenarios.md)."""
+    if not isinstance(data, dict) or "kind" in data:
+        return False
+    schema = data.get("$schema")
+    return (isinstance(schema, str) and schema.endswith(SCENARIO_SCHEMA_NAME)) or \
+        bool(_SCENARIO_KEYS & set(data))
+
+
 def _validate_one(label: str, path: Path | None, deps: list[Path]) -> Checked:
     if path is None:
         return _validate_packs(label, deps, None)
     if path.is_dir() or path.name == "pack.json":
         return _validate_packs(label, [*deps, path], path)
     try:
-        doc = load_file(path)
+        text = read_text(path, max_bytes=CONTENT_MAX_BYTES)
+        if is_scenario(parse(text, str(path), duplicates="report").data):
+            return _validate_scenario(label, path, deps)
+        doc = parse_document(text, str(path))
     except SpecError as e:
         return Checked(label, diagnostics=e.diagnostics)
     if isinstance(doc, PackSpec):
@@ -99,6 +131,15 @@ def _validate_one(label: str, path: Path | None, deps: list[Path]) -> Checked:
     if isinstance(doc, PatchSpec):  # what it patches is known only in its pack
         return Checked(label, f"patch of {doc.target} ({len(doc.patch)} operations)")
     return Checked(label, f"{doc.kind} {doc.id}", check_document(doc, str(path)).diagnostics())
+
+
+def _validate_scenario(label: str, path: Path, deps: list[Path]) -> Checked:
+    # A scenario is read against a game of the content (its names, its notations): the
+    # runtime's scenario reader does it, imported only for scenario files.
+    from rootlaw.runtime.scenario import validate_file
+
+    what, diagnostics = validate_file(path, deps)
+    return Checked(label, what, diagnostics)
 
 
 def _validate_packs(label: str, paths: list[Path], target: Path | None) -> Checked:

@@ -139,6 +139,32 @@ def test_schema_check_reports_a_stale_file_and_how_to_fix_it(tmp_path, monkeypat
     assert capsys.readouterr().out.startswith("ok: ")
 
 
+def test_schema_check_covers_the_scenario_schema_and_write_regenerates_both(
+        tmp_path, monkeypatch, capsys):
+    import rootlaw.spec.json_schema as sch
+    from rootlaw.runtime import scenario as sc
+
+    content, scenario = tmp_path / "rootlaw.schema.json", tmp_path / "scenario.schema.json"
+    content.write_text(schema_text(), encoding="utf-8")
+    scenario.write_text(sc.schema_text().replace('"title"', '"titel"', 1), encoding="utf-8")
+    monkeypatch.setattr(sch, "SCHEMA_PATH", content)
+    monkeypatch.setattr(sch, "SCENARIO_SCHEMA_PATH", scenario)
+    assert main(["schema", "--check"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"ok: {content} is up to date"
+    assert out[1].startswith(f"{scenario}: SCHEMA-STALE: ") and "rootlaw schema --write" in out[1]
+    scenario.unlink()  # missing is stale too
+    assert main(["schema", "--check"]) == 1
+    capsys.readouterr()
+    assert main(["schema", "--write"]) == 0
+    assert scenario.read_text(encoding="utf-8") == sc.schema_text()
+    assert content.read_text(encoding="utf-8") == schema_text()
+    assert main(["schema", "--check"]) == 0
+    capsys.readouterr()
+    assert main(["schema", "--scenario"]) == 0
+    assert capsys.readouterr().out == sc.schema_text()
+
+
 def test_schema_out_writes_the_schema(tmp_path, capsys):
     out = tmp_path / "s.json"
     assert main(["schema", "--out", str(out)]) == 0

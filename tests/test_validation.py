@@ -574,3 +574,65 @@ def test_a_revolt_naming_buildings_of_one_suit_twice_is_reported_at_each_repeat(
          "revolt: 'rabbit-base' and 'rabbit-base' are both rabbit"),
         ("/turn/birdsong/0/menu/0/buildings/5",
          "revolt: 'mouse-base' and 'mouse-base' are both mouse")]
+
+
+# ---------------------------------------------------------------------- scenario files
+
+SCENARIOS = ROOT / "tests" / "scenarios"
+BAD_SCENARIOS = DATA / "scenarios" / "invalid"
+
+
+def test_a_scenario_file_is_recognised_and_read_against_the_content(capsys):
+    """`validate SCENARIO.json` said `Unable to extract tag using discriminator 'kind'`."""
+    path = SCENARIOS / "02-key-concepts" / "bird-card-pays-overwork-anywhere.json"
+    rc, out, err = run(capsys, "validate", path)
+    assert (rc, err) == (0, "")
+    assert out.splitlines() == [f"ok: {path} (scenario: 2 steps, marquise and eyrie on the "
+                                "base game; `rootlaw scenario` runs it)"]
+
+
+@pytest.mark.parametrize("name, pointer, needle, message", [
+    ("expect-typo.json", "/expect/peices", '"peices"', "unknown key 'peices'"),
+    ("unknown-piece.json", "/position/pieces/5/timber", '"timber"', "unknown piece 'timber'"),
+])
+def test_a_scenario_that_means_nothing_is_scenario_invalid_at_its_line(capsys, name, pointer,
+                                                                       needle, message):
+    path = BAD_SCENARIOS / name
+    [d] = findings(path)
+    assert (d.code, d.file, d.pointer, d.line) == \
+        ("SCENARIO-INVALID", str(path), pointer, line_of(path, needle))
+    assert message in d.message
+    rc, out, _ = run(capsys, "validate", path)
+    assert rc == 1 and out.splitlines() == [str(d)]
+
+
+def test_a_packs_scenario_is_read_on_the_pack_it_lies_in(capsys, tmp_path):
+    """The homebrew map's scenario names its clearings: on the pack it lies in it reads;
+    copied out of the pack, on the base game, it does not, until --pack names the pack."""
+    pack = ROOT / "examples" / "homebrew-map"
+    path = pack / "scenarios" / "march-along-thicket-paths.json"
+    rc, out, _ = run(capsys, "validate", path)
+    assert rc == 0 and "on packs base, homebrew-map" in out
+    alone = tmp_path / "march.json"
+    shutil.copy(path, alone)
+    [d] = findings(alone)
+    assert d.code == "SCENARIO-INVALID" and d.file == str(alone)
+    assert findings(alone, packs=[pack]) == []
+
+
+def test_a_folder_of_scenarios_validates_each_file_and_the_repositorys_all_do(capsys):
+    files = sorted(SCENARIOS.rglob("*.json"))
+    rc, out, _ = run(capsys, "validate", SCENARIOS, *sorted(ROOT.glob("examples/*/scenarios")))
+    lines = out.splitlines()
+    assert rc == 0, "\n".join(x for x in lines if not x.startswith("ok: "))
+    assert len(lines) == len(files) + len(list(ROOT.glob("examples/*/scenarios/*.json")))
+    assert all(x.startswith("ok: ") and "(scenario: " in x for x in lines)
+
+
+def test_content_without_a_kind_says_what_kinds_there_are(tmp_path):
+    f = tmp_path / "x.json"
+    f.write_text('{"id": "x"}', encoding="utf-8")
+    [d] = findings(f)
+    assert (d.code, d.pointer) == ("KEY-MISSING", "")
+    assert "no 'kind'" in d.message and "pack, map, deck, faction, patch" in d.message
+    assert "docs/scenarios.md" in d.message
