@@ -493,6 +493,84 @@ def test_validate_needs_something_to_validate(capsys):
     assert rc == 1 and "VALUE-INVALID" in err
 
 
+# ---------------------------------------------------------------------- content with no effect
+
+# (fixture, [(code, pointer, needle on the finding's line)]): content that validates and
+# can never change a game, each a warning (clean-faction.json with the defects).
+NO_EFFECT = [
+    # A trigger carried out by the other player: its target is that player too.
+    ("effect-no-effect.json", [
+        ("EFFECT-NO-EFFECT", "/abilities/1/do/0", '"take_random_card"'),
+        ("EFFECT-NO-EFFECT", "/abilities/1/do/1", '"take_random_card"'),
+        ("EFFECT-NO-EFFECT", "/abilities/2/do/1/vp", '"vp": 0')]),
+    # A building's suit that build ignores (only revolt reads a suit), a token's, a warrior's.
+    ("field-unread-suit.json", [
+        ("FIELD-UNREAD", "/pieces/heron-warrior/suit", '"suit": "mouse"'),
+        ("FIELD-UNREAD", "/pieces/nest/suit", '"suit": "fox"'),
+        ("FIELD-UNREAD", "/pieces/reed/suit", '"suit": "rabbit"')]),
+    ("field-unread.json", [
+        ("FIELD-UNREAD", "/pieces/reed/track/cost", '"cost": [1, 1, 1, 2, 2, 2]'),
+        ("FIELD-UNREAD", "/zones/0/unlimited_while", '"cache"'),
+        ("FIELD-UNREAD", "/columns/0/building", '"wade"'),
+        ("FIELD-UNREAD", "/crafting_piece", '"crafting_piece"'),
+        ("FIELD-UNREAD", "/abilities/1/target", '"taunt"')]),
+]
+
+
+@pytest.mark.parametrize("name, expected", NO_EFFECT, ids=[n for n, _ in NO_EFFECT])
+def test_content_that_can_have_no_effect_is_a_located_warning(capsys, name, expected):
+    path = SEM / name
+    got = [(d.code, d.pointer, d.line, d.severity) for d in findings(path)]
+    assert got == [(code, ptr, line_of(path, needle), "warning")
+                   for code, ptr, needle in expected]
+    rc, out, _ = run(capsys, "validate", path)
+    assert rc == 0 and out.splitlines()[-1] == \
+        f"ok: {path} (faction test-herons; {len(expected)} warnings)"
+    assert run(capsys, "validate", "--strict", path)[0] == 1
+
+
+def test_a_cards_trigger_by_the_other_player_taking_from_them_is_a_warning(tmp_path):
+    data = json.loads((SEM / "clean-deck.json").read_text(encoding="utf-8"))
+    data["cards"][1]["abilities"].append({
+        "kind": "trigger", "id": "snatch", "on": "pieces_removed", "pieces": ["cat-warrior"],
+        "actor": "other", "do": [{"op": "take_random_card"}]})
+    f = tmp_path / "deck.json"
+    f.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    [d] = findings(f)
+    assert (d.code, d.severity, d.pointer) == \
+        ("EFFECT-NO-EFFECT", "warning", "/cards/1/abilities/1/do/0")
+
+
+@pytest.mark.parametrize("actor, marquise, eyrie", [("other", ["anvil"], ["sword"]),
+                                                     ("self", [], ["anvil", "sword"])])
+def test_the_engine_does_what_the_warning_says(tmp_path, actor, marquise, eyrie):
+    """Law 1.5.4 (a trigger runs after its event): the Eyrie's roost is removed; carried
+    out by the remover ('actor': other), take_random_card takes from the remover's own
+    hand (nothing changes); by the Eyrie ('actor': self), from the remover's."""
+    from rootlaw.runtime import scenario as sc
+
+    pack = tmp_path / "pilfer"
+    pack.mkdir()
+    (pack / "pack.json").write_text(json.dumps({
+        "kind": "pack", "id": "pilfer", "name": "pilfer", "version": "1",
+        "requires": ["base"], "content": ["patch.json"]}), encoding="utf-8")
+    (pack / "patch.json").write_text(json.dumps({
+        "kind": "patch", "target": "faction:eyrie", "patch": [{
+            "op": "add", "path": "/abilities/-", "value": {
+                "kind": "trigger", "id": "pilfer", "on": "pieces_removed",
+                "pieces": ["roost"], "actor": actor, "do": [{"op": "take_random_card"}]}}]}),
+        encoding="utf-8")
+    warned = [d.code for d in findings(pack)]
+    assert warned == (["EFFECT-NO-EFFECT"] if actor == "other" else [])
+    data = {"factions": ["marquise", "eyrie"], "seed": 1, "position": {
+        "clear": True, "pieces": {"5": {"cat-warrior": 3, "roost": 1}},
+        "hands": {"marquise": ["anvil"], "eyrie": ["sword"]}, "dice": [[1, 0]],
+        "turn": {"faction": "marquise", "phase": "daylight", "step": "actions"}},
+        "steps": [{"do": ["battle 5 eyrie", "done"], "expect": {
+            "pieces": {"5": {"roost": 0}}, "hands": {"marquise": marquise, "eyrie": eyrie}}}]}
+    assert sc.run_scenario(data, bundle=resolve([pack]), pure=True) == []
+
+
 # ---------------------------------------------------------------------- the table and its docs
 
 
@@ -504,7 +582,7 @@ def test_every_check_has_a_code_severity_summary_and_example():
 
 def test_every_check_code_has_a_fixture_that_triggers_it():
     """A check nothing triggers could be dead; every code is exercised above."""
-    triggered = {code for _, exp in DOCUMENTS for code, _, _ in exp}
+    triggered = {code for _, exp in DOCUMENTS + NO_EFFECT for code, _, _ in exp}
     triggered |= {"MAP-CORNERS-FEW", "SETUP-SLOTS", "ID-DUP", "TRACK-DRAW-NONE", "TURN-NO-DRAW",
                   "MAP-FOREST-ID", "MAP-SUIT-MISSING", "CARD-NO-EFFECT", "REF-UNDEF",
                   "ZONE-CAPACITY", "CYCLE-STUCK", "FOREST-SCORE"}
