@@ -13,6 +13,7 @@ from pathlib import Path
 from rootlaw.spec import SpecError, resolve
 
 from .errors import FileError, RootlawError
+from .stall import STALL_ROUNDS
 
 
 def _version() -> str:
@@ -440,13 +441,18 @@ def cmd_check(args) -> int:
         progress = tqdm(total=args.games, unit="game", file=sys.stderr)
     rep = check_bundle(bundle, factions=factions, seed=args.seed, games=args.games,
                        agreement=args.agreement, max_decisions=args.max_decisions,
-                       scenario_paths=paths, progress=progress)
+                       stall_rounds=args.stall_rounds, scenario_paths=paths,
+                       progress=progress)
     if progress is not None:
         progress.close()
     print(f"check: bundle {bundle.hash} (packs {', '.join(bundle.packs) or 'base'}; "
           f"map {bundle.map.id}; factions {', '.join(f.id for f in bundle.factions)})")
     print(f"games: {rep.games} played from seed {args.seed}, {rep.winners} won, "
-          f"{rep.stopped} stopped, {rep.decisions} decisions, invariants checked after each")
+          f"{rep.stopped} stopped, {rep.stuck} stuck, {rep.decisions} decisions, invariants "
+          f"checked after each of a game's first {args.max_decisions}")
+    print(f"stalls: the longest {rep.longest_stall} rounds without progress (stuck at "
+          f"{args.stall_rounds}); {rep.long} game{'' if rep.long == 1 else 's'} played on "
+          "past the checked decisions")
     if rep.agreement_skipped:
         print(f"cores: skipped: {rep.agreement_skipped}")
     else:
@@ -689,7 +695,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agreement", type=at_least(0), default=3, metavar="N",
                    help="games compared on both cores (needs a compiled core)")
     p.add_argument("--max-decisions", type=at_least(1), default=20_000, metavar="N",
-                   help="a game not over after N decisions fails the check (default 20000)")
+                   help="check the invariants after each of a game's first N decisions "
+                        "(default 20000); a game still on then plays on without them until "
+                        "it ends, and fails only when stuck")
+    p.add_argument("--stall-rounds", type=at_least(1), default=STALL_ROUNDS, metavar="R",
+                   help="a game with no faction reaching a new VP for R rounds is stuck "
+                        f"and fails (default {STALL_ROUNDS}: legal games have a long tail, "
+                        "docs/simulate.md)")
     p.add_argument("--scenarios", nargs="*", metavar="PATH",
                    help="scenario files or folders (default: each pack's scenarios/)")
     p.add_argument("--progress", action="store_true", help="progress bar on stderr")
