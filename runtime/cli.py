@@ -271,7 +271,7 @@ def cmd_validate(args) -> int:
     if not args.paths and not args.pack:
         raise RootlawError("name content files or packs to validate (or --pack DIR)",
                            code="VALUE-INVALID")
-    report = validate(args.paths, args.pack)
+    report = validate(args.paths, args.pack, play=args.play, play_seconds=args.play_seconds)
     if args.format == "json":
         print(format_json(report, args.strict))
     elif args.format == "github":
@@ -612,6 +612,13 @@ def build_parser() -> argparse.ArgumentParser:
                         "object with every finding; github: workflow-command annotations")
     p.add_argument("--strict", action="store_true",
                    help="warnings fail too (exit 1)")
+    p.add_argument("--play", type=at_least(0), default=3, metavar="N",
+                   help="play N seeded random games on each map a pack brings (its default "
+                        "map when it brings none) and find content on which no game ends "
+                        "(PLAY-STALL); default 3, 0: none")
+    p.add_argument("--play-seconds", type=at_least(0, float), default=10.0, metavar="S",
+                   help="the time those games may take in all (default 10); games left "
+                        "undecided are counted, not reported")
     p.add_argument("--list-checks", action="store_true",
                    help="print the table of codes and checks (markdown) instead")
     p.add_argument("--out", metavar="FILE", help="with --list-checks: write it to FILE")

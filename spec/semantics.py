@@ -34,6 +34,7 @@ from .diagnostics import (
     INPUT_CODES,
     LOADER_CODES,
     MAX_PER_FILE,
+    PLAY_CODES,
     Diagnostic,
     too_many,
     unlocated,
@@ -1296,6 +1297,21 @@ def checks_markdown() -> str:
              "| code | severity | what it means | example |", "|---|---|---|---|"]
     for code, (meaning, example) in LOADER_CODES.items():
         sev = "error (*input*)" if code in INPUT_CODES else "error"
+        lines.append(f"| `{code}` | {sev} | {meaning} | {example} |")
+    lines += ["", "## Played games", "",
+              "Some content passes every check below and still leaves no game an end (a map "
+              "too small for the factions to score on). For each pack it validates, "
+              "`rootlaw validate` plays a few seeded random games on each map the pack "
+              "brings (its default map when it brings none; every faction of the bundle "
+              "seated; seeds 1, 2, 3 ...) and shows what they did and how long they took "
+              "on the `ok:` line: `--play N` (default 3, `0` turns it off), `--play-seconds "
+              "S` (a budget for all of them, default 10; games it leaves undecided are "
+              "counted, not reported). They run on the bundle's compiled core when one is "
+              "built, else on the pure core: validate never compiles. A game is *stalled* "
+              "when no faction reaches a VP it has not had before for 500 rounds (legal "
+              "games have a long tail: `docs/simulate.md`).", "",
+              "| code | severity | what it means | example |", "|---|---|---|---|"]
+    for code, (sev, meaning, example) in PLAY_CODES.items():
         lines.append(f"| `{code}` | {sev} | {meaning} | {example} |")
     lines += ["", "## Semantic checks", "",
               "*reads*: one map, deck or faction, or the bundle (a map, a deck and the "

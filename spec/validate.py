@@ -17,14 +17,15 @@ annotations for GitHub Actions).
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .bundle import assemble, collect, documents, in_patches
-from .diagnostics import INPUT_CODES, Diagnostic, SpecError
+from .diagnostics import INPUT_CODES, Diagnostic, SpecError, located
 from .jsonio import CONTENT_MAX_BYTES, parse, read_text
 from .loader import load_file, parse_document
-from .models import PackSpec, PatchSpec
+from .models import MapSpec, PackSpec, PatchSpec
 from .semantics import Findings, check_bundle, check_document
 
 FORMATS = ("text", "json", "github")
@@ -71,10 +72,27 @@ class Report:
         return 0
 
 
-def validate(paths: list[str | Path], packs: list[str | Path] | None = None) -> Report:
+@dataclass
+class Play:
+    """The seeded games validate plays for each pack (rootlaw.runtime.probe): how many
+    per map (0: none) and the time budget they share."""
+
+    games: int = 0
+    seconds: float = 10.0
+    deadline: float = 0.0  # set when validation starts
+
+    def left(self) -> float:
+        return max(0.0, self.deadline - time.perf_counter())
+
+
+def validate(paths: list[str | Path], packs: list[str | Path] | None = None, *,
+             play: int = 0, play_seconds: float = 10.0) -> Report:
     """Validate each path (with ``packs`` available as requirements); with no paths,
     the bundle of ``packs``.  A folder that is not a pack stands for the JSON files in
-    it (content files or scenarios)."""
+    it (content files or scenarios).  ``play``: seeded games to play on each map a
+    validated pack brings (its default one when it brings none), within
+    ``play_seconds`` in all: content on which no game ends is PLAY-STALL."""
+    games = Play(play, play_seconds, time.perf_counter() + play_seconds)
     deps = [Path(p) for p in packs or []]
     report = Report()
     seen: set[Diagnostic] = set()
@@ -82,7 +100,7 @@ def validate(paths: list[str | Path], packs: list[str | Path] | None = None) -> 
         (str(f), f) for p in paths for f in _files(Path(p))] or \
         [(", ".join(map(str, deps)) or "base", None)]
     for label, path in items:
-        item = _validate_one(label, path, deps)
+        item = _validate_one(label, path, deps, games)
         # A finding in a shared requirement is reported once, not per path.
         item.diagnostics = [d for d in item.diagnostics if d not in seen]
         seen.update(item.diagnostics)
@@ -114,11 +132,11 @@ def is_scenario(data: object) -> bool:
         bool(_SCENARIO_KEYS & set(data))
 
 
-def _validate_one(label: str, path: Path | None, deps: list[Path]) -> Checked:
+def _validate_one(label: str, path: Path | None, deps: list[Path], games: Play) -> Checked:
     if path is None:
-        return _validate_packs(label, deps, None)
+        return _validate_packs(label, deps, None, games)
     if path.is_dir() or path.name == "pack.json":
-        return _validate_packs(label, [*deps, path], path)
+        return _validate_packs(label, [*deps, path], path, games)
     try:
         text = read_text(path, max_bytes=CONTENT_MAX_BYTES)
         if is_scenario(parse(text, str(path), duplicates="report").data):
@@ -127,7 +145,7 @@ def _validate_one(label: str, path: Path | None, deps: list[Path]) -> Checked:
     except SpecError as e:
         return Checked(label, diagnostics=e.diagnostics)
     if isinstance(doc, PackSpec):
-        return _validate_packs(label, [*deps, path], path)
+        return _validate_packs(label, [*deps, path], path, games)
     if isinstance(doc, PatchSpec):  # what it patches is known only in its pack
         return Checked(label, f"patch of {doc.target} ({len(doc.patch)} operations)")
     return Checked(label, f"{doc.kind} {doc.id}", check_document(doc, str(path)).diagnostics())
@@ -142,7 +160,8 @@ def _validate_scenario(label: str, path: Path, deps: list[Path]) -> Checked:
     return Checked(label, what, diagnostics)
 
 
-def _validate_packs(label: str, paths: list[Path], target: Path | None) -> Checked:
+def _validate_packs(label: str, paths: list[Path], target: Path | None,
+                    games: Play) -> Checked:
     try:
         chain = collect(paths)
         docs = documents(chain)
@@ -167,6 +186,8 @@ def _validate_packs(label: str, paths: list[Path], target: Path | None) -> Check
         bundle = assemble(chain, docs=docs)
     except SpecError as e:
         return Checked(label, diagnostics=[*diags, *e.diagnostics])
+    own: list[str] = []  # the maps the validated pack brings
+    manifest: Path | None = None
     if target is None:
         what = f"packs {', '.join(bundle.packs)}; bundle {bundle.hash}"
     else:
@@ -174,7 +195,31 @@ def _validate_packs(label: str, paths: list[Path], target: Path | None) -> Check
         lp = next(lp for lp in chain if lp.id == pack_id)
         n = len(lp.documents) + len(lp.patches)
         what = f"pack {pack_id}: {n} files; bundle {bundle.hash}"
+        own = [d.id for _, d in lp.documents if isinstance(d, MapSpec)]
+        manifest = lp.manifest
+    if games.games and not any(d.severity == "error" for d in diags):
+        for map_id in own or [bundle.map.id]:
+            played, stalled = _play(chain, docs, map_id, manifest, games)
+            what += f"; {played}"
+            diags += stalled
     return Checked(label, what, diags)
+
+
+def _play(chain, docs, map_id: str, manifest: Path | None,
+          games: Play) -> tuple[str, list[Diagnostic]]:
+    """The seeded games on one map: (what they showed, a PLAY-* finding if they stalled),
+    located in the map's file (or the pack's manifest)."""
+    # Games are played by the runtime's core, imported only when validate plays.
+    from rootlaw.runtime.probe import probe
+
+    bundle = assemble(chain, map_id=map_id, docs=docs)
+    result = probe(bundle, games=games.games, seconds=games.left())
+    verdict = result.verdict()
+    if verdict is None:
+        return result.summary(), []
+    code, severity, message = verdict
+    file = docs.sources.get(f"map:{map_id}") or (str(manifest) if manifest else "")
+    return result.summary(), [located(code, message, file, [], severity)]
 
 
 def _pack_id(target: Path) -> str:

@@ -9,6 +9,7 @@ loader's line scanner.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -463,10 +464,16 @@ def test_bundle_hash_changes_when_content_changes(tmp_path, edit):
 
 
 def test_validate_the_base_pack(capsys):
-    assert main(["validate", str(BASE_PACK)]) == 0
+    assert main(["validate", "--play", "0", str(BASE_PACK)]) == 0
     lines = capsys.readouterr().out.splitlines()
     n = len(load_pack(BASE_PACK)[1])
     assert lines == [f"ok: {BASE_PACK} (pack base: {n} files; bundle {resolve().hash})"]
+    # By default it plays three seeded games too, and says how long they took.
+    assert main(["validate", str(BASE_PACK)]) == 0
+    [line] = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(rf"ok: {re.escape(str(BASE_PACK))} \(pack base: {n} files; bundle "
+                        rf"{resolve().hash}; played 3 games on map autumn in [0-9.]+ s "
+                        r"\((compiled|pure) core\): 3 ended, \d+ to \d+ rounds\)", line), line
 
 
 def test_validate_single_files(capsys):

@@ -9,6 +9,7 @@ not depend on the loader's line scanner) and the exit code of `rootlaw validate`
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -198,7 +199,8 @@ def test_a_copy_of_the_base_game_is_validated_in_place_of_the_installed_one(caps
     shutil.copytree(BASE_PACK, copy)
     rc, out, err = run(capsys, "validate", copy)
     assert (rc, err) == (0, "")
-    assert out.startswith(f"ok: {copy} (pack base: 5 files; bundle {resolve().hash})")
+    assert out.startswith(f"ok: {copy} (pack base: 5 files; bundle {resolve().hash}; played 3 "
+                          "games on map autumn")
     b = resolve([copy])
     assert b.packs == ("base",) and b.records[0].path == str(copy.resolve())
     # An edit is found in the copy, not in the installed base game.
@@ -714,3 +716,65 @@ def test_content_without_a_kind_says_what_kinds_there_are(tmp_path):
     assert (d.code, d.pointer) == ("KEY-MISSING", "")
     assert "no 'kind'" in d.message and "pack, map, deck, faction, patch" in d.message
     assert "docs/scenarios.md" in d.message
+
+
+# ---------------------------------------------------------------------- played games
+
+TOO_SMALL = PACKS / "too-small-map"
+
+
+def test_a_map_on_which_no_game_ends_is_found_by_the_seeded_games(capsys):
+    """Two clearings, every slot filled at setup: the map validates (only a warning: no
+    mouse clearing), and every random game on it turns without end.  validate plays
+    three seeded games by default and names the stall."""
+    map_file = TOO_SMALL / "two-clearings.json"
+    assert [d.code for d in findings(TOO_SMALL)] == ["MAP-SUIT-MISSING"]  # play=0
+    rc, out, _ = run(capsys, "validate", TOO_SMALL)
+    assert rc == 1
+    warning, stall = out.splitlines()
+    assert warning.startswith(f"{map_file}:6: MAP-SUIT-MISSING (warning)")
+    assert stall.startswith(f"{map_file}:1: PLAY-STALL: no game on map two-clearings ends: "
+                            "the 3 seeded games (marquise, eyrie and alliance; seeds 1, 2, 3) "
+                            "all stalled; seed 1: no faction reached a VP it had not had "
+                            "before in 500 rounds, from round ")
+    assert re.search(r"\[played 3 games on map two-clearings in [0-9.]+ s \((compiled|pure) "
+                     r"core\): 0 ended, 3 stalled\]$", stall), stall
+    # Off: only the warning.
+    rc, out, _ = run(capsys, "validate", "--play", "0", TOO_SMALL)
+    assert rc == 0 and "played" not in out
+    # GitHub annotations carry it as an error of the map's file.
+    rc, out, _ = run(capsys, "validate", "--format", "github", TOO_SMALL)
+    assert rc == 1 and f"::error file={map_file},line=1,title=PLAY-STALL::" in out
+
+
+def test_the_time_budget_leaves_games_undecided_and_says_so(capsys):
+    rc, out, _ = run(capsys, "validate", "--play-seconds", "0", TOO_SMALL)
+    assert rc == 0
+    assert "; played 0 of 3 games on map two-clearings in 0.00 s (" in out
+    assert "core): 0 ended, 3 undecided in the time budget; 1 warning)" in out
+
+
+def test_the_base_game_and_the_examples_play_to_an_end(capsys):
+    for pack in (BASE_PACK, *sorted(p for p in (ROOT / "examples").iterdir()
+                                    if (p / "pack.json").exists())):
+        rc, out, _ = run(capsys, "validate", "--strict", pack)
+        assert rc == 0, out
+        assert re.search(r"; played 3 games on map \w+ in [0-9.]+ s \((compiled|pure) core\): "
+                         r"3 ended, \d+ to \d+ rounds\)$", out.strip()), out
+
+
+def test_some_games_stalling_is_a_warning_and_all_an_error():
+    """The verdict of the seeded games (runtime/probe.py), on the base game with small
+    window: at 20 rounds seed 1's longest stall counts (the other two games end)."""
+    from rootlaw.runtime.probe import probe
+
+    base = resolve()
+    ok = probe(base)
+    assert ok.verdict() is None and ok.ended == 3
+    some = probe(base, stall_rounds=20)
+    code, severity, message = some.verdict()
+    assert (code, severity) == ("PLAY-SLOW", "warning") and some.ended == 2
+    assert message.startswith("1 of 3 seeded games on map autumn (marquise, eyrie and "
+                              "alliance) stalled (seeds 1) while 2 ended; seed 1: no faction")
+    tiny = probe(resolve([TOO_SMALL]), games=1)
+    assert tiny.verdict()[:2] == ("PLAY-STALL", "error")
