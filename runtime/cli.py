@@ -13,6 +13,7 @@ from pathlib import Path
 from rootlaw.spec import SpecError, resolve
 
 from .errors import FileError, RootlawError
+from .stall import STALL_ROUNDS
 
 
 def _version() -> str:
@@ -270,13 +271,13 @@ def cmd_validate(args) -> int:
     if not args.paths and not args.pack:
         raise RootlawError("name content files or packs to validate (or --pack DIR)",
                            code="VALUE-INVALID")
-    report = validate(args.paths, args.pack)
+    report = validate(args.paths, args.pack, play=args.play, play_seconds=args.play_seconds)
     if args.format == "json":
         print(format_json(report, args.strict))
     elif args.format == "github":
-        print(format_github(report))
+        print(format_github(report, args.strict))
     else:
-        text = format_text(report)
+        text = format_text(report, args.strict)
         if text:
             print(text)
     return report.exit_code(args.strict)
@@ -296,17 +297,34 @@ def _write_or_print(text: str, out: str | None) -> int:
 
 
 def cmd_schema(args) -> int:
-    from rootlaw.spec.json_schema import SCHEMA_PATH, schema_text
+    from rootlaw.spec import json_schema as content
 
-    text = schema_text()
+    from . import scenario
+
+    # (committed file, its text now, how to regenerate it alone)
+    schemas = [(content.SCHEMA_PATH, content.schema_text(),
+                "rootlaw schema --out spec/schema/rootlaw.schema.json"),
+               (content.SCENARIO_SCHEMA_PATH, scenario.schema_text(),
+                "rootlaw schema --scenario --out spec/schema/scenario.schema.json")]
     if args.check:
-        current = SCHEMA_PATH.read_text(encoding="utf-8") if SCHEMA_PATH.exists() else ""
-        if current != text:
-            print(f"{SCHEMA_PATH}: SCHEMA-STALE: the committed JSON Schema is out of date; "
-                  f"run `rootlaw schema --out spec/schema/rootlaw.schema.json`")
-            return 1
-        print(f"ok: {SCHEMA_PATH} is up to date")
+        stale = 0
+        for path, text, fix in schemas:
+            current = path.read_text(encoding="utf-8") if path.exists() else ""
+            if current != text:
+                stale += 1
+                print(f"{path}: SCHEMA-STALE: the committed JSON Schema is out of date; "
+                      f"run `rootlaw schema --write` (or `{fix}`)")
+            else:
+                print(f"ok: {path} is up to date")
+        return 1 if stale else 0
+    if args.write:
+        from rootlaw.generator.build import write_atomic
+
+        for path, text, _ in schemas:
+            write_atomic(path, text, parents=False)
+            print(f"wrote {path}")
         return 0
+    text = schemas[1 if args.scenario else 0][1]
     if args.out:
         return _write_or_print(text, args.out)
     sys.stdout.write(text)
@@ -423,13 +441,18 @@ def cmd_check(args) -> int:
         progress = tqdm(total=args.games, unit="game", file=sys.stderr)
     rep = check_bundle(bundle, factions=factions, seed=args.seed, games=args.games,
                        agreement=args.agreement, max_decisions=args.max_decisions,
-                       scenario_paths=paths, progress=progress)
+                       stall_rounds=args.stall_rounds, scenario_paths=paths,
+                       progress=progress)
     if progress is not None:
         progress.close()
     print(f"check: bundle {bundle.hash} (packs {', '.join(bundle.packs) or 'base'}; "
           f"map {bundle.map.id}; factions {', '.join(f.id for f in bundle.factions)})")
     print(f"games: {rep.games} played from seed {args.seed}, {rep.winners} won, "
-          f"{rep.stopped} stopped, {rep.decisions} decisions, invariants checked after each")
+          f"{rep.stopped} stopped, {rep.stuck} stuck, {rep.decisions} decisions, invariants "
+          f"checked after each of a game's first {args.max_decisions}")
+    print(f"stalls: the longest {rep.longest_stall} rounds without progress (stuck at "
+          f"{args.stall_rounds}); {rep.long} game{'' if rep.long == 1 else 's'} played on "
+          "past the checked decisions")
     if rep.agreement_skipped:
         print(f"cores: skipped: {rep.agreement_skipped}")
     else:
@@ -589,14 +612,27 @@ def build_parser() -> argparse.ArgumentParser:
                         "object with every finding; github: workflow-command annotations")
     p.add_argument("--strict", action="store_true",
                    help="warnings fail too (exit 1)")
+    p.add_argument("--play", type=at_least(0), default=3, metavar="N",
+                   help="play N seeded random games on each map a pack brings (its default "
+                        "map when it brings none) and find content on which no game ends "
+                        "(PLAY-STALL); default 3, 0: none")
+    p.add_argument("--play-seconds", type=at_least(0, float), default=10.0, metavar="S",
+                   help="the time those games may take in all (default 10); games left "
+                        "undecided are counted, not reported")
     p.add_argument("--list-checks", action="store_true",
                    help="print the table of codes and checks (markdown) instead")
     p.add_argument("--out", metavar="FILE", help="with --list-checks: write it to FILE")
     p.set_defaults(func=cmd_validate)
 
-    p = sub.add_parser("schema", help="export the JSON Schema of content files")
+    p = sub.add_parser("schema", help="export the JSON Schema of content files (or of "
+                       "scenario files)")
     p.add_argument("--out", metavar="FILE", help="write the schema to FILE (default: stdout)")
-    p.add_argument("--check", action="store_true", help="fail when the committed file is stale")
+    p.add_argument("--scenario", action="store_true",
+                   help="the schema of scenario files instead of content files")
+    p.add_argument("--check", action="store_true",
+                   help="fail when a committed schema (content, scenario) is stale")
+    p.add_argument("--write", action="store_true",
+                   help="regenerate both committed schemas (spec/schema/)")
     p.set_defaults(func=cmd_schema)
 
     p = sub.add_parser("catalogue", help="print the primitive catalogue (markdown)")
@@ -666,7 +702,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agreement", type=at_least(0), default=3, metavar="N",
                    help="games compared on both cores (needs a compiled core)")
     p.add_argument("--max-decisions", type=at_least(1), default=20_000, metavar="N",
-                   help="a game not over after N decisions fails the check (default 20000)")
+                   help="check the invariants after each of a game's first N decisions "
+                        "(default 20000); a game still on then plays on without them until "
+                        "it ends, and fails only when stuck")
+    p.add_argument("--stall-rounds", type=at_least(1), default=STALL_ROUNDS, metavar="R",
+                   help="a game with no faction reaching a new VP for R rounds is stuck "
+                        f"and fails (default {STALL_ROUNDS}: legal games have a long tail, "
+                        "docs/simulate.md)")
     p.add_argument("--scenarios", nargs="*", metavar="PATH",
                    help="scenario files or folders (default: each pack's scenarios/)")
     p.add_argument("--progress", action="store_true", help="progress bar on stderr")

@@ -29,11 +29,17 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rootlaw.spec import Bundle
 
 from .agents import RandomAgent
+from .errors import RootlawError
 from .game import Game
+from .stall import STALL_ROUNDS, Progress, rounds_of
+
+if TYPE_CHECKING:
+    from .simulate import GameRecord
 
 FR_PLACE, FR_CRAFT_ANY, FR_ZONE_PAY = "place", "craft_any", "zone_pay"
 
@@ -174,12 +180,19 @@ def _zone_violations(g: Game) -> Iterator[str]:
 
 @dataclass
 class Report:
-    """What ``check_bundle`` found; ``ok`` when nothing failed."""
+    """What ``check_bundle`` found; ``ok`` when nothing failed.  ``long``: games still on
+    after the decisions checked with invariants, played on to their end; ``stuck``:
+    games with no progress for the stall window (runtime/stall.py); ``stopped``: games
+    at the decision cap though not stuck; ``longest_stall``: in rounds."""
 
     games: int = 0
     winners: int = 0
     stopped: int = 0
+    stuck: int = 0
+    long: int = 0
     decisions: int = 0
+    checked_decisions: int = 0
+    longest_stall: int = 0
     agreement_games: int = 0
     agreement_skipped: str = ""
     scenarios: int = 0
@@ -191,11 +204,14 @@ class Report:
 
 
 def play_checked(bundle: Bundle, factions: list[str] | None, seed: int, *,
-                 max_decisions: int, pure: bool | None = None) -> tuple[Game, list[str]]:
-    """One random game, decision by decision, with the invariants after each one."""
+                 max_decisions: int, pure: bool | None = None,
+                 progress: Progress | None = None) -> tuple[Game, list[str]]:
+    """One random game, decision by decision, with the invariants after each one;
+    ``progress`` follows it turn by turn (runtime/stall.py)."""
     g = Game(factions, seed, bundle=bundle, pure=pure)
     agent = RandomAgent(seed)
     problems = [f"seed {seed}, start: {v}" for v in invariant_violations(g)]
+    turn = g.turn
     while not g.is_over and len(g.history) < max_decisions and not problems:
         legal = g.legal_actions()
         if not legal:
@@ -203,7 +219,34 @@ def play_checked(bundle: Bundle, factions: list[str] | None, seed: int, *,
         g.apply(agent.choose(g, legal))
         problems += [f"seed {seed}, decision {len(g.history) - 1}: {v}"
                      for v in invariant_violations(g)]
+        if progress is not None and g.turn != turn:
+            if turn >= 1:  # a whole turn (not setup) ended
+                progress.turn(turn, g.scores)
+            turn = g.turn
     return g, problems
+
+
+def play_on_to_the_end(g: Game, seed: int, progress: Progress, *, max_decisions: int,
+                       stall_rounds: int) -> GameRecord:
+    """A game still on after its checked decisions: the core's random agents (seeded
+    with ``seed``) play it on without the invariants, fast, until it ends, is stuck
+    (``stall_rounds`` without progress) or ``max_decisions`` are taken in all."""
+    from .simulate import play_rounds
+
+    g._core.seed_agent(seed)
+    return play_rounds(g._core, g.state, g.S, max_decisions, len(g.history),
+                       progress=progress, stall_rounds=stall_rounds)
+
+
+def _stall_text(g: Game, progress: Progress) -> str:
+    """What a stuck game looks like: where its stall began, the VP, who never scored."""
+    n = g.num_players
+    start = rounds_of(progress.run_start, n)
+    vp = ", ".join(f"{f} {v}" for f, v in zip(g.factions, g.scores, strict=True))
+    never = [f for f, best in zip(g.factions, progress.best, strict=True) if best == 0]
+    return (f"no faction reached a VP it had not had before in {rounds_of(progress.run, n)} "
+            f"rounds (from round {start}; VP {vp}"
+            + (f"; {' and '.join(never)} never scored" if never else "") + ")")
 
 
 def cores_agree(bundle: Bundle, factions: list[str] | None, seed: int,
@@ -225,24 +268,51 @@ def cores_agree(bundle: Bundle, factions: list[str] | None, seed: int,
     return None
 
 
+GAME_CAP = 1_000_000
+"""Decisions after which a game that is not stuck stops all the same (simulate's cap)."""
+
+
 def check_bundle(bundle: Bundle, *, factions: list[str] | None = None, seed: int = 1,
                  games: int = 20, agreement: int = 3, max_decisions: int = 20_000,
-                 scenario_paths: Sequence[Path] = (), progress=None) -> Report:
-    """Run the conformance checks on a bundle; see the module doc."""
+                 stall_rounds: int = STALL_ROUNDS, scenario_paths: Sequence[Path] = (),
+                 progress=None) -> Report:
+    """Run the conformance checks on a bundle; see the module doc.  A game gets the
+    invariants after each of its first ``max_decisions`` decisions; one still on then
+    plays on to its end (``play_on_to_the_end``) and fails only when it is stuck: a
+    legal game can be very long (runtime/stall.py)."""
     from .scenario import run_file
 
     rep = Report()
     for i in range(games):
-        g, problems = play_checked(bundle, factions, seed + i, max_decisions=max_decisions)
+        s = seed + i
+        track = Progress([0] * len(factions or bundle.factions))
+        g, problems = play_checked(bundle, factions, s, max_decisions=max_decisions,
+                                   progress=track)
+        rep.checked_decisions += len(g.history)
+        decisions = len(g.history)
+        if not g.is_over and not problems:
+            rep.long += 1
+            try:
+                decisions = play_on_to_the_end(g, s, track, max_decisions=GAME_CAP,
+                                               stall_rounds=stall_rounds).decisions
+            except RootlawError as e:  # ENGINE-STUCK: no legal decision and no winner
+                problems = [f"seed {s}, after decision {decisions}: {e}"]
         rep.games += 1
-        rep.decisions += len(g.history)
+        rep.decisions += decisions
         rep.failures += problems
-        if g.is_over:
+        rep.longest_stall = max(rep.longest_stall, rounds_of(track.longest, g.num_players))
+        if problems:
+            pass
+        elif g.is_over:
             rep.winners += 1
-        elif not problems:
+        elif track.stuck(g.num_players, stall_rounds):
+            rep.stuck += 1
+            rep.failures.append(f"seed {s}: stuck: {_stall_text(g, track)}: can the content "
+                                "end a game?")
+        else:
             rep.stopped += 1
-            rep.failures.append(f"seed {seed + i}: no winner after {max_decisions} decisions "
-                                "(can the content end a game?)")
+            rep.failures.append(f"seed {s}: no winner after {decisions} decisions, though "
+                                f"not stuck ({stall_rounds} rounds without progress)")
         if progress is not None:
             progress.update(1)
     probe = Game(factions, seed, bundle=bundle)
@@ -263,4 +333,5 @@ def check_bundle(bundle: Bundle, *, factions: list[str] | None = None, seed: int
     return rep
 
 
-__all__ = ["Report", "check_bundle", "cores_agree", "invariant_violations", "play_checked"]
+__all__ = ["Report", "check_bundle", "cores_agree", "invariant_violations", "play_checked",
+           "play_on_to_the_end"]

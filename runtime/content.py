@@ -1,15 +1,17 @@
 """Which content a game was played on: recorded in saves and log headers, found again.
 
-A record (format 2 of saves and logs) names every pack of the bundle in load order,
-each with its id, version and the hash of its files (and the folder it was loaded from,
-except the base game, which comes with rootlaw), the map and the deck, next to the
-bundle hash.  Loading finds each pack again, first among the folders given (``--pack``),
-then at the recorded folder, then on the discovery path (``ROOTLAW_PACK_PATH``), taking
-the first whose version and hash match; resolves the recorded map and deck; and checks
-the bundle hash.  What goes wrong is said exactly: ``<KIND>-PACK-MISSING`` (a pack found
-nowhere: where it looked), ``<KIND>-PACK-CHANGED`` (found, but its files changed and the
-bundle with them is another), ``<KIND>-BUNDLE`` (the same files give another bundle:
-another rootlaw), where KIND is SAVE or LOG.
+A record (format 2 of saves and logs) names every pack of the bundle in load order, each
+with its id, version and the hash of its files (and the folder it was loaded from,
+except the base game that comes with rootlaw: an edited copy of it, named with
+``--pack``, is recorded with its folder), the map and the deck, next to the bundle hash.
+Loading finds each pack again, first among the folders given (``--pack``), then at the
+recorded folder, then on the discovery path (``ROOTLAW_PACK_PATH``; for the base game,
+the one that comes with rootlaw), taking the first whose version and hash match;
+resolves the recorded map and deck; and checks the bundle hash.  What goes wrong is said
+exactly: ``<KIND>-PACK-MISSING`` (a pack found nowhere: where it looked),
+``<KIND>-PACK-CHANGED`` (found, but its files changed and the bundle with them is
+another), ``<KIND>-BUNDLE`` (the same files give another bundle: another rootlaw),
+where KIND is SAVE or LOG.
 
 A pack whose files changed in ways that do not change the bundle (a reformatted file, a
 new colour, a README) still loads: the bundle hash is what a replay depends on.
@@ -118,7 +120,7 @@ def _candidates(rec: PackRecord, given: Sequence[Path]) -> tuple[list[Path], lis
     description of each place looked in."""
     looked: list[str] = []
     found: list[Path] = []
-    if rec.id == "base":
+    if rec.id == "base" and not rec.path:
         return [BASE_PACK / "pack.json"], [f"the base game of this rootlaw ({BASE_PACK})"]
     named = []
     for p in given:
@@ -137,9 +139,14 @@ def _candidates(rec: PackRecord, given: Sequence[Path]) -> tuple[list[Path], lis
             looked.append(f"the recorded folder {rec.path}")
         else:
             looked.append(f"the recorded folder {rec.path} (no pack {rec.id!r} there)")
-    on_path = discover(rec.id)
-    found += on_path
-    looked.append(where_packs_are_looked_for())
+    if rec.id == "base":
+        # A game played on an edited base game (its folder recorded): that folder, else
+        # the base game of this rootlaw, never the discovery path.
+        found.append(BASE_PACK / "pack.json")
+        looked.append(f"the base game of this rootlaw ({BASE_PACK})")
+    else:
+        found += discover(rec.id)
+        looked.append(where_packs_are_looked_for())
     unique: list[Path] = []
     for m in found:
         if all(m.resolve() != u.resolve() for u in unique):
@@ -188,7 +195,9 @@ def bundle_of(recs: list[PackRecord], map_id: str, deck_id: str, expected: str,
                  f"files hash {f.rec.hash}, found {'; '.join(f.others or [])}" for f in changed]
         return error("; ".join(lines) + extra, where=where, code=f"{kind}-PACK-CHANGED")
 
-    paths = [f.manifest for f in found if f.rec.id != "base"]
+    installed = (BASE_PACK / "pack.json").resolve()
+    paths = [f.manifest for f in found if f.manifest is not None and
+             (f.rec.id != "base" or f.manifest.resolve() != installed)]
     try:
         bundle = resolve(paths, map_id=map_id, deck_id=deck_id)  # type: ignore[arg-type]
     except SpecError as e:

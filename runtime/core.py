@@ -180,6 +180,16 @@ def _load(bundle: Bundle, pure: bool) -> CoreModule:
     return CoreModule(_load_path(src, f"rootlaw_core_pure_{h}"), False, "cache", tables, why)
 
 
+def compiled_available(bundle: Bundle) -> bool:
+    """Whether a compiled core of the bundle is there to load (built into the cache or
+    installed with the package), for a command that must not compile (validate)."""
+    key = gbuild.core_key(bundle)
+    loaded = _LOADED.get((key, False))
+    if loaded is not None:
+        return loaded.compiled
+    return gbuild.compiled_path(bundle) is not None or _installed(key) is not None
+
+
 def load_core(bundle: Bundle, pure: bool | None = None) -> CoreModule:
     """The core for a bundle; pure=None follows ROOTLAW_PURE."""
     key = (gbuild.core_key(bundle), want_pure() if pure is None else pure)

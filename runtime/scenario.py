@@ -14,7 +14,10 @@ an unknown key, a value of the wrong type or out of bounds, a name the content d
 have, an action notation the engine cannot express).  Expectations are checked against
 the bundle's whole action space, so a misspelt ``not_legal`` is an error, not a pass.
 
-``rootlaw scenario FILES...`` runs them (see ``run_scenario``).
+``rootlaw scenario FILES...`` runs them (see ``run_scenario``); ``rootlaw validate FILE``
+reads one against the content without running it (``validate_file``).  The JSON Schema
+of the files (``spec/schema/scenario.schema.json``, ``rootlaw schema --scenario``) is
+built from the same table (``json_schema``).
 """
 
 from __future__ import annotations
@@ -26,7 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rootlaw.spec.jsonio import SCENARIO_MAX_BYTES, JsonInputError, read_json
+from rootlaw.spec import SpecError, resolve
+from rootlaw.spec.diagnostics import Diagnostic, line_index, nearest_line
+from rootlaw.spec.jsonio import SCENARIO_MAX_BYTES, JsonInputError, parse, read_json, read_text
 
 from . import position as pos
 from .errors import IllegalAction, RootlawError
@@ -269,7 +274,8 @@ class Key:
     value, ptr)`` returns the failures.  A key with no ``put`` is expect-only, one with no
     ``check`` position-only.  ``doc`` (position) and ``expect_doc`` (when checking means
     more than "the same, checked") feed docs/scenarios.md, with the examples of
-    ``scenario_examples.json``."""
+    ``scenario_examples.json``; ``schema`` feeds the scenario files' JSON Schema
+    (``spec/schema/scenario.schema.json``)."""
 
     name: str
     read: Callable[[Reader, Any, str], Any]
@@ -277,6 +283,11 @@ class Key:
     check: Callable[[Game, Any, str], list[Failure]] | None = None
     doc: str = ""
     expect_doc: str = ""
+    schema: dict = field(default_factory=dict)
+    """The value's shape as JSON Schema (for editors: names are only strings there; the
+    reader checks them against the content)."""
+    expect_schema: dict | None = None
+    """Its shape under ``expect``, where it differs from ``schema``."""
 
 
 # ---- clear
@@ -922,6 +933,35 @@ _put_removed, _check_removed = _pile_key("removed", "deck")
 _put_available, _check_available = _pile_key("available_dominance", "out")
 _put_discard, _check_discard = _pile_key("discard", "deck")
 
+# ---- shapes, for the JSON Schema
+
+def _of(values: dict) -> dict:
+    """An object of name -> value (a faction, a clearing, a piece ... -> value)."""
+    return {"type": "object", "additionalProperties": values}
+
+
+def _int(lo: int = 0, hi: int | None = None) -> dict:
+    return {"type": "integer", "minimum": lo, **({} if hi is None else {"maximum": hi})}
+
+
+_NAME = {"type": "string"}
+_NAMES = {"type": "array", "items": _NAME}
+_SET = {"type": "array", "items": _NAME, "uniqueItems": True}
+_NAME_OR_NULL = {"type": ["string", "null"]}
+_DIE = _int(0, 3)
+_ROLL = {"type": "array", "prefixItems": [_DIE, _DIE], "minItems": 2, "maxItems": 2}
+_TURN = {"faction": _NAME, "phase": {"enum": list(PHASE_CODES)}, "step": _NAME}
+_TURN_SET = {"type": "object", "additionalProperties": False, "required": ["faction"],
+             "properties": {**_TURN, "at": {"const": "start"}, "number": _int(1, 10**6)}}
+_TURN_SEEN = {"type": "object", "additionalProperties": False,
+              "properties": {**_TURN, "number": _int(0, 10**6)}}
+_COUNTERS = {"type": "object", "additionalProperties": False, "properties": {
+    "actions_left": _int(0, 99), "recruited": {"type": "boolean"},
+    "crafting_used": {"type": "object", "additionalProperties": False,
+                      "properties": {su: _int(0, 99) for su in pos.CRAFT_SUITS}},
+    "resolved": _of(_NAMES), "added": _int(0, 99), "added_birds": _int(0, 99)}}
+
+
 # The table.  A new part of the state is one row: a reader, a setter and a checker over
 # accessors in runtime/position.py.  Position keys are applied in this order (so `clear`
 # empties the map before `pieces`, cards placed by an earlier key are never taken by a
@@ -930,105 +970,130 @@ _put_discard, _check_discard = _pile_key("discard", "deck")
 # and effects used are set on the turn that started).
 KEYS: tuple[Key, ...] = (
     Key("clear", _read_clear, put=_put_clear,
-        doc="Empty the map first: every piece back to its supply."),
+        doc="Empty the map first: every piece back to its supply.",
+        schema={"type": "boolean"}),
     Key("pieces", _read_pieces, put=_put_pieces, check=_check_pieces,
         doc="Pieces in clearings: clearing -> piece -> count, taken from (or returned to) "
         "the supply. Bounded by the supply; buildings and a ruin together fit the "
         "clearing's slots.",
-        expect_doc="Counts of pieces in clearings (pieces not named are not checked)."),
+        expect_doc="Counts of pieces in clearings (pieces not named are not checked).",
+        schema=_of(_of(_int()))),
     Key("ruins", _read_ruins, put=_put_ruins, check=_check_ruins,
         doc="Ruins: clearing -> 1 (a ruin) or 0 (none). A ruin takes a building slot.",
-        expect_doc="Ruins: clearing -> 1 or 0."),
+        expect_doc="Ruins: clearing -> 1 or 0.",
+        schema=_of({"enum": [0, 1]})),
     Key("supply", _read_piece_counts, put=_put_supply, check=_check_supply,
         doc="Pieces in their supply: piece -> count. The others off the map are out of "
         "the game.",
-        expect_doc="Pieces in their supply: piece -> count."),
+        expect_doc="Pieces in their supply: piece -> count.",
+        schema=_of(_int())),
     Key("out_of_game", _read_piece_counts, check=_check_out,
         expect_doc="Pieces removed from the game (a permanent removal, Law 6.2.2): "
-        "piece -> count."),
+        "piece -> count.",
+        schema=_of(_int())),
     Key("hands", _read_faction_cards, put=_put_hands, check=_check_hands,
         doc="Hands: faction -> card ids, exactly (the cards a hand held before are "
         "discarded).",
-        expect_doc="Hands, exactly (order does not matter)."),
+        expect_doc="Hands, exactly (order does not matter).",
+        schema=_of(_NAMES)),
     Key("hand_size", _read_hand_size, check=_check_hand_size,
-        expect_doc="Number of cards in hands: faction -> count."),
+        expect_doc="Number of cards in hands: faction -> count.",
+        schema=_of(_int())),
     Key("play_area", _read_faction_cards, put=_put_play_area, check=_check_play_area,
         doc="Cards in play areas (crafted persistent cards, Law 4.1.3): faction -> card "
         "ids, exactly. An activated dominance card is under `dominance`.",
         expect_doc="Cards in play areas, exactly (an activated dominance card is under "
-        "`dominance`)."),
+        "`dominance`).",
+        schema=_of(_NAMES)),
     Key("columns", _read_columns, put=_put_columns, check=_check_columns,
         doc="Decree columns (Law 7.4): faction -> column -> card ids, each named column "
         "exactly (columns not named are left as they are; faction cards leaving go back "
         "to their reserve).",
         expect_doc="Decree columns: faction -> column -> card ids, each named column "
-        "exactly (order does not matter)."),
+        "exactly (order does not matter).",
+        schema=_of(_of(_NAMES))),
     Key("zones", _read_zones, put=_put_zones, check=_check_zones,
         doc="A faction's card piles that are not its hand (e.g. a face-down stack it "
         "spends from, Law 8.2.3): faction -> zone -> card ids, each named zone exactly "
         "(the cards leaving are discarded). Set after `pieces`: a zone's capacity may "
         "depend on the buildings on the map (Law 8.2.3.I).",
         expect_doc="A faction's zones: faction -> zone -> card ids, each named zone "
-        "exactly (order does not matter)."),
+        "exactly (order does not matter).",
+        schema=_of(_of(_NAMES))),
     Key("boxes", _read_boxes, put=_put_boxes, check=_check_boxes,
         doc="A faction's pieces held off the map (e.g. warriors kept on its board, Law "
         "8.5.3): faction -> box -> count, taken from (or returned to) the supply.",
-        expect_doc="A faction's boxes: faction -> box -> count."),
+        expect_doc="A faction's boxes: faction -> box -> count.",
+        schema=_of(_of(_int()))),
     Key("dominance", _read_dominance, put=_put_dominance, check=_check_dominance,
         doc="Activated dominance cards (Law 3.3.1): faction -> card id, or null for none. "
         "The card lies in the faction's play area; its VP no longer count.",
-        expect_doc="Activated dominance cards: faction -> card id, or null for none."),
+        expect_doc="Activated dominance cards: faction -> card id, or null for none.",
+        schema=_of(_NAME_OR_NULL)),
     Key("available_dominance", _read_available, put=_put_available, check=_check_available,
         doc="Dominance cards discarded and available to take (Law 3.3.3), exactly; those "
         "leaving go out of the game.",
-        expect_doc="Dominance cards available to take, exactly."),
+        expect_doc="Dominance cards available to take, exactly.",
+        schema=_NAMES),
     Key("removed", _read_pile, put=_put_removed, check=_check_removed,
         doc="Cards removed from the game (e.g. dominance with two players, Law 5.1.3), "
         "exactly; those leaving go to the bottom of the deck.",
-        expect_doc="Cards removed from the game, exactly."),
+        expect_doc="Cards removed from the game, exactly.",
+        schema=_NAMES),
     Key("discard", _read_pile, put=_put_discard, check=_check_discard,
         doc="The discard pile (Law 2.1), exactly; the cards leaving go to the bottom of "
         "the deck. Applied before `deck_size`, which may add to it.",
-        expect_doc="The discard pile, exactly (order does not matter)."),
+        expect_doc="The discard pile, exactly (order does not matter).",
+        schema=_NAMES),
     Key("deck_top", _read_deck_top, put=_put_deck_top, check=_check_deck_top,
         doc="The top cards of the draw pile, the first one on top (drawn first).",
-        expect_doc="The top cards of the draw pile, in order (the rest is not checked)."),
+        expect_doc="The top cards of the draw pile, in order (the rest is not checked).",
+        schema={**_NAMES, "minItems": 1}),
     Key("deck_size", _read_deck_size, put=_put_deck_size, check=_check_deck_size,
         doc="The number of cards in the draw pile: cards from its bottom go onto the "
         "discard pile, or discarded cards go under it.",
-        expect_doc="The number of cards in the draw pile."),
+        expect_doc="The number of cards in the draw pile.",
+        schema=_int()),
     Key("crafted", _read_crafted, put=_put_crafted, check=_check_crafted,
         doc="Crafted items (Law 4.1.2): faction -> item -> count, taken from (or returned "
         "to) the item supply.",
         expect_doc="Crafted items: faction -> item -> count (items not named are not "
-        "checked)."),
+        "checked).",
+        schema=_of(_of(_int(0, 64)))),
     Key("items", _read_items, check=_check_items,
         expect_doc="The item supply: item -> count. (To take an item out of the supply in "
-        "a position, give it to a crafter with `crafted`.)"),
+        "a position, give it to a crafter with `crafted`.)",
+        schema=_of(_int(0, 64))),
     Key("vp", _read_vp, put=_put_vp, check=_check_vp,
         doc="Victory points: faction -> VP (0 to 99; 30 or more wins as soon as the "
         "engine next checks, Law 3.1).",
-        expect_doc="Victory points: faction -> VP."),
+        expect_doc="Victory points: faction -> VP.",
+        schema=_of(_int(0, pos.MAX_VP))),
     Key("roles", _read_roles, put=_put_roles, check=_check_roles,
         doc="Current roles (a faction's leader, Law 7.7.3): faction -> role id, or null "
         "for none.",
-        expect_doc="Current roles: faction -> role id, or null for none."),
+        expect_doc="Current roles: faction -> role id, or null for none.",
+        schema=_of(_NAME_OR_NULL)),
     Key("retired_roles", _read_retired, put=_put_retired, check=_check_retired,
         doc="Roles face down: faction -> role ids (not all of them: the last one retired "
         "turns them all face up).",
-        expect_doc="Roles face down: faction -> role ids, exactly."),
+        expect_doc="Roles face down: faction -> role ids, exactly.",
+        schema=_of(_SET)),
     Key("cycles", _read_cycles, put=_put_cycles, check=_check_cycles,
         doc="Where cycle markers stand (a faction's 'cycles'): faction -> cycle -> stage "
         "(cycles not named are left as they are).",
         expect_doc="Where cycle markers stand: faction -> cycle -> stage (cycles not named "
-        "are not checked)."),
+        "are not checked).",
+        schema=_of(_of(_NAME))),
     Key("first_player", _read_first, put=_put_first, check=_check_first,
         doc="The faction that took the first turn (Law 5.1.1).",
-        expect_doc="The faction that took the first turn."),
+        expect_doc="The faction that took the first turn.",
+        schema=_NAME),
     Key("dice", _read_dice, put=_put_dice, check=_check_dice,
         doc="Battle rolls to come, in order: a list of [high, low] rolls (dice 0 to 3, "
         "Law 4.3.3), or one roll [high, low]. They are used before the game's own dice.",
-        expect_doc="The rolls of `dice` not yet used (usually [], all used)."),
+        expect_doc="The rolls of `dice` not yet used (usually [], all used).",
+        schema={"anyOf": [{"type": "array", "items": _ROLL}, _ROLL]}),
     Key("turn", _read_turn, put=_put_turn, check=_check_turn,
         doc="Whose turn and where: {faction, phase, step} starts that phase at that step "
         "op (phase defaults to daylight, step to the phase's first; a step of a hook that "
@@ -1039,39 +1104,50 @@ KEYS: tuple[Key, ...] = (
         "turn counter (default: 1, or the game's count if higher; what a seat is shown is "
         "remembered with the turn it saw it).",
         expect_doc="Whose turn it is and where: any of faction, phase, step (op), number "
-        "(the turn counter: turns begun in the game, the first is 1)."),
+        "(the turn counter: turns begun in the game, the first is 1).",
+        schema=_TURN_SET, expect_schema=_TURN_SEEN),
     Key("counters", _read_counters, put=_put_counters, check=_check_counters,
         doc="Counters of the current turn, set once the turn is: actions_left, recruited "
         "(true/false), crafting_used (suit -> pieces, Law 4.1.1), resolved (column -> "
         "cards of the Decree resolved this turn, Law 7.5.2), added and added_birds (cards "
         "added to the Decree this turn, Law 7.4).",
-        expect_doc="Counters of the current turn (those named), as in `position`."),
+        expect_doc="Counters of the current turn (those named), as in `position`.",
+        schema=_COUNTERS),
     Key("used", _read_used, put=_put_used, check=_check_used,
         doc="Usable effects already used this turn (this battle, for battle effects): "
         "faction -> effect ids, exactly; a used once-per-turn effect is not offered "
         "again this turn. Set once the turn is.",
-        expect_doc="Effects used this turn (or battle): faction -> effect ids, exactly."),
+        expect_doc="Effects used this turn (or battle): faction -> effect ids, exactly.",
+        schema=_of(_SET)),
     Key("rule", _read_rule, check=_check_rule,
         expect_doc="Who rules clearings (Law 2.5): clearing -> faction, or null for "
-        "nobody."),
+        "nobody.",
+        schema=_of(_NAME_OR_NULL)),
     Key("legal", _read_actions, check=_check_legal,
         expect_doc="Actions that must be legal now (notations; each must be one the game "
-        "can express)."),
+        "can express).",
+        schema=_NAMES),
     Key("not_legal", _read_actions, check=_check_not_legal,
         expect_doc="Actions that must not be legal now (each must be one the game can "
-        "express: a typo is an error, not a pass)."),
+        "express: a typo is an error, not a pass).",
+        schema=_NAMES),
     Key("legal_exactly", _read_actions, check=_check_legal_exactly,
-        expect_doc="The whole set of legal actions."),
+        expect_doc="The whole set of legal actions.",
+        schema=_NAMES),
     Key("legal_starting_with", _read_legal_prefix, check=_check_legal_prefix,
-        expect_doc="For each prefix, exactly the legal actions starting with it."),
+        expect_doc="For each prefix, exactly the legal actions starting with it.",
+        schema=_of(_NAMES)),
     Key("decision", _read_decision, check=_check_decision,
         expect_doc="What is asked now, as `Game.decision` names it (a frame such as "
         "`ambush`, `foil`, `place`, or a step op such as `actions`), `end_of_turn` / "
-        "`end_of_phase` where `stop_at` stopped, null once the game is over."),
+        "`end_of_phase` where `stop_at` stopped, null once the game is over.",
+        schema=_NAME_OR_NULL),
     Key("to_play", _read_faction_or_null, check=_check_to_play,
-        expect_doc="The faction whose decision is pending (null once over)."),
+        expect_doc="The faction whose decision is pending (null once over).",
+        schema=_NAME_OR_NULL),
     Key("winner", _read_faction_or_null, check=_check_winner,
-        expect_doc="The winner, or null while nobody has won."),
+        expect_doc="The winner, or null while nobody has won.",
+        schema=_NAME_OR_NULL),
 )
 KEY = {k.name: k for k in KEYS}
 POSITION_KEYS = [k.name for k in KEYS if k.put is not None]
@@ -1273,7 +1349,138 @@ def run_file(path: Path, **kw) -> list[str]:
     return run_scenario(parsed.data, where=str(path), **kw)
 
 
+# ---------------------------------------------------------------------- validating
+
+
+def pack_of(path: Path) -> Path | None:
+    """The pack a scenario file lies in (the nearest folder above it with a pack.json:
+    a pack's scenarios/ folder), or None."""
+    for folder in Path(path).resolve().parents:
+        if (folder / "pack.json").is_file():
+            return folder
+    return None
+
+
+def validate_file(path: Path, packs: list[Path]) -> tuple[str, list[Diagnostic]]:
+    """``rootlaw validate`` of a scenario file: (what it is, its findings).
+
+    Read as ``run_file`` reads it, on the bundle of ``packs`` and of the pack the file
+    lies in; its head, position, decisions and expectations are read against that game
+    (names, bounds, notations) and the position is set, but no step is taken: whether
+    the expectations hold is ``rootlaw scenario``'s to say.  A problem is SCENARIO-INVALID
+    at its JSON pointer and line."""
+    file = str(path)
+    try:
+        text = read_text(path, max_bytes=SCENARIO_MAX_BYTES)
+        data = parse(text, file).data
+    except JsonInputError as e:
+        return "", e.diagnostics
+    own = pack_of(path)
+    named: list[str | Path] = [*packs, *([own] if own is not None else [])]
+    try:
+        bundle = resolve(named)
+    except SpecError as e:
+        return "", e.diagnostics
+    try:
+        factions, seed = _read_head(data)
+        assert isinstance(data, dict)
+        try:
+            g = Game(factions, seed, bundle=bundle)
+        except RootlawError as e:
+            raise Invalid("/factions", e.message) from None
+        sc = read_scenario(data, g)
+        if sc.stop_at is not None:
+            pos.set_stop(g, sc.stop_at)
+        apply_position(g, sc.position)
+    except Invalid as e:
+        line = nearest_line(line_index(text, {e.ptr}), e.ptr)
+        return "", [Diagnostic("SCENARIO-INVALID", e.message, file, line, e.ptr)]
+    n = len(sc.steps)
+    on = f"packs {', '.join(bundle.packs)}" if len(bundle.packs) > 1 else "the base game"
+    return (f"scenario: {n} step{'s' if n != 1 else ''}, {' and '.join(g.factions)} on {on}; "
+            "`rootlaw scenario` runs it"), []
+
+
 # ---------------------------------------------------------------------- docs
+
+HEAD_DOCS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("name",), "what the scenario shows (a string)"),
+    (("law",), "the Law section(s) it checks, e.g. `\"4.3.5.II\"`"),
+    (("factions",), "the seated factions, in seat order (default: every faction of the "
+     "bundle)"),
+    (("seed",), "the game's seed (default 1): setup hands, deck order, dice not forced"),
+    (("position",), "the position to set (below); the game starts from its seed, before "
+     "setup, and the keys apply in the order of the table below"),
+    (("steps",), "a list of `{\"do\": [...], \"expect\": {...}}`: decisions to take "
+     "(notations, as `rootlaw play` logs them), then what must hold; an optional "
+     "`note` says what the step shows"),
+    (("do", "expect"), "one step, without `steps` (the older form)"),
+    (("stop_at",), f"{' or '.join(f'`{s}`' for s in STOPS)}: the engine stops where "
+     "a turn (or any phase) ends instead of running on into the next one's automatic "
+     "steps, so a step's checks see the state as it ended (`decision` is then the "
+     "stop's name). The next step goes on from there (the first step checks the "
+     "position as set), and so does each decision"),
+    (("$schema",), "the JSON Schema the file follows, for editors (below)"),
+)
+"""The scenario file's own keys: docs/scenarios.md and the JSON Schema's descriptions."""
+
+
+def json_schema() -> dict:
+    """The JSON Schema of scenario files (``spec/schema/scenario.schema.json``), built
+    from KEYS: every key and the shape of its value.  Names (factions, clearings,
+    pieces, cards, notations) are strings here: they depend on the content, and
+    ``rootlaw validate`` reads them against it."""
+    doc = {k: text for keys, text in HEAD_DOCS for k in keys}
+
+    def keys(side: str) -> dict:
+        out = {}
+        for k in KEYS:
+            if side == "position" and k.put is not None:
+                out[k.name] = {**k.schema, "description": k.doc}
+            elif side == "expect" and k.check is not None:
+                out[k.name] = {**(k.expect_schema or k.schema),
+                               "description": k.expect_doc or k.doc}
+        return {"type": "object", "additionalProperties": False, "properties": out}
+
+    do = {"type": "array", "description": "Decisions to take, in order: notations (as "
+          "`rootlaw play` logs them) or action indexes.",
+          "items": {"type": ["string", "integer"], "minimum": 0}}
+    step = {"type": "object", "additionalProperties": False, "properties": {
+        "do": do, "expect": {"$ref": "#/$defs/Expect"},
+        "note": {"type": "string", "description": "What the step shows."}}}
+    head = {
+        "$schema": {"type": "string", "description": doc["$schema"]},
+        "name": {"type": "string", "description": doc["name"]},
+        "law": {"type": "string", "description": doc["law"]},
+        "factions": {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                     "description": doc["factions"]},
+        "seed": {"type": "integer", "minimum": -(2**63), "maximum": 2**63 - 1,
+                 "description": doc["seed"]},
+        "position": {"$ref": "#/$defs/Position", "description": doc["position"]},
+        "stop_at": {"enum": list(STOPS), "description": doc["stop_at"]},
+        "steps": {"type": "array", "items": {"$ref": "#/$defs/Step"},
+                  "description": doc["steps"]},
+        "do": {**do, "description": doc["do"]},
+        "expect": {"$ref": "#/$defs/Expect", "description": doc["expect"]},
+    }
+    assert set(head) == set(SCENARIO_KEYS), "every key of the file is in the schema"
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "rootlaw scenario file",
+        "description": "A rules scenario: a position, decisions and what must hold after "
+                       "each step (docs/scenarios.md). `rootlaw validate FILE` checks it "
+                       "against the content, `rootlaw scenario FILE` runs it.",
+        "type": "object", "additionalProperties": False, "properties": head,
+        # `steps`, or `do` and `expect` (one step): not both.
+        "dependentSchemas": {"steps": {"not": {"anyOf": [{"required": ["do"]},
+                                                         {"required": ["expect"]}]}}},
+        "$defs": {"Position": keys("position"), "Expect": keys("expect"), "Step": step},
+    }
+
+
+def schema_text() -> str:
+    """The committed scenario schema's text (``rootlaw schema --scenario``)."""
+    return json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
 
 
 def _json(v: object) -> str:
@@ -1325,22 +1532,14 @@ def scenarios_markdown() -> str:
         "## The file", "",
         "| key | meaning |",
         "|---|---|",
-        "| `name` | what the scenario shows (a string) |",
-        "| `law` | the Law section(s) it checks, e.g. `\"4.3.5.II\"` |",
-        "| `factions` | the seated factions, in seat order (default: every faction of the "
-        "bundle) |",
-        "| `seed` | the game's seed (default 1): setup hands, deck order, dice not forced |",
-        "| `position` | the position to set (below); the game starts from its seed, before "
-        "setup, and the keys apply in the order of the table below |",
-        "| `steps` | a list of `{\"do\": [...], \"expect\": {...}}`: decisions to take "
-        "(notations, as `rootlaw play` logs them), then what must hold; an optional "
-        "`note` says what the step shows |",
-        "| `do`, `expect` | one step, without `steps` (the older form) |",
-        f"| `stop_at` | {' or '.join(f'`{s}`' for s in STOPS)}: the engine stops where "
-        "a turn (or any phase) ends instead of running on into the next one's automatic "
-        "steps, so a step's checks see the state as it ended (`decision` is then the "
-        "stop's name). The next step goes on from there (the first step checks the "
-        "position as set), and so does each decision |",
+        *[f"| {', '.join(f'`{k}`' for k in keys)} | {text} |" for keys, text in HEAD_DOCS],
+        "", "Editors complete and check scenario files from the JSON Schema "
+        "`spec/schema/scenario.schema.json` when a file names it in `\"$schema\"` (a path "
+        "relative to the file, as content files name theirs). The schema knows the shapes; "
+        "the names (factions, clearings, pieces, cards, notations) depend on the content: "
+        "`rootlaw validate FILE` reads them against it without running the scenario (on "
+        "the packs given with `--pack` and the pack the file lies in), `rootlaw scenario "
+        "FILE` runs it.",
         "", "## Position keys", "",
         "| key | meaning | example |",
         "|---|---|---|",
@@ -1371,5 +1570,5 @@ def scenarios_markdown() -> str:
 
 
 __all__ = ["EXPECT_KEYS", "KEYS", "POSITION_KEYS", "Invalid", "Key", "apply_position",
-           "check", "expressible", "read_scenario", "run_file", "run_scenario",
-           "scenarios_markdown"]
+           "check", "expressible", "json_schema", "read_scenario", "run_file", "run_scenario",
+           "scenarios_markdown", "validate_file"]

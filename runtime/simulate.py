@@ -39,6 +39,7 @@ from types import ModuleType
 from typing import Any
 
 from .errors import RootlawError
+from .stall import Progress
 
 FORMAT = "rootlaw-simulate/1"
 OUTCOMES = ("vp", "dominance", "coalition", "stopped")
@@ -89,6 +90,9 @@ class GameRecord:
     decisions: int
     vp: tuple[int, ...]
     vp_by_round: tuple[tuple[int, ...], ...]
+    stalled_turns: int = 0  # turns in which no seat reached a VP it had not had (stall.py)
+    longest_stall: int = 0  # the longest run of such turns
+    stuck: bool = False  # stopped as stuck (play_rounds' stall_rounds)
 
 
 def classify(state, S: dict[str, int]) -> tuple[int, str]:
@@ -105,21 +109,37 @@ def classify(state, S: dict[str, int]) -> tuple[int, str]:
 
 
 def play_rounds(core, state, S: dict[str, int], max_decisions: int,
-                taken: int = 0) -> GameRecord:
+                taken: int = 0, *, progress: Progress | None = None,
+                stall_rounds: int | None = None) -> GameRecord:
     """Random agents play on from the position (the agent stream already seeded with
     ``core.seed_agent``) round by round until the game ends or ``max_decisions`` have
-    been taken in all; the scores are read at each round's end."""
+    been taken in all; the scores are read at each round's end.  ``progress`` follows
+    the game turn by turn (a new one from the position's VP without); with
+    ``stall_rounds``, a game stuck that long stops too (``stuck``; runtime/stall.py)."""
     np_ = state[S["NPLAYERS"]]
     vp_at, turn_at, over_at = S["VP"], S["TURN"], S["OVER"]
     rows: list[tuple[int, ...]] = []
     r = start = max(1, -(-state[turn_at] // np_))  # the round in progress (setup: 1)
+    if progress is None:
+        progress = Progress(state[vp_at:vp_at + np_])
+    stuck = False
     while True:
         stop = r * np_ + 1
-        taken += core.play_on(max_decisions - taken, stop)
-        if state[turn_at] < stop and not state[over_at] and taken < max_decisions:
+        while True:  # turn by turn, for the stalled turns (runtime/stall.py)
+            turn = state[turn_at]
+            taken += core.play_on(max_decisions - taken, min(turn + 1, stop))
+            if state[turn_at] <= turn or state[over_at]:
+                break
+            if turn >= 1:  # a whole turn (not setup) ended
+                progress.turn(turn, state[vp_at:vp_at + np_])
+                stuck = stall_rounds is not None and progress.stuck(np_, stall_rounds)
+            if state[turn_at] >= stop or stuck:
+                break
+        if state[turn_at] < stop and not state[over_at] and taken < max_decisions and \
+                not stuck:
             raise RootlawError("no legal decision and no winner", code="ENGINE-STUCK")
         rows.append(tuple(state[vp_at:vp_at + np_]))
-        if state[over_at] or taken >= max_decisions:
+        if state[over_at] or taken >= max_decisions or stuck:
             break
         r += 1
     turns = state[turn_at]
@@ -130,7 +150,9 @@ def play_rounds(core, state, S: dict[str, int], max_decisions: int,
         rows.append(rows[-1])
     winner, outcome = classify(state, S)
     return GameRecord(winner=winner, outcome=outcome, first=state[S["FIRST"]], turns=turns,
-                      rounds=rounds, decisions=taken, vp=rows[-1], vp_by_round=tuple(rows))
+                      rounds=rounds, decisions=taken, vp=rows[-1], vp_by_round=tuple(rows),
+                      stalled_turns=progress.stalled, longest_stall=progress.longest,
+                      stuck=stuck)
 
 
 def play_game(mod: ModuleType, seats: list[int], seed: int, max_decisions: int) -> GameRecord:
@@ -164,6 +186,8 @@ class Tally:
     turns: dict[int, int] = field(default_factory=dict)  # histograms: value -> games
     rounds: dict[int, int] = field(default_factory=dict)
     decisions: dict[int, int] = field(default_factory=dict)
+    stalled_turns: int = 0  # over all games (runtime/stall.py)
+    longest_stall: dict[int, int] = field(default_factory=dict)  # histogram, in turns
 
     def __post_init__(self) -> None:
         p = self.players
@@ -192,8 +216,9 @@ class Tally:
                 self.round_vp[r][p] += v
         for p, v in enumerate(g.vp_by_round[-1]):
             self.end_vp[len(g.vp_by_round) - 1][p] += v
+        self.stalled_turns += g.stalled_turns
         for hist, value in ((self.turns, g.turns), (self.rounds, g.rounds),
-                            (self.decisions, g.decisions)):
+                            (self.decisions, g.decisions), (self.longest_stall, g.longest_stall)):
             hist[value] = hist.get(value, 0) + 1
 
     def _grow(self, rounds: int) -> None:
@@ -230,8 +255,10 @@ class Tally:
             for p in range(self.players):
                 self.round_vp[r][p] += other.round_vp[r][p]
                 self.end_vp[r][p] += other.end_vp[r][p]
+        self.stalled_turns += other.stalled_turns
         for mine_h, theirs_h in ((self.turns, other.turns), (self.rounds, other.rounds),
-                                 (self.decisions, other.decisions)):
+                                 (self.decisions, other.decisions),
+                                 (self.longest_stall, other.longest_stall)):
             for value, n in theirs_h.items():
                 mine_h[value] = mine_h.get(value, 0) + n
 
@@ -642,12 +669,21 @@ def _r(x: float) -> float:
     return round(x, DIGITS)
 
 
+PERCENTILES = (90, 99)
+"""Of game lengths, beside the median (p50): the tail is long (docs/simulate.md)."""
+LONG_ROUNDS = (100, 1000)
+"""Games over this many rounds are counted (``rounds_over``)."""
+
+
 def spread(hist: dict[int, int]) -> dict:
-    """mean, sd (sample), min, median, max of a histogram of integers, computed from
-    exact integer sums (the same totals give the same floats)."""
+    """mean, sd (sample), min, median, p90, p99, max of a histogram of integers,
+    computed from exact integer sums (the same totals give the same floats); a
+    percentile is the nearest-rank one (the smallest value with at least that share of
+    the games at or below it)."""
     n = sum(hist.values())
     if n == 0:
-        return {"mean": None, "sd": None, "min": None, "median": None, "max": None}
+        return {"mean": None, "sd": None, "min": None, "median": None,
+                **{f"p{q}": None for q in PERCENTILES}, "max": None}
     s = sum(v * c for v, c in hist.items())
     ss = sum(v * v * c for v, c in hist.items())
     sd = math.sqrt((n * ss - s * s) / (n * (n - 1))) if n > 1 else 0.0
@@ -662,13 +698,14 @@ def spread(hist: dict[int, int]) -> dict:
         return values[-1]
     median = nth((n - 1) // 2) if n % 2 else (nth(n // 2 - 1) + nth(n // 2)) / 2
     return {"mean": _r(s / n), "sd": _r(sd), "min": values[0], "median": _r(median),
-            "max": values[-1]}
+            **{f"p{q}": nth(-(-q * n // 100) - 1) for q in PERCENTILES}, "max": values[-1]}
 
 
 def summary(sim: Simulation) -> dict:
     """The run as plain data, keys in a fixed order (``--json``; docs/simulate.md)."""
     t = sim.total
     n = t.games
+    all_turns = sum(v * c for v, c in t.turns.items())
     factions = {}
     by_round = t.mean_vp_by_round() if n else []
     for p, f in enumerate(sim.factions):
@@ -699,6 +736,11 @@ def summary(sim: Simulation) -> dict:
         "playing_by_round": list(t.round_games),
         "length": {"turns": spread(t.turns), "rounds": spread(t.rounds),
                    "decisions": spread(t.decisions)},
+        "rounds_over": {str(k): sum(c for v, c in t.rounds.items() if v > k)
+                        for k in LONG_ROUNDS},
+        "stalls": {"stalled_turns": t.stalled_turns,
+                   "share": _r(t.stalled_turns / all_turns) if all_turns else None,
+                   "longest": spread(t.longest_stall)},
     }
 
 
@@ -728,12 +770,22 @@ def format_text(data: dict) -> str:
                  f"{o['coalition']}, stopped {o['stopped']} (the cap: {data['max_decisions']} "
                  f"decisions)")
     lines.append("")
-    lines.append(f"{'length':<9}  {'mean':>9}  {'sd':>9}  {'min':>6}  {'median':>8}  {'max':>7}")
-    for name, s in data["length"].items():
+    lines.append(f"{'length':<13}  {'mean':>9}  {'sd':>9}  {'min':>6}  {'median':>8}  "
+                 + "  ".join(f"{f'p{q}':>7}" for q in PERCENTILES) + f"  {'max':>7}")
+    stalls = data["stalls"]
+    for name, s in [*data["length"].items(), ("longest stall", stalls["longest"])]:
         if s["mean"] is None:
             continue
-        lines.append(f"{name:<9}  {s['mean']:>9.2f}  {s['sd']:>9.2f}  {s['min']:>6}  "
-                     f"{s['median']:>8g}  {s['max']:>7}")
+        lines.append(f"{name:<13}  {s['mean']:>9.2f}  {s['sd']:>9.2f}  {s['min']:>6}  "
+                     f"{s['median']:>8g}  " + "  ".join(f"{s[f'p{q}']:>7}" for q in PERCENTILES)
+                     + f"  {s['max']:>7}")
+    n = data["games"]
+    over = ", ".join(f"{k} over {r} rounds ({_pct(k / n if n else None)})"
+                     for r, k in data["rounds_over"].items())
+    lines.append(f"long games: {over}")
+    lines.append(f"stalled turns: {stalls['stalled_turns']} ({_pct(stalls['share'])} of all "
+                 "turns: no faction reached a VP it had not had before; longest stall above, "
+                 "in turns)")
     lines.append("")
     lines.append("mean VP at each round's end, over all games (a game that ended keeps its "
                  "final VP); playing: games still on in that round")

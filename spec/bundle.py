@@ -250,14 +250,14 @@ def _load(manifest: Path) -> LoadedPack:
 
 def collect(paths: list[Path], *, search: bool = True) -> list[LoadedPack]:
     """Load the base game, the packs at ``paths`` and the packs they require, in load
-    order (see the module docstring).  ``search``: look for required packs that were
-    not named on the discovery path."""
+    order (see the module docstring).  A pack at ``paths`` with the id 'base' is the
+    base game in place of the installed one (a contributor's edited copy).  ``search``:
+    look for required packs that were not named on the discovery path."""
     if os.environ.get(ALLOW_CODE_ENV, "") not in ("", "0"):
         raise SpecError([Diagnostic(
             "PACK-CODE", f"{ALLOW_CODE_ENV} is set, but running code from packs is not "
             "supported yet: unset it (data packs need nothing to be allowed)")])
-    base = _load(BASE_PACK / "pack.json")
-    loaded: dict[str, LoadedPack] = {"base": base}
+    loaded: dict[str, LoadedPack] = {}
     errors: list[Diagnostic] = []
     for p in paths:
         manifest = _manifest(Path(p))
@@ -269,6 +269,11 @@ def collect(paths: list[Path], *, search: bool = True) -> list[LoadedPack]:
                                   manifest, ["id"]))
             continue
         loaded[lp.id] = lp
+    # A base game named among the paths (a checkout's spec/content/base, being edited)
+    # is the base game of this load, in place of the one rootlaw comes with: loaded
+    # beside it, the two would be one pack twice.
+    if "base" not in loaded:
+        loaded = {"base": _load(BASE_PACK / "pack.json"), **loaded}
     queue = list(loaded)
     while queue:
         pid = queue.pop(0)

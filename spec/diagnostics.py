@@ -59,6 +59,17 @@ LOADER_CODES: dict[str, tuple[str, str]] = {  # code -> (what it means, an examp
     "TOO-MANY": ("a file with more than 100 problems: the first 100 are listed",
                  "`\"paths\": [[1, \"x\"], ...]` a thousand times"),
 }
+PLAY_CODES: dict[str, tuple[str, str, str]] = {  # code -> (severity, meaning, example)
+    "PLAY-STALL": ("error", "not one of the seeded games `validate` plays on a pack's map "
+                   "ends: each stalled (no faction reached a VP it had not had before for "
+                   "500 rounds) or found no decision; the finding names the stall, the VP "
+                   "and the factions that never scored", "a map of two clearings, every "
+                   "slot filled at setup"),
+    "PLAY-SLOW": ("warning", "some seeded games ended and some stalled 500 rounds: games "
+                  "on this content can end but often freeze", "a map where one corner "
+                  "leaves a faction no room to score"),
+}
+"""The codes of the seeded games ``rootlaw validate`` plays (rootlaw.runtime.probe)."""
 INPUT_CODES = frozenset({"JSON-SYNTAX", "JSON-DEPTH", "FILE-MISSING", "FILE-ENCODING",
                          "FILE-TOO-BIG"})
 SEVERITIES = ("error", "warning")

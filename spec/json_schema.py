@@ -1,7 +1,9 @@
 """The JSON Schema of content files, exported from the models.
 
 The committed copy at ``spec/schema/rootlaw.schema.json`` is what content files name
-in ``"$schema"``; ``rootlaw schema --check`` fails when it is stale.
+in ``"$schema"``; ``rootlaw schema --check`` fails when it is stale.  Scenario files
+have theirs beside it (``scenario.schema.json``), built from the scenario keys in
+rootlaw.runtime.scenario and checked by the same command.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pydantic import TypeAdapter
 from .models import Document
 
 SCHEMA_PATH = Path(__file__).resolve().parent / "schema" / "rootlaw.schema.json"
+SCENARIO_SCHEMA_PATH = SCHEMA_PATH.parent / "scenario.schema.json"
 
 
 def schema() -> dict:

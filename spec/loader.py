@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import TypeAdapter, ValidationError
 
@@ -25,6 +25,9 @@ from .jsonio import CONTENT_MAX_BYTES, parse, read_text
 from .models import Document, PackSpec, PatchSpec
 
 _DOCUMENT: TypeAdapter[Document] = TypeAdapter(Document)
+DOCUMENT_KINDS = tuple(get_args(t.model_fields["kind"].annotation)[0] for t in
+                       (M.PackSpec, M.MapSpec, M.DeckSpec, M.FactionSpec, M.PatchSpec))
+"""The kinds of content document ('kind': pack, map, deck, faction, patch)."""
 
 _CODES = {
     "extra_forbidden": "KEY-UNKNOWN",
@@ -79,6 +82,15 @@ def validate_data(data: object, limit: int = MAX_PER_FILE
         loc = _content_loc(err["loc"], data)
         code = _CODES.get(err["type"], "VALUE-INVALID")
         msg = err["msg"]
+        if err["type"] == "union_tag_not_found":
+            # pydantic's "Unable to extract tag using discriminator 'kind'" says how it
+            # failed, not what the file lacks.
+            tag = str(err.get("ctx", {}).get("discriminator", "")).strip("'")
+            msg = f"no {tag!r}: it says what this is"
+            if not loc:
+                msg += (f" (a content file is one of: {', '.join(DOCUMENT_KINDS)}); a rules "
+                        "scenario has no 'kind' but its own keys (position, steps ...): "
+                        "see docs/scenarios.md")
         if err["type"] == "value_error":
             msg = msg.removeprefix("Value error, ")
             cause = err.get("ctx", {}).get("error")

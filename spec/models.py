@@ -211,8 +211,10 @@ class Piece(Strict):
     permanent_removal: bool = False
     """A removed piece of this type leaves the game instead of returning (the keep)."""
     suit: ClearingSuit | None = None
-    """The suit a piece matches (a building placed only in a clearing of its suit by
-    'revolt'; zone cards of its clearing's suit discarded when it is removed)."""
+    """The suit a building matches: 'revolt' places the building of the clearing's suit.
+    Nothing else reads it (build places a building in any clearing; a zone's cards are
+    matched to the clearing, not to the piece), so elsewhere it is a FIELD-UNREAD
+    warning."""
     per_clearing: int | None = Field(default=None, ge=1, le=64)
     """Tokens only: at most this many of the token in one clearing (Law 8.2.5.I); no
     limit without."""

@@ -34,6 +34,7 @@ from .diagnostics import (
     INPUT_CODES,
     LOADER_CODES,
     MAX_PER_FILE,
+    PLAY_CODES,
     Diagnostic,
     too_many,
     unlocated,
@@ -789,6 +790,118 @@ def _card_no_effect(d: M.DeckSpec):
             yield ("cards", i, "id"), f"card {c.id}: immediate with no on_craft: not craftable"
 
 
+# --------------------------------------------------------------------------- no effect
+#
+# Content that validates and can never change a game: an op between a player and
+# themselves, or a field the engine reads only where it does not stand.  Each is a
+# warning (the game runs; it is just not what the author meant).
+
+_PLAYER_OPS = (M.TakeRandomCardOp, M.LookAtHandOp)
+"""Ops from the program's actor to its target player: between one player and themselves,
+they do nothing."""
+
+
+@check("EFFECT-NO-EFFECT", "warning", "faction, deck",
+       "An effect op that can change nothing where it stands: in a trigger carried out by "
+       "the other player ('actor': other) that player is also the program's target, so "
+       "take_random_card takes a card from their own hand into it and look_at_hand shows "
+       "them their own hand; a score of 0 VP.", "1.5.4",
+       example='`{"kind": "trigger", "actor": "other", "do": [{"op": "take_random_card"}]}`')
+def _effect_no_effect(doc: Any):
+    bases = [(("abilities",), doc.abilities)] if isinstance(doc, M.FactionSpec) else \
+        [(("cards", i, "abilities"), c.abilities) for i, c in enumerate(doc.cards)]
+    for base, abs_ in bases:
+        for i, a in enumerate(abs_):
+            if isinstance(a, M.Trigger) and a.actor == "other":
+                for j, op in enumerate(a.do):
+                    if isinstance(op, _PLAYER_OPS):
+                        yield (*base, i, "do", j), (
+                            f"trigger {a.id}: {op.op} by the other player, whose target is "
+                            "that player too: nothing happens ('actor': self acts on the "
+                            "other player)")
+    for loc, prog, op in _ops(doc):
+        if isinstance(op, M.ScoreOp) and op.vp == 0:
+            yield (*loc, "vp"), f"{prog.where}: score of 0 VP scores nothing"
+
+
+# Where the engine reads each track row: the entries that name the piece (cost: build,
+# spread; vp: build, score_track, spread, organize; draw_at: a draw's bonus).
+_TRACK_READERS: dict[str, tuple[tuple[type, str], ...]] = {
+    "cost": ((M.BuildAction, "buildings"), (M.SpreadAction, "token")),
+    "vp": ((M.BuildAction, "buildings"), (M.ScoreTrack, "building"), (M.SpreadAction, "token"),
+           (M.OrganizeAction, "token")),
+    "draw_at": ((M.Draw, "bonus_building"), (M.Draw, "bonus_buildings")),
+}
+_READS_PLAYER = (M.TakeRandomCardOp, M.LookAtHandOp)
+_READS_CLEARING = (M.RemoveOwnWarriorOp, M.GiveCardToZoneOp, M.DiscardZoneMatchingOp)
+
+
+def _reads_target(op: Any, target: str) -> bool:
+    if target in ("other_player", "other_player_with_cards"):
+        return isinstance(op, _READS_PLAYER) or getattr(op, "who", None) == "target"
+    return isinstance(op, _READS_CLEARING) or \
+        (isinstance(op, M.RemoveEnemyPiecesOp) and op.at is not None)
+
+
+@check("FIELD-UNREAD", "warning", "faction, deck",
+       "A field that nothing reads where it stands, so it changes nothing: a piece's "
+       "'suit' (only revolt reads it, for the buildings it names: build places a building "
+       "in any clearing, and tokens and warriors have no use for one); a track row no step "
+       "reads (cost: build, spread; vp: build, score_track, spread, organize; draw_at: a "
+       "draw's bonus); a zone's 'unlimited_while' with no 'capacity' to lift; a column's "
+       "'building' on a move or battle column; a 'crafting_piece' with no craft step or "
+       "action; an effect's 'target' that no op of its program uses (the player chooses "
+       "one for nothing).", "",
+       example='`"wood": {"kind": "token", "count": 8, "suit": "fox"}`')
+def _field_unread(doc: Any):
+    if isinstance(doc, M.FactionSpec):
+        yield from _faction_fields_unread(doc)
+    abilities = [(("abilities", i), a) for i, a in enumerate(doc.abilities)] \
+        if isinstance(doc, M.FactionSpec) else \
+        [(("cards", i, "abilities", j), a) for i, c in enumerate(doc.cards)
+         for j, a in enumerate(c.abilities)]
+    for loc, a in abilities:
+        if isinstance(a, M.Effect) and a.target != "none" and \
+                not any(_reads_target(op, a.target) for op in a.do):
+            yield (*loc, "target"), (f"effect {a.id}: no op of its program uses the "
+                                     f"{a.target.replace('_', ' ')} it asks for")
+
+
+def _faction_fields_unread(f: M.FactionSpec):
+    named: dict[tuple[type, str], set[str]] = {}
+    for _loc, obj, name, pid in _piece_refs(f):
+        for key in {k for ks in _TRACK_READERS.values() for k in ks} | \
+                {(M.RevoltAction, "buildings")}:
+            if isinstance(obj, key[0]) and name == key[1]:
+                named.setdefault(key, set()).add(pid)
+    revolted = named.get((M.RevoltAction, "buildings"), set())
+    for pid, p in f.pieces.items():
+        if p.suit is not None and pid not in revolted:
+            why = "no revolt names it" if p.kind == "building" else f"it is a {p.kind}"
+            yield ("pieces", pid, "suit"), f"{pid}: nothing reads its suit ({why})"
+        if p.track is None or p.kind == "warrior":  # a warrior's track: PIECE-KIND
+            continue
+        for row, readers in _TRACK_READERS.items():
+            if getattr(p.track, row) and not any(pid in named.get(k, set()) for k in readers):
+                yield ("pieces", pid, "track", row), \
+                    f"{pid}: no step reads its {row!r} row"
+    for i, z in enumerate(f.zones):
+        if z.capacity is None and z.unlimited_while:
+            yield ("zones", i, "unlimited_while"), \
+                f"zone {z.id} has no capacity for 'unlimited_while' to lift"
+    for i, col in enumerate(f.columns):
+        if col.building is not None and col.action in ("move", "battle"):
+            yield ("columns", i, "building"), \
+                f"column {col.id}: a {col.action} column places no building"
+    if f.crafting_piece is not None:
+        steps = [s for _, prog in _programs(f) for s in prog]
+        menus = [m for _, menu in _menus(f) for m in menu]
+        if not any(isinstance(s, M.Craft) for s in steps) and \
+                not any(isinstance(m, M.CraftAction) for m in menus):
+            yield ("crafting_piece",), \
+                f"crafting_piece {f.crafting_piece!r}: the faction never crafts"
+
+
 # --------------------------------------------------------------------------- bundles
 
 
@@ -1158,7 +1271,8 @@ def checks_markdown() -> str:
              "programs that cannot run where they stand.", "",
              "## Exit codes", "",
              "- `0`: no errors (warnings alone exit 0; `--strict` makes them fail too)",
-             "- `1`: errors in the content (or warnings, with `--strict`)",
+             "- `1`: errors in the content (or warnings, with `--strict`: the path's line "
+             "then says `failed:`, not `ok:`)",
              "- `2`: unusable input: a file that is missing, unreadable, not UTF-8, not "
              "JSON, nested too deep or too big (the codes marked *input* below)", "",
              "## In CI and pre-commit", "",
@@ -1170,10 +1284,34 @@ def checks_markdown() -> str:
              "- pre-commit: this repository's `.pre-commit-hooks.yaml` defines the hook "
              "`rootlaw-validate` (`rootlaw validate --strict`, run when a JSON file "
              "changes; set `args: [my-pack]` in your `.pre-commit-config.yaml`).", "",
+             "## Scenario files", "",
+             "A rules scenario (`docs/scenarios.md`: an object without `kind`, with a "
+             "scenario's keys, or naming `scenario.schema.json` in `\"$schema\"`) is "
+             "recognised and read against the content: its factions, names, counts and "
+             "action notations, and its position set, on the base game, the `--pack` packs "
+             "and the pack the file lies in (a pack's `scenarios/` folder). It is not run: "
+             "`rootlaw scenario FILE` says whether its expectations hold. A problem is "
+             "`SCENARIO-INVALID` at its line and JSON pointer. A folder that is not a pack "
+             "stands for the JSON files in it (`rootlaw validate tests/scenarios`).", "",
              "## Loader codes", "",
              "| code | severity | what it means | example |", "|---|---|---|---|"]
     for code, (meaning, example) in LOADER_CODES.items():
         sev = "error (*input*)" if code in INPUT_CODES else "error"
+        lines.append(f"| `{code}` | {sev} | {meaning} | {example} |")
+    lines += ["", "## Played games", "",
+              "Some content passes every check below and still leaves no game an end (a map "
+              "too small for the factions to score on). For each pack it validates, "
+              "`rootlaw validate` plays a few seeded random games on each map the pack "
+              "brings (its default map when it brings none; every faction of the bundle "
+              "seated; seeds 1, 2, 3 ...) and shows what they did and how long they took "
+              "on the `ok:` line: `--play N` (default 3, `0` turns it off), `--play-seconds "
+              "S` (a budget for all of them, default 10; games it leaves undecided are "
+              "counted, not reported). They run on the bundle's compiled core when one is "
+              "built, else on the pure core: validate never compiles. A game is *stalled* "
+              "when no faction reaches a VP it has not had before for 500 rounds (legal "
+              "games have a long tail: `docs/simulate.md`).", "",
+              "| code | severity | what it means | example |", "|---|---|---|---|"]
+    for code, (sev, meaning, example) in PLAY_CODES.items():
         lines.append(f"| `{code}` | {sev} | {meaning} | {example} |")
     lines += ["", "## Semantic checks", "",
               "*reads*: one map, deck or faction, or the bundle (a map, a deck and the "

@@ -1,8 +1,10 @@
 """``rootlaw validate``: load content, run the semantic checks, report every finding.
 
-A path is a single content file (the loader, then the document checks) or a pack (a
+A path is a single content file (the loader, then the document checks), a pack (a
 folder or its ``pack.json``: every file of the pack and of the packs it requires, the
-document checks, and the bundle checks for each map and deck with the factions).
+document checks, and the bundle checks for each map and deck with the factions), a rules
+scenario (read against the content by rootlaw.runtime.scenario, not run), or a folder
+of such files.
 ``packs`` are packs that the validated ones may require (``--pack``); with no paths,
 the bundle of those packs is validated.  Findings stay located in the file that holds
 them, whichever pack it belongs to.
@@ -15,13 +17,15 @@ annotations for GitHub Actions).
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from .bundle import assemble, collect, documents, in_patches
-from .diagnostics import INPUT_CODES, Diagnostic, SpecError
-from .loader import load_file
-from .models import PackSpec, PatchSpec
+from .diagnostics import INPUT_CODES, Diagnostic, SpecError, located
+from .jsonio import CONTENT_MAX_BYTES, parse, read_text
+from .loader import load_file, parse_document
+from .models import MapSpec, PackSpec, PatchSpec
 from .semantics import Findings, check_bundle, check_document
 
 FORMATS = ("text", "json", "github")
@@ -68,16 +72,35 @@ class Report:
         return 0
 
 
-def validate(paths: list[str | Path], packs: list[str | Path] | None = None) -> Report:
+@dataclass
+class Play:
+    """The seeded games validate plays for each pack (rootlaw.runtime.probe): how many
+    per map (0: none) and the time budget they share."""
+
+    games: int = 0
+    seconds: float = 10.0
+    deadline: float = 0.0  # set when validation starts
+
+    def left(self) -> float:
+        return max(0.0, self.deadline - time.perf_counter())
+
+
+def validate(paths: list[str | Path], packs: list[str | Path] | None = None, *,
+             play: int = 0, play_seconds: float = 10.0) -> Report:
     """Validate each path (with ``packs`` available as requirements); with no paths,
-    the bundle of ``packs``."""
+    the bundle of ``packs``.  A folder that is not a pack stands for the JSON files in
+    it (content files or scenarios).  ``play``: seeded games to play on each map a
+    validated pack brings (its default one when it brings none), within
+    ``play_seconds`` in all: content on which no game ends is PLAY-STALL."""
+    games = Play(play, play_seconds, time.perf_counter() + play_seconds)
     deps = [Path(p) for p in packs or []]
     report = Report()
     seen: set[Diagnostic] = set()
-    items: list[tuple[str, Path | None]] = [(str(p), Path(p)) for p in paths] or \
+    items: list[tuple[str, Path | None]] = [
+        (str(f), f) for p in paths for f in _files(Path(p))] or \
         [(", ".join(map(str, deps)) or "base", None)]
     for label, path in items:
-        item = _validate_one(label, path, deps)
+        item = _validate_one(label, path, deps, games)
         # A finding in a shared requirement is reported once, not per path.
         item.diagnostics = [d for d in item.diagnostics if d not in seen]
         seen.update(item.diagnostics)
@@ -85,23 +108,60 @@ def validate(paths: list[str | Path], packs: list[str | Path] | None = None) -> 
     return report
 
 
-def _validate_one(label: str, path: Path | None, deps: list[Path]) -> Checked:
+def _files(path: Path) -> list[Path]:
+    """What a path stands for: itself, or for a folder without a pack.json that holds
+    JSON files, those files (a folder of scenarios, say)."""
+    if path.is_dir() and not (path / "pack.json").exists():
+        files = sorted(f for f in path.rglob("*.json") if f.is_file())
+        if files:
+            return files
+    return [path]
+
+
+SCENARIO_SCHEMA_NAME = "scenario.schema.json"
+_SCENARIO_KEYS = frozenset({"steps", "position", "do", "expect", "stop_at"})
+
+
+def is_scenario(data: object) -> bool:
+    """A rules scenario, not content: an object without 'kind' that names the scenario
+    schema in '$schema' or has a scenario's keys (docs/scenarios.md)."""
+    if not isinstance(data, dict) or "kind" in data:
+        return False
+    schema = data.get("$schema")
+    return (isinstance(schema, str) and schema.endswith(SCENARIO_SCHEMA_NAME)) or \
+        bool(_SCENARIO_KEYS & set(data))
+
+
+def _validate_one(label: str, path: Path | None, deps: list[Path], games: Play) -> Checked:
     if path is None:
-        return _validate_packs(label, deps, None)
+        return _validate_packs(label, deps, None, games)
     if path.is_dir() or path.name == "pack.json":
-        return _validate_packs(label, [*deps, path], path)
+        return _validate_packs(label, [*deps, path], path, games)
     try:
-        doc = load_file(path)
+        text = read_text(path, max_bytes=CONTENT_MAX_BYTES)
+        if is_scenario(parse(text, str(path), duplicates="report").data):
+            return _validate_scenario(label, path, deps)
+        doc = parse_document(text, str(path))
     except SpecError as e:
         return Checked(label, diagnostics=e.diagnostics)
     if isinstance(doc, PackSpec):
-        return _validate_packs(label, [*deps, path], path)
+        return _validate_packs(label, [*deps, path], path, games)
     if isinstance(doc, PatchSpec):  # what it patches is known only in its pack
         return Checked(label, f"patch of {doc.target} ({len(doc.patch)} operations)")
     return Checked(label, f"{doc.kind} {doc.id}", check_document(doc, str(path)).diagnostics())
 
 
-def _validate_packs(label: str, paths: list[Path], target: Path | None) -> Checked:
+def _validate_scenario(label: str, path: Path, deps: list[Path]) -> Checked:
+    # A scenario is read against a game of the content (its names, its notations): the
+    # runtime's scenario reader does it, imported only for scenario files.
+    from rootlaw.runtime.scenario import validate_file
+
+    what, diagnostics = validate_file(path, deps)
+    return Checked(label, what, diagnostics)
+
+
+def _validate_packs(label: str, paths: list[Path], target: Path | None,
+                    games: Play) -> Checked:
     try:
         chain = collect(paths)
         docs = documents(chain)
@@ -126,6 +186,8 @@ def _validate_packs(label: str, paths: list[Path], target: Path | None) -> Check
         bundle = assemble(chain, docs=docs)
     except SpecError as e:
         return Checked(label, diagnostics=[*diags, *e.diagnostics])
+    own: list[str] = []  # the maps the validated pack brings
+    manifest: Path | None = None
     if target is None:
         what = f"packs {', '.join(bundle.packs)}; bundle {bundle.hash}"
     else:
@@ -133,7 +195,31 @@ def _validate_packs(label: str, paths: list[Path], target: Path | None) -> Check
         lp = next(lp for lp in chain if lp.id == pack_id)
         n = len(lp.documents) + len(lp.patches)
         what = f"pack {pack_id}: {n} files; bundle {bundle.hash}"
+        own = [d.id for _, d in lp.documents if isinstance(d, MapSpec)]
+        manifest = lp.manifest
+    if games.games and not any(d.severity == "error" for d in diags):
+        for map_id in own or [bundle.map.id]:
+            played, stalled = _play(chain, docs, map_id, manifest, games)
+            what += f"; {played}"
+            diags += stalled
     return Checked(label, what, diags)
+
+
+def _play(chain, docs, map_id: str, manifest: Path | None,
+          games: Play) -> tuple[str, list[Diagnostic]]:
+    """The seeded games on one map: (what they showed, a PLAY-* finding if they stalled),
+    located in the map's file (or the pack's manifest)."""
+    # Games are played by the runtime's core, imported only when validate plays.
+    from rootlaw.runtime.probe import probe
+
+    bundle = assemble(chain, map_id=map_id, docs=docs)
+    result = probe(bundle, games=games.games, seconds=games.left())
+    verdict = result.verdict()
+    if verdict is None:
+        return result.summary(), []
+    code, severity, message = verdict
+    file = docs.sources.get(f"map:{map_id}") or (str(manifest) if manifest else "")
+    return result.summary(), [located(code, message, file, [], severity)]
 
 
 def _pack_id(target: Path) -> str:
@@ -144,14 +230,21 @@ def _pack_id(target: Path) -> str:
 # ---------------------------------------------------------------------- formats
 
 
-def format_text(report: Report) -> str:
+def format_text(report: Report, strict: bool = False) -> str:
+    """Each finding, then a line per path that loaded: ``ok:`` when it passes,
+    ``failed:`` when only its warnings fail it (``strict``), so the words agree with the
+    exit code.  A path with errors has its errors for a verdict."""
     lines = []
     for c in report.checked:
         lines += [str(d) for d in c.diagnostics]
         if not c.errors and c.what:
             warn = f"; {c.warnings} warning{'s' if c.warnings != 1 else ''}" \
                 if c.warnings else ""
-            lines.append(f"ok: {c.path} ({c.what}{warn})")
+            if strict and c.warnings:
+                lines.append(f"failed: {c.path} ({c.what}{warn}, and --strict fails on "
+                             "warnings)")
+            else:
+                lines.append(f"ok: {c.path} ({c.what}{warn})")
     return "\n".join(lines)
 
 
@@ -175,7 +268,7 @@ def _escape_property(s: str) -> str:
     return _escape_data(s).replace(":", "%3A").replace(",", "%2C")
 
 
-def format_github(report: Report) -> str:
+def format_github(report: Report, strict: bool = False) -> str:
     """GitHub Actions workflow commands: one annotation per finding."""
     lines = []
     for d in report.diagnostics:
@@ -187,6 +280,9 @@ def format_github(report: Report) -> str:
         props.append(f"title={_escape_property(d.code)}")
         at = f" (at {d.pointer})" if d.pointer else ""
         lines.append(f"::{d.severity} {','.join(props)}::{_escape_data(d.message + at)}")
+    verdict = "failed" if report.exit_code(strict) else "ok"
+    why = " (--strict fails on warnings)" if strict and report.warnings and \
+        not report.errors else ""
     lines.append(f"rootlaw validate: {report.errors} errors, {report.warnings} warnings "
-                 f"in {len(report.checked)} paths")
+                 f"in {len(report.checked)} paths: {verdict}{why}")
     return "\n".join(lines)

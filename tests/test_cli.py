@@ -597,10 +597,36 @@ def test_check_fails_on_a_pack_whose_scenario_fails(capsys, tmp_path):
     assert out.splitlines()[-1] == "FAILED: 1 problem"
 
 
-def test_check_reports_games_that_never_end(capsys):
+def test_a_game_past_the_checked_decisions_plays_on_and_fails_only_when_stuck(capsys):
+    """A random game can be legally long (docs/simulate.md): past the decisions checked
+    with invariants it is played on to its end, and only a stuck one fails."""
     rc, out, _ = run(capsys, "check", "--games", "2", "--agreement", "0",
                      "--max-decisions", "40")
-    assert rc == 1 and "no winner after 40 decisions" in out
+    lines = out.splitlines()
+    assert rc == 0, out
+    assert lines[1].startswith("games: 2 played from seed 1, 2 won, 0 stopped, 0 stuck, ")
+    assert lines[1].endswith("invariants checked after each of a game's first 40")
+    assert lines[2].startswith("stalls: the longest ") and \
+        lines[2].endswith(" rounds without progress (stuck at 20000); 2 games played on past "
+                          "the checked decisions")
+    # A window of one round: a game whose VP stand still for a round is "stuck".
+    rc, out, _ = run(capsys, "check", "--games", "2", "--agreement", "0",
+                     "--max-decisions", "40", "--stall-rounds", "1")
+    fails = [x for x in out.splitlines() if x.startswith("FAIL ")]
+    assert rc == 1 and fails
+    assert all(" stuck: no faction reached a VP it had not had before in 1 rounds (from round "
+               in x and x.endswith("can the content end a game?") for x in fails)
+
+
+def test_check_finds_a_pack_on_which_no_game_ends_stuck(capsys):
+    pack = Path(__file__).resolve().parent / "data" / "packs" / "too-small-map"
+    rc, out, _ = run(capsys, "check", "--pack", pack, "--games", "1", "--agreement", "0",
+                     "--max-decisions", "1000", "--stall-rounds", "300")
+    assert rc == 1
+    assert "games: 1 played from seed 1, 0 won, 0 stopped, 1 stuck" in out
+    [fail] = [x for x in out.splitlines() if x.startswith("FAIL ")]
+    assert fail.startswith("FAIL seed 1: stuck: no faction reached a VP it had not had before "
+                           "in 300 rounds (from round ")
 
 
 def test_perft_command_prints_counts_and_divide(capsys):

@@ -214,6 +214,28 @@ def test_a_broken_log_header_record_is_log_invalid(modded, tmp_path, capsys):
     assert e.value.code == "LOG-INVALID" and "header 'packs/0/version'" in str(e.value)
 
 
+def test_a_game_on_an_edited_copy_of_the_base_game_loads_from_that_copy(tmp_path, capsys):
+    """A base game named with --pack (a checkout's edited spec/content/base) is the base
+    game of the game, recorded with its folder and found there again; gone, the save
+    falls back to the base game of this rootlaw (here the same bundle: a new colour)."""
+    from rootlaw.spec import BASE_PACK
+
+    copy = tmp_path / "base"
+    shutil.copytree(BASE_PACK, copy)
+    f = copy / "marquise.json"
+    f.write_text(f.read_text(encoding="utf-8").replace('"#e07b22"', '"#123456"'),
+                 encoding="utf-8")
+    save = tmp_path / "game.json"
+    rc, _, err = run(capsys, "play", "--pack", copy, "--seed", "3", "--quiet",
+                     "--max-decisions", "200", "--save", save)
+    assert rc == 0, err
+    [rec] = json.loads(save.read_text(encoding="utf-8"))["packs"]
+    assert rec["id"] == "base" and rec["path"] == str(copy.resolve())
+    assert Game.load(save).bundle.faction("marquise").color == "#123456"
+    shutil.rmtree(copy)
+    assert Game.load(save).bundle.faction("marquise").color == "#e07b22"
+
+
 # ---------------------------------------------------------------------- format 1
 
 

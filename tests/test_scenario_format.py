@@ -600,3 +600,70 @@ def test_a_piece_limited_per_clearing_is_bounded(monkeypatch):
     assert sc.run_scenario(data) == [
         "#/position/pieces/5/wood: SCENARIO-INVALID: at most 1 wood in a clearing"]
     assert sc.run_scenario(with_("/position/pieces/5/wood", 1)) == []
+
+
+# ---------------------------------------------------------------------- the JSON Schema
+
+SCENARIO_SCHEMA = ROOT / "spec" / "schema" / "scenario.schema.json"
+SCENARIO_FILES = sorted((ROOT / "tests" / "scenarios").rglob("*.json")) + \
+    sorted(ROOT.glob("examples/*/scenarios/*.json"))
+
+
+def test_the_committed_scenario_schema_is_current():
+    assert SCENARIO_SCHEMA.read_text(encoding="utf-8") == sc.schema_text(), \
+        "spec/schema/scenario.schema.json is stale: run `rootlaw schema --write`"
+
+
+def test_the_scenario_schema_has_every_key_of_the_table():
+    s = sc.json_schema()
+    assert set(s["properties"]) == set(sc.SCENARIO_KEYS)
+    assert list(s["$defs"]["Position"]["properties"]) == sc.POSITION_KEYS
+    assert list(s["$defs"]["Expect"]["properties"]) == sc.EXPECT_KEYS
+    assert all(k.schema for k in sc.KEYS), "every key says the shape of its value"
+
+
+@pytest.mark.parametrize("path", SCENARIO_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_scenario_file_names_the_scenario_schema_and_passes_it(path):
+    """What an editor sees: the file names the committed schema, and follows it."""
+    jsonschema = pytest.importorskip("jsonschema")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    assert "$schema" in data, f"{path} does not name its JSON Schema in '$schema'"
+    assert (path.parent / data["$schema"]).resolve() == SCENARIO_SCHEMA.resolve()
+    v = jsonschema.Draft202012Validator(json.loads(SCENARIO_SCHEMA.read_text(encoding="utf-8")))
+    assert [e.message for e in v.iter_errors(data)] == []
+
+
+def test_every_documented_example_value_follows_its_keys_schema():
+    jsonschema = pytest.importorskip("jsonschema")
+    s = sc.json_schema()
+    ex = sc.examples()
+    jsonschema.Draft202012Validator.check_schema(s)
+    assert list(jsonschema.Draft202012Validator(s).iter_errors(ex["scenario"])) == []
+    for side, part in (("position", "Position"), ("expect", "Expect")):
+        props = s["$defs"][part]["properties"]
+        for name, value in {**ex[side], **ex["homebrew"][side]}.items():
+            errors = list(jsonschema.Draft202012Validator(props[name]).iter_errors(value))
+            assert errors == [], f"{side} {name}: {errors[0].message}"
+
+
+# Wrong shapes (of the INVALID cases above, those that are not about names): the schema
+# refuses them as the reader does, so an editor marks them as they are typed.
+SHAPES = ["not an object", "unknown top key", "unknown position key", "unknown expect key",
+          "unknown step key", "steps and do", "steps not a list", "a step not an object",
+          "position not an object", "name not a string", "seed a string", "seed too big",
+          "factions a string", "negative count", "count as a string", "count as a boolean",
+          "count as a fraction", "count null", "a ruin of 2", "hand not a list",
+          "negative vp", "vp too high", "vp as a string", "empty deck_top", "a die of 4",
+          "a roll of one die", "dice a string", "turn without a faction", "unknown phase",
+          "turn at the end", "unknown counter", "negative actions left", "do an object",
+          "negative hand size", "expect a turn key of position", "unknown stop"]
+
+
+@pytest.mark.parametrize("what", SHAPES)
+def test_the_scenario_schema_refuses_what_the_reader_refuses_as_a_shape(what):
+    jsonschema = pytest.importorskip("jsonschema")
+    v = jsonschema.Draft202012Validator(sc.json_schema())
+    assert not list(v.iter_errors(BASE)), "the base scenario follows the schema"
+    data = {c[0]: c[1] for c in INVALID}[what]
+    assert sc.run_scenario(data)[0].count("SCENARIO-INVALID") == 1
+    assert list(v.iter_errors(data)), f"the schema accepts {what}"

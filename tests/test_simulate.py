@@ -161,9 +161,75 @@ def test_wilson_interval_is_the_score_test_inversion(k, n):
 
 def test_spread_of_a_histogram():
     s = sm.spread({3: 1, 5: 2, 10: 1})  # 3 5 5 10
-    assert s == {"mean": 5.75, "sd": 2.9861, "min": 3, "median": 5, "max": 10}
+    assert s == {"mean": 5.75, "sd": 2.9861, "min": 3, "median": 5, "p90": 10, "p99": 10,
+                 "max": 10}
     assert sm.spread({4: 1, 6: 1})["median"] == 5
     assert sm.spread({7: 1})["sd"] == 0.0
+
+
+def test_percentiles_are_nearest_rank():
+    """p90 of 1..100 is 90, p99 is 99; of 1..1000 with a tail, the tail shows in p99."""
+    s = sm.spread(dict.fromkeys(range(1, 101), 1))
+    assert (s["median"], s["p90"], s["p99"], s["max"]) == (50.5, 90, 99, 100)
+    tail = {20: 980, 500: 15, 4000: 5}  # 1000 games: 2% long, 0.5% very long
+    s = sm.spread(tail)
+    assert (s["median"], s["p90"], s["p99"], s["max"]) == (20, 20, 500, 4000)
+    assert sm.spread({})["p99"] is None
+
+
+def test_stalled_turns_are_turns_without_a_new_best_vp():
+    """runtime/stall.py: progress is a seat reaching a VP it has not had before; VP
+    lost and won back (the Eyrie's turmoil, Law 7.7.2) is no progress."""
+    from rootlaw.runtime.stall import Progress
+
+    p = Progress([0, 0])
+    moves = [p.turn(t, vp) for t, vp in enumerate(
+        [(1, 0), (1, 0), (1, 2), (1, 1), (1, 2), (1, 2), (2, 2), (2, 2)], start=1)]
+    assert moves == [True, False, True, False, False, False, True, False]
+    assert (p.stalled, p.longest, p.longest_start, p.run, p.best) == (5, 3, 4, 1, [2, 2])
+    assert not p.stuck(2, rounds=2) and p.stuck(1, rounds=1)
+
+
+def test_a_legal_long_game_is_not_stuck_and_a_short_window_calls_it_stuck():
+    """Three-player game 1772 of simulate (seed 1772) stalls for 2,259 rounds, then the
+    Eyrie escapes its turmoil and wins on VP: the long legal tail.  With check's window
+    (stall.STALL_ROUNDS) it is played to its end; a window of 1,000 rounds stops it."""
+    from rootlaw.runtime.stall import STALL_ROUNDS
+
+    mod = load_core(base_bundle()).module
+    seats = Game(["marquise", "eyrie", "alliance"], 1)._seats
+    rec = sm.play_game(mod, seats, 1772, 1_000_000)
+    assert (rec.outcome, rec.rounds, rec.stuck) == ("vp", 2275, False)
+    assert rec.longest_stall == 6777 and rec.longest_stall < STALL_ROUNDS * 3
+    layout = mod.LAYOUT
+    state = array("q", [0]) * layout["consts"]["STATE_SIZE"]
+    core = mod.Core(state)
+    core.init_game(1772, seats)
+    core.seed_agent(1772)
+    short = sm.play_rounds(core, state, layout["state"], 1_000_000, stall_rounds=1000)
+    assert short.stuck and short.outcome == "stopped" and short.rounds < rec.rounds
+    assert short.longest_stall == 3000
+
+
+def test_the_summary_reports_the_tail(capsys):
+    """Percentiles, games over 100 and 1,000 rounds, stalled turns (docs/simulate.md)."""
+    out, _ = simulate_json(capsys, "--factions", "marquise,eyrie,alliance", "--games", "200",
+                           "--seed", "1700", "--jobs", "1")
+    data = json.loads(out)
+    rounds = data["length"]["rounds"]
+    assert rounds["median"] <= rounds["p90"] <= rounds["p99"] <= rounds["max"]
+    assert data["rounds_over"] == {"100": 1, "1000": 1}  # seed 1772, and only it
+    assert rounds["max"] == 2275
+    st = data["stalls"]
+    assert 0 < st["stalled_turns"] < sum(r * 3 for r in data["playing_by_round"])
+    assert 0 < st["share"] < 1 and st["longest"]["max"] == 6777
+    rc = main(["simulate", "--factions", "marquise,eyrie,alliance", "--games", "200",
+               "--seed", "1700", "--jobs", "1"])
+    text = capsys.readouterr().out
+    assert rc == 0
+    assert "long games: 1 over 100 rounds (0.5%), 1 over 1000 rounds (0.5%)" in text
+    assert re.search(r"^longest stall +[0-9.]+ +[0-9.]+ +\d+ +\d+ +\d+ +\d+ +6777$", text, re.M)
+    assert f"stalled turns: {st['stalled_turns']} ({100 * st['share']:.1f}% of all turns" in text
 
 
 def test_chunks_depend_on_the_number_of_games_only():
@@ -259,7 +325,7 @@ def test_jobs_1_and_jobs_2_give_byte_identical_json_and_workers_never_compile(ca
     data = json.loads(one)
     assert list(data) == ["format", "bundle", "factions", "seed", "seeds", "games_requested",
                           "games", "interrupted", "max_decisions", "confidence", "outcomes",
-                          "results", "playing_by_round", "length"]
+                          "results", "playing_by_round", "length", "rounds_over", "stalls"]
     assert data["games"] == 36 and not data["interrupted"]
     res = data["results"]
     assert sum(r["wins"] for r in res.values()) + data["outcomes"]["stopped"] == 36

@@ -9,6 +9,7 @@ loader's line scanner.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -137,6 +138,32 @@ def test_schema_check_reports_a_stale_file_and_how_to_fix_it(tmp_path, monkeypat
     stale.write_text(schema_text(), encoding="utf-8")
     assert main(["schema", "--check"]) == 0
     assert capsys.readouterr().out.startswith("ok: ")
+
+
+def test_schema_check_covers_the_scenario_schema_and_write_regenerates_both(
+        tmp_path, monkeypatch, capsys):
+    import rootlaw.spec.json_schema as sch
+    from rootlaw.runtime import scenario as sc
+
+    content, scenario = tmp_path / "rootlaw.schema.json", tmp_path / "scenario.schema.json"
+    content.write_text(schema_text(), encoding="utf-8")
+    scenario.write_text(sc.schema_text().replace('"title"', '"titel"', 1), encoding="utf-8")
+    monkeypatch.setattr(sch, "SCHEMA_PATH", content)
+    monkeypatch.setattr(sch, "SCENARIO_SCHEMA_PATH", scenario)
+    assert main(["schema", "--check"]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"ok: {content} is up to date"
+    assert out[1].startswith(f"{scenario}: SCHEMA-STALE: ") and "rootlaw schema --write" in out[1]
+    scenario.unlink()  # missing is stale too
+    assert main(["schema", "--check"]) == 1
+    capsys.readouterr()
+    assert main(["schema", "--write"]) == 0
+    assert scenario.read_text(encoding="utf-8") == sc.schema_text()
+    assert content.read_text(encoding="utf-8") == schema_text()
+    assert main(["schema", "--check"]) == 0
+    capsys.readouterr()
+    assert main(["schema", "--scenario"]) == 0
+    assert capsys.readouterr().out == sc.schema_text()
 
 
 def test_schema_out_writes_the_schema(tmp_path, capsys):
@@ -437,10 +464,16 @@ def test_bundle_hash_changes_when_content_changes(tmp_path, edit):
 
 
 def test_validate_the_base_pack(capsys):
-    assert main(["validate", str(BASE_PACK)]) == 0
+    assert main(["validate", "--play", "0", str(BASE_PACK)]) == 0
     lines = capsys.readouterr().out.splitlines()
     n = len(load_pack(BASE_PACK)[1])
     assert lines == [f"ok: {BASE_PACK} (pack base: {n} files; bundle {resolve().hash})"]
+    # By default it plays three seeded games too, and says how long they took.
+    assert main(["validate", str(BASE_PACK)]) == 0
+    [line] = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(rf"ok: {re.escape(str(BASE_PACK))} \(pack base: {n} files; bundle "
+                        rf"{resolve().hash}; played 3 games on map autumn in [0-9.]+ s "
+                        r"\((compiled|pure) core\): 3 ended, \d+ to \d+ rounds\)", line), line
 
 
 def test_validate_single_files(capsys):

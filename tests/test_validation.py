@@ -9,6 +9,7 @@ not depend on the loader's line scanner) and the exit code of `rootlaw validate`
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -190,6 +191,36 @@ def test_the_base_content_and_the_example_validate_clean(capsys):
     assert rc == 0 and len(out.splitlines()) == 2
 
 
+def test_a_copy_of_the_base_game_is_validated_in_place_of_the_installed_one(capsys, tmp_path):
+    """A contributor's checkout (spec/content/base, being edited) beside an installed
+    rootlaw (which comes with its own base game): the named base pack is the base game
+    of the validation, not a second pack named 'base' (ID-DUP before)."""
+    copy = tmp_path / "base"
+    shutil.copytree(BASE_PACK, copy)
+    rc, out, err = run(capsys, "validate", copy)
+    assert (rc, err) == (0, "")
+    assert out.startswith(f"ok: {copy} (pack base: 5 files; bundle {resolve().hash}; played 3 "
+                          "games on map autumn")
+    b = resolve([copy])
+    assert b.packs == ("base",) and b.records[0].path == str(copy.resolve())
+    # An edit is found in the copy, not in the installed base game.
+    f = copy / "marquise.json"
+    data = json.loads(f.read_text(encoding="utf-8"))
+    data["pieces"]["sawmill"]["track"]["cost"] = [0, 1, 2]
+    f.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    [d] = findings(copy)
+    assert (d.code, d.file, d.pointer) == ("TRACK-LENGTH", str(f), "/pieces/sawmill/track/cost")
+    # A pack of the copy's (named with --pack) is checked on the copy too.
+    assert [x.code for x in findings(EXAMPLE, packs=[copy])] == ["TRACK-LENGTH"]
+    # Two different base games named at once are still two packs with one id.
+    other = tmp_path / "other" / "base"
+    shutil.copytree(BASE_PACK, other)
+    with pytest.raises(SpecError) as e:
+        resolve([copy, other])
+    assert [(x.code, x.file) for x in e.value.diagnostics] == \
+        [("ID-DUP", str(other / "pack.json"))]
+
+
 # ---------------------------------------------------------------------- bundles
 
 
@@ -302,6 +333,33 @@ def test_a_warning_alone_exits_0_and_1_with_strict(capsys):
     assert out.splitlines() == [str(d), f"ok: {path} (faction test-herons; 1 warning)"]
     assert "(warning)" in str(d)
     assert run(capsys, "validate", "--strict", path)[0] == 1
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_with_strict_a_warning_fails_in_words_as_in_the_exit_code(capsys, fmt):
+    """--strict and only warnings: exit 1, and no format says ok (the text said `ok:`)."""
+    path = SEM / "track-draw-none.json"
+    [d] = findings(path)
+    rc, out, _ = run(capsys, "validate", "--strict", "--format", fmt, path)
+    assert rc == 1
+    if fmt == "text":
+        assert out.splitlines() == [str(d), f"failed: {path} (faction test-herons; 1 warning, "
+                                            "and --strict fails on warnings)"]
+    elif fmt == "json":
+        data = json.loads(out)
+        assert (data["ok"], data["exit_code"], data["warnings"]) == (False, 1, 1)
+    else:
+        assert out.splitlines()[-1] == ("rootlaw validate: 0 errors, 1 warnings in 1 paths: "
+                                        "failed (--strict fails on warnings)")
+    # Without --strict the same warning passes, and every format says so.
+    rc, out, _ = run(capsys, "validate", "--format", fmt, path)
+    assert rc == 0
+    if fmt == "text":
+        assert out.splitlines()[-1].startswith(f"ok: {path} ")
+    elif fmt == "json":
+        assert json.loads(out)["ok"] is True
+    else:
+        assert out.splitlines()[-1].endswith("in 1 paths: ok")
 
 
 def test_a_card_that_does_nothing_as_data_is_a_warning(capsys):
@@ -420,7 +478,7 @@ def test_github_format_is_workflow_command_annotations(capsys):
                         "title=TRACK-LENGTH::nest: 3 cost values for 4 pieces "
                         "(at /pieces/nest/track/cost)")
     assert lines[1].startswith("::warning file=") and "title=TRACK-DRAW-NONE::" in lines[1]
-    assert lines[-1] == "rootlaw validate: 1 errors, 1 warnings in 2 paths"
+    assert lines[-1] == "rootlaw validate: 1 errors, 1 warnings in 2 paths: failed"
 
 
 def test_github_format_escapes_what_would_break_a_command(tmp_path, capsys):
@@ -437,6 +495,84 @@ def test_validate_needs_something_to_validate(capsys):
     assert rc == 1 and "VALUE-INVALID" in err
 
 
+# ---------------------------------------------------------------------- content with no effect
+
+# (fixture, [(code, pointer, needle on the finding's line)]): content that validates and
+# can never change a game, each a warning (clean-faction.json with the defects).
+NO_EFFECT = [
+    # A trigger carried out by the other player: its target is that player too.
+    ("effect-no-effect.json", [
+        ("EFFECT-NO-EFFECT", "/abilities/1/do/0", '"take_random_card"'),
+        ("EFFECT-NO-EFFECT", "/abilities/1/do/1", '"take_random_card"'),
+        ("EFFECT-NO-EFFECT", "/abilities/2/do/1/vp", '"vp": 0')]),
+    # A building's suit that build ignores (only revolt reads a suit), a token's, a warrior's.
+    ("field-unread-suit.json", [
+        ("FIELD-UNREAD", "/pieces/heron-warrior/suit", '"suit": "mouse"'),
+        ("FIELD-UNREAD", "/pieces/nest/suit", '"suit": "fox"'),
+        ("FIELD-UNREAD", "/pieces/reed/suit", '"suit": "rabbit"')]),
+    ("field-unread.json", [
+        ("FIELD-UNREAD", "/pieces/reed/track/cost", '"cost": [1, 1, 1, 2, 2, 2]'),
+        ("FIELD-UNREAD", "/zones/0/unlimited_while", '"cache"'),
+        ("FIELD-UNREAD", "/columns/0/building", '"wade"'),
+        ("FIELD-UNREAD", "/crafting_piece", '"crafting_piece"'),
+        ("FIELD-UNREAD", "/abilities/1/target", '"taunt"')]),
+]
+
+
+@pytest.mark.parametrize("name, expected", NO_EFFECT, ids=[n for n, _ in NO_EFFECT])
+def test_content_that_can_have_no_effect_is_a_located_warning(capsys, name, expected):
+    path = SEM / name
+    got = [(d.code, d.pointer, d.line, d.severity) for d in findings(path)]
+    assert got == [(code, ptr, line_of(path, needle), "warning")
+                   for code, ptr, needle in expected]
+    rc, out, _ = run(capsys, "validate", path)
+    assert rc == 0 and out.splitlines()[-1] == \
+        f"ok: {path} (faction test-herons; {len(expected)} warnings)"
+    assert run(capsys, "validate", "--strict", path)[0] == 1
+
+
+def test_a_cards_trigger_by_the_other_player_taking_from_them_is_a_warning(tmp_path):
+    data = json.loads((SEM / "clean-deck.json").read_text(encoding="utf-8"))
+    data["cards"][1]["abilities"].append({
+        "kind": "trigger", "id": "snatch", "on": "pieces_removed", "pieces": ["cat-warrior"],
+        "actor": "other", "do": [{"op": "take_random_card"}]})
+    f = tmp_path / "deck.json"
+    f.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    [d] = findings(f)
+    assert (d.code, d.severity, d.pointer) == \
+        ("EFFECT-NO-EFFECT", "warning", "/cards/1/abilities/1/do/0")
+
+
+@pytest.mark.parametrize("actor, marquise, eyrie", [("other", ["anvil"], ["sword"]),
+                                                     ("self", [], ["anvil", "sword"])])
+def test_the_engine_does_what_the_warning_says(tmp_path, actor, marquise, eyrie):
+    """Law 1.5.4 (a trigger runs after its event): the Eyrie's roost is removed; carried
+    out by the remover ('actor': other), take_random_card takes from the remover's own
+    hand (nothing changes); by the Eyrie ('actor': self), from the remover's."""
+    from rootlaw.runtime import scenario as sc
+
+    pack = tmp_path / "pilfer"
+    pack.mkdir()
+    (pack / "pack.json").write_text(json.dumps({
+        "kind": "pack", "id": "pilfer", "name": "pilfer", "version": "1",
+        "requires": ["base"], "content": ["patch.json"]}), encoding="utf-8")
+    (pack / "patch.json").write_text(json.dumps({
+        "kind": "patch", "target": "faction:eyrie", "patch": [{
+            "op": "add", "path": "/abilities/-", "value": {
+                "kind": "trigger", "id": "pilfer", "on": "pieces_removed",
+                "pieces": ["roost"], "actor": actor, "do": [{"op": "take_random_card"}]}}]}),
+        encoding="utf-8")
+    warned = [d.code for d in findings(pack)]
+    assert warned == (["EFFECT-NO-EFFECT"] if actor == "other" else [])
+    data = {"factions": ["marquise", "eyrie"], "seed": 1, "position": {
+        "clear": True, "pieces": {"5": {"cat-warrior": 3, "roost": 1}},
+        "hands": {"marquise": ["anvil"], "eyrie": ["sword"]}, "dice": [[1, 0]],
+        "turn": {"faction": "marquise", "phase": "daylight", "step": "actions"}},
+        "steps": [{"do": ["battle 5 eyrie", "done"], "expect": {
+            "pieces": {"5": {"roost": 0}}, "hands": {"marquise": marquise, "eyrie": eyrie}}}]}
+    assert sc.run_scenario(data, bundle=resolve([pack]), pure=True) == []
+
+
 # ---------------------------------------------------------------------- the table and its docs
 
 
@@ -448,7 +584,7 @@ def test_every_check_has_a_code_severity_summary_and_example():
 
 def test_every_check_code_has_a_fixture_that_triggers_it():
     """A check nothing triggers could be dead; every code is exercised above."""
-    triggered = {code for _, exp in DOCUMENTS for code, _, _ in exp}
+    triggered = {code for _, exp in DOCUMENTS + NO_EFFECT for code, _, _ in exp}
     triggered |= {"MAP-CORNERS-FEW", "SETUP-SLOTS", "ID-DUP", "TRACK-DRAW-NONE", "TURN-NO-DRAW",
                   "MAP-FOREST-ID", "MAP-SUIT-MISSING", "CARD-NO-EFFECT", "REF-UNDEF",
                   "ZONE-CAPACITY", "CYCLE-STUCK", "FOREST-SCORE"}
@@ -518,3 +654,127 @@ def test_a_revolt_naming_buildings_of_one_suit_twice_is_reported_at_each_repeat(
          "revolt: 'rabbit-base' and 'rabbit-base' are both rabbit"),
         ("/turn/birdsong/0/menu/0/buildings/5",
          "revolt: 'mouse-base' and 'mouse-base' are both mouse")]
+
+
+# ---------------------------------------------------------------------- scenario files
+
+SCENARIOS = ROOT / "tests" / "scenarios"
+BAD_SCENARIOS = DATA / "scenarios" / "invalid"
+
+
+def test_a_scenario_file_is_recognised_and_read_against_the_content(capsys):
+    """`validate SCENARIO.json` said `Unable to extract tag using discriminator 'kind'`."""
+    path = SCENARIOS / "02-key-concepts" / "bird-card-pays-overwork-anywhere.json"
+    rc, out, err = run(capsys, "validate", path)
+    assert (rc, err) == (0, "")
+    assert out.splitlines() == [f"ok: {path} (scenario: 2 steps, marquise and eyrie on the "
+                                "base game; `rootlaw scenario` runs it)"]
+
+
+@pytest.mark.parametrize("name, pointer, needle, message", [
+    ("expect-typo.json", "/expect/peices", '"peices"', "unknown key 'peices'"),
+    ("unknown-piece.json", "/position/pieces/5/timber", '"timber"', "unknown piece 'timber'"),
+])
+def test_a_scenario_that_means_nothing_is_scenario_invalid_at_its_line(capsys, name, pointer,
+                                                                       needle, message):
+    path = BAD_SCENARIOS / name
+    [d] = findings(path)
+    assert (d.code, d.file, d.pointer, d.line) == \
+        ("SCENARIO-INVALID", str(path), pointer, line_of(path, needle))
+    assert message in d.message
+    rc, out, _ = run(capsys, "validate", path)
+    assert rc == 1 and out.splitlines() == [str(d)]
+
+
+def test_a_packs_scenario_is_read_on_the_pack_it_lies_in(capsys, tmp_path):
+    """The homebrew map's scenario names its clearings: on the pack it lies in it reads;
+    copied out of the pack, on the base game, it does not, until --pack names the pack."""
+    pack = ROOT / "examples" / "homebrew-map"
+    path = pack / "scenarios" / "march-along-thicket-paths.json"
+    rc, out, _ = run(capsys, "validate", path)
+    assert rc == 0 and "on packs base, homebrew-map" in out
+    alone = tmp_path / "march.json"
+    shutil.copy(path, alone)
+    [d] = findings(alone)
+    assert d.code == "SCENARIO-INVALID" and d.file == str(alone)
+    assert findings(alone, packs=[pack]) == []
+
+
+def test_a_folder_of_scenarios_validates_each_file_and_the_repositorys_all_do(capsys):
+    files = sorted(SCENARIOS.rglob("*.json"))
+    rc, out, _ = run(capsys, "validate", SCENARIOS, *sorted(ROOT.glob("examples/*/scenarios")))
+    lines = out.splitlines()
+    assert rc == 0, "\n".join(x for x in lines if not x.startswith("ok: "))
+    assert len(lines) == len(files) + len(list(ROOT.glob("examples/*/scenarios/*.json")))
+    assert all(x.startswith("ok: ") and "(scenario: " in x for x in lines)
+
+
+def test_content_without_a_kind_says_what_kinds_there_are(tmp_path):
+    f = tmp_path / "x.json"
+    f.write_text('{"id": "x"}', encoding="utf-8")
+    [d] = findings(f)
+    assert (d.code, d.pointer) == ("KEY-MISSING", "")
+    assert "no 'kind'" in d.message and "pack, map, deck, faction, patch" in d.message
+    assert "docs/scenarios.md" in d.message
+
+
+# ---------------------------------------------------------------------- played games
+
+TOO_SMALL = PACKS / "too-small-map"
+
+
+def test_a_map_on_which_no_game_ends_is_found_by_the_seeded_games(capsys):
+    """Two clearings, every slot filled at setup: the map validates (only a warning: no
+    mouse clearing), and every random game on it turns without end.  validate plays
+    three seeded games by default and names the stall."""
+    map_file = TOO_SMALL / "two-clearings.json"
+    assert [d.code for d in findings(TOO_SMALL)] == ["MAP-SUIT-MISSING"]  # play=0
+    rc, out, _ = run(capsys, "validate", TOO_SMALL)
+    assert rc == 1
+    warning, stall = out.splitlines()
+    assert warning.startswith(f"{map_file}:6: MAP-SUIT-MISSING (warning)")
+    assert stall.startswith(f"{map_file}:1: PLAY-STALL: no game on map two-clearings ends: "
+                            "the 3 seeded games (marquise, eyrie and alliance; seeds 1, 2, 3) "
+                            "all stalled; seed 1: no faction reached a VP it had not had "
+                            "before in 500 rounds, from round ")
+    assert re.search(r"\[played 3 games on map two-clearings in [0-9.]+ s \((compiled|pure) "
+                     r"core\): 0 ended, 3 stalled\]$", stall), stall
+    # Off: only the warning.
+    rc, out, _ = run(capsys, "validate", "--play", "0", TOO_SMALL)
+    assert rc == 0 and "played" not in out
+    # GitHub annotations carry it as an error of the map's file.
+    rc, out, _ = run(capsys, "validate", "--format", "github", TOO_SMALL)
+    assert rc == 1 and f"::error file={map_file},line=1,title=PLAY-STALL::" in out
+
+
+def test_the_time_budget_leaves_games_undecided_and_says_so(capsys):
+    rc, out, _ = run(capsys, "validate", "--play-seconds", "0", TOO_SMALL)
+    assert rc == 0
+    assert "; played 0 of 3 games on map two-clearings in 0.00 s (" in out
+    assert "core): 0 ended, 3 undecided in the time budget; 1 warning)" in out
+
+
+def test_the_base_game_and_the_examples_play_to_an_end(capsys):
+    for pack in (BASE_PACK, *sorted(p for p in (ROOT / "examples").iterdir()
+                                    if (p / "pack.json").exists())):
+        rc, out, _ = run(capsys, "validate", "--strict", pack)
+        assert rc == 0, out
+        assert re.search(r"; played 3 games on map \w+ in [0-9.]+ s \((compiled|pure) core\): "
+                         r"3 ended, \d+ to \d+ rounds\)$", out.strip()), out
+
+
+def test_some_games_stalling_is_a_warning_and_all_an_error():
+    """The verdict of the seeded games (runtime/probe.py), on the base game with small
+    window: at 20 rounds seed 1's longest stall counts (the other two games end)."""
+    from rootlaw.runtime.probe import probe
+
+    base = resolve()
+    ok = probe(base)
+    assert ok.verdict() is None and ok.ended == 3
+    some = probe(base, stall_rounds=20)
+    code, severity, message = some.verdict()
+    assert (code, severity) == ("PLAY-SLOW", "warning") and some.ended == 2
+    assert message.startswith("1 of 3 seeded games on map autumn (marquise, eyrie and "
+                              "alliance) stalled (seeds 1) while 2 ended; seed 1: no faction")
+    tiny = probe(resolve([TOO_SMALL]), games=1)
+    assert tiny.verdict()[:2] == ("PLAY-STALL", "error")
