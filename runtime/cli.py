@@ -430,6 +430,8 @@ def cmd_check(args) -> int:
 
     bundle = _bundle(args)
     factions = _factions(args) or None
+    if args.hidden:
+        return _check_hidden(args, bundle, factions)
     if args.scenarios:
         paths = [Path(p) for p in args.scenarios]
     else:  # each pack's own scenarios/ folder, when it has one
@@ -464,6 +466,37 @@ def cmd_check(args) -> int:
         print(f"... and {len(rep.failures) - 20} more")
     n = len(rep.failures)
     print("ok" if rep.ok else f"FAILED: {n} problem{'' if n == 1 else 's'}")
+    return 0 if rep.ok else 1
+
+
+def _check_hidden(args, bundle, factions) -> int:
+    """check --hidden: the twin check of runtime/hidden.py, for one table or every
+    faction of the bundle."""
+    from .hidden import check_hidden
+
+    progress = None
+    if args.progress:
+        from tqdm import tqdm
+        progress = tqdm(total=args.games, unit="game", file=sys.stderr)
+    rep = check_hidden(bundle, factions, games=args.games, seed=args.seed,
+                       positions=args.positions, horizon=args.horizon,
+                       max_decisions=args.max_decisions,
+                       progress=progress.update if progress is not None else None)
+    if progress is not None:
+        progress.close()
+    table = ", ".join(factions or [f.id for f in bundle.factions])
+    print(f"check --hidden: bundle {bundle.hash} ({table}); {rep.games} games from seed "
+          f"{args.seed}, {args.positions} positions each")
+    print(f"twins: {rep.pairs} pairs (a cards twin and a future twin per seat and "
+          f"position), {rep.compared} decisions compared; ended by a card or die shown "
+          f"{rep.revealed}, by a choice only one twin had {rep.parted}, at the horizon or "
+          f"the end {rep.ran_out} ({rep.seconds:.1f} s)")
+    for leak in rep.leaks[:20]:
+        print(f"FAIL {leak}")
+    if len(rep.leaks) > 20:
+        print(f"... and {len(rep.leaks) - 20} more")
+    n = len(rep.leaks)
+    print("ok: no leak" if rep.ok else f"FAILED: {n} leak{'' if n == 1 else 's'}")
     return 0 if rep.ok else 1
 
 
@@ -712,6 +745,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--scenarios", nargs="*", metavar="PATH",
                    help="scenario files or folders (default: each pack's scenarios/)")
     p.add_argument("--progress", action="store_true", help="progress bar on stderr")
+    p.add_argument("--hidden", action="store_true",
+                   help="instead: the hidden-information check (twins that differ only in "
+                        "what one seat cannot see, played on with the same choices; any "
+                        "difference that seat sees before a card is shown is a leak; "
+                        "docs/design.md, Hidden information)")
+    p.add_argument("--positions", type=at_least(1), default=6, metavar="N",
+                   help="--hidden: positions per game made into twins (default 6)")
+    p.add_argument("--horizon", type=at_least(1), default=80, metavar="N",
+                   help="--hidden: decisions each pair of twins is played on (default 80)")
     packs(p)
     p.set_defaults(func=cmd_check)
 

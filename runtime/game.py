@@ -86,6 +86,15 @@ class _Seating:
     over_at: int
 
 
+def _fold(seed: int) -> int:
+    """A seed of any size as the 32 bits the core's streams start from, every bit of it
+    counting (splitmix64's finalizer): seeds that differ only in high bits differ."""
+    x = seed & (2**64 - 1)
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & (2**64 - 1)
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & (2**64 - 1)
+    return (x ^ (x >> 31)) & 0xFFFFFFFF
+
+
 class Game:
     """One game of Root on a bundle's rules core.
 
@@ -329,7 +338,7 @@ class Game:
         g._sampled = self._sampled
         return g
 
-    def determinize(self, seat: int, rng: int | random.Random | None = None, *,
+    def determinize(self, seat: int | None, rng: int | random.Random | None = None, *,
                     cards: bool = True, future: bool = True) -> Game:
         """A copy of the game in which what ``seat`` cannot see is sampled again,
         consistently with what it has seen: the cards in other hands, in face-down zones
@@ -340,9 +349,11 @@ class Game:
         game.  What a search agent plays on, rather than the real state (Law 1.2).
 
         ``rng``: a seed, a ``random.Random`` (one 63-bit draw), or None (OS entropy).
-        ``cards`` / ``future`` False keeps that part as it is.  The copy is a sample, not a
-        game that was played: it cannot be saved (``SAVE-SAMPLED``)."""
-        self._seat(seat)
+        ``cards`` / ``future`` False keeps that part as it is.  ``seat`` None samples
+        what no seat sees: the deck's order (with ``cards``) and the future.  The copy is
+        a sample, not a game that was played: it cannot be saved (``SAVE-SAMPLED``)."""
+        if seat is not None:
+            self._seat(seat)
         if rng is None:
             seed = random.SystemRandom().getrandbits(63)
         elif isinstance(rng, random.Random):
@@ -353,7 +364,8 @@ class Game:
             raise RootlawError(f"determinize: rng is a seed or a random.Random, not {rng!r}",
                                code="VALUE-INVALID")
         g = self.clone()
-        g._core.determinize(seat, seed & (2**63 - 1), int(cards) | 2 * int(future))
+        what = (1 if seat is not None else 4) * int(cards) | 2 * int(future)
+        g._core.determinize(seat if seat is not None else 0, _fold(seed), what)
         g._sampled = True
         return g
 

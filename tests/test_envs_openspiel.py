@@ -239,6 +239,78 @@ def test_mcts_bot_plays_a_whole_game():
     assert sorted(state.returns()) == [-1.0] * (len(mix) - 1) + [1.0]
 
 
+def _midgame(mix=("marquise", "eyrie", "alliance"), seed=4, steps=120):
+    game = load(mix, seed=seed)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(seed)
+    for _ in range(steps):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    return game, state
+
+
+def test_a_clone_plays_a_future_nobody_knew_not_the_real_one():
+    """Law 1.2: the deck's order and the dice to come are nobody's.  A clone (what
+    OpenSpiel's MCTS searches on) has them sampled again; hands and the board are the
+    state's; the state itself plays on its own seeded future."""
+    _, state = _midgame()
+    g = state.position.game
+    deck = sorted(g.state[g.S["DECK"] + i] for i in range(g.state[g.S["DECK_LEN"]]))
+    clones = [state.clone().position.game for _ in range(6)]
+    rng_at = g.S["RNG"]
+    assert len({c.state[rng_at] for c in clones} | {g.state[rng_at]}) == 7
+    orders = set()
+    for c in clones:
+        assert c.history == g.history
+        assert [c.hand(q) for q in range(3)] == [g.hand(q) for q in range(3)]
+        assert c.piece_counts() == g.piece_counts()
+        order = [c.state[c.S["DECK"] + i] for i in range(c.state[c.S["DECK_LEN"]])]
+        assert sorted(order) == deck
+        orders.add(tuple(order))
+    assert len(orders) > 1, "the deck's order was never sampled again"
+    real = Game(g.factions, g.seed)
+    for a in g.history:
+        real.apply(a)
+    assert list(real.state) == list(g.state)  # the state is the game its seed plays
+
+
+def test_resample_from_infostate_keeps_the_player_s_information_state():
+    _, state = _midgame()
+    for player in range(3):
+        key = state.information_state_string(player)
+        views = []
+        for k in range(4):
+            sample = state.resample_from_infostate(player, lambda k=k: (k + 0.5) / 4)
+            assert sample.information_state_string(player) == key
+            assert sample.observation_tensor(player) == state.observation_tensor(player)
+            assert sample.legal_actions() == state.legal_actions() or \
+                state.current_player() != player
+            sg = sample.position.game
+            views.append(tuple(tuple(sg.hand(q)) for q in range(3) if q != player))
+        assert len(set(views)) > 1, "nothing hidden from the player was sampled again"
+
+
+def test_ismcts_bot_plays_a_whole_game():
+    """OpenSpiel's information-set MCTS (it needs resample_from_infostate) as the first
+    seat against a random player, to the real end of the game."""
+    from open_spiel.python.algorithms import ismcts
+
+    game = load(MIXES[0], seed=5)
+    rng = np.random.RandomState(1)
+    bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng, max_length=10),
+                           uct_c=2.0, max_simulations=3, random_state=rng)
+    state = game.new_initial_state()
+    moves = 0
+    while not state.is_terminal():
+        if state.current_player() == 0:
+            action = bot.step(state)
+            moves += 1
+        else:
+            action = int(rng.choice(state.legal_actions()))
+        assert action in state.legal_actions()
+        state.apply_action(action)
+    assert moves > 50 and state.position.game.is_over
+
+
 def test_packs_parameter_loads_a_pack():
     pack = ROOT / "examples" / "homebrew-map"
     game = load(MIXES[0], packs=str(pack), map="thicket", seed=1)

@@ -317,3 +317,24 @@ def test_cards_of_a_face_up_zone_are_seen_by_everyone():
     for viewer in range(4):
         ob = g.observation(viewer)["players"][alliance]["zones"]["supporters"]
         assert (ob["cards"] is None) == (viewer != alliance)
+
+
+# ------------------------------------------------------------------ the command
+
+
+def test_check_hidden_command(capsys, monkeypatch):
+    """`rootlaw check --hidden`: ok on the base game; on a leaky core, the leak with the
+    game, seat and decision to reproduce it, and exit 1."""
+    from rootlaw.runtime.cli import main
+
+    rc = main(["check", "--hidden", "--factions", "marquise,eyrie,alliance", "--games", "4"])
+    out = capsys.readouterr().out
+    assert rc == 0 and "ok: no leak" in out and "pairs" in out
+    b = base_bundle()
+    leaky(b, HIDDEN, HIDDEN.replace("card])\n", "card]) and "
+                                    "self.s[S_CARD_LOC + card] < LOC_ZONE\n"), monkeypatch)
+    monkeypatch.setenv("ROOTLAW_PURE", "1")
+    rc = main(["check", "--hidden", "--factions", "marquise,eyrie,alliance", "--games", "20"])
+    out = capsys.readouterr().out
+    assert rc == 1 and "FAIL HIDDEN-LEAK marquise,eyrie,alliance seed" in out
+    assert "FAILED:" in out.splitlines()[-1]

@@ -765,13 +765,13 @@ def test_the_base_game_and_the_examples_play_to_an_end(capsys):
 
 def test_some_games_stalling_is_a_warning_and_all_an_error():
     """The verdict of the seeded games (runtime/probe.py), on the base game with small
-    window: at 20 rounds seed 1's longest stall counts (the other two games end)."""
+    window: at 8 rounds seed 1's longest stall counts (the other two games end)."""
     from rootlaw.runtime.probe import probe
 
     base = resolve()
     ok = probe(base)
     assert ok.verdict() is None and ok.ended == 3
-    some = probe(base, stall_rounds=20)
+    some = probe(base, stall_rounds=8)
     code, severity, message = some.verdict()
     assert (code, severity) == ("PLAY-SLOW", "warning") and some.ended == 2
     assert message.startswith("1 of 3 seeded games on map autumn (marquise, eyrie and "

@@ -7,9 +7,17 @@ Sequential, imperfect information, general-sum, rewards at the end (as
 ``rootlaw.runtime.envs.outcome``: win 1, loss -1, stopped 0).  Chance is *sampled*:
 dice and shuffles come from the game's own seeded generator inside the state, never as
 chance nodes.  The k-th initial state of a loaded game to be played (counting from 0)
-plays seed ``seed + k``, the game ``rootlaw play --seed`` deals; a clone carries its
-generator, so clones play the same dice (determinized copies: what MCTS rollouts from a
-state see).
+plays seed ``seed + k``, the game ``rootlaw play --seed`` deals.  What no player knows
+yet is not part of a state a bot can look at: a clone has the deck's order dealt again
+and a fresh generator (the dice and shuffles to come), so a search that plays on clones
+(OpenSpiel's MCTS) meets a future it could not have known, never the real one (Law 1.2).
+The state itself plays on its own future; only clones are sampled.
+
+``resample_from_infostate(player, sampler)`` is ``Game.determinize``: a state the player
+cannot tell from this one (the same information-state string), everything hidden from
+it dealt again consistently with what it has seen; OpenSpiel's ``ISMCTSBot`` searches on
+such states.  A sampled state pickles as its whole state array (it is no game a seed and
+decisions reach, so not as a save).
 
 With ``deals`` = N > 0 the same game has *explicit* chance instead: the initial state is
 a chance node with N equally likely outcomes, the deals ``seed .. seed + N - 1``, and
@@ -204,17 +212,39 @@ class _Position:
     def __deepcopy__(self, memo) -> _Position:
         if self.undealt:
             return _Position(self._owner, self.content, None, True)
-        return _Position(self._owner, self.content, self.game.clone(), self.by_chance)
+        g = self.game
+        if self.by_chance:  # the deal drew the whole random tape: it is the state's own
+            return _Position(self._owner, self.content, g.clone(), True)
+        # Sampled chance: what nobody knows yet (the deck's order, the dice) is sampled
+        # again, from a seed of the state's own, so a copy is not the real future.
+        sample = g.determinize(None, _SAMPLES.getrandbits(63))
+        return _Position(self._owner, self.content, sample, False)
 
     def __reduce__(self):
         if self.undealt:
             return (_Position, (None, self.content, None, True))
-        return (_restore, (self.content, self.game.to_dict(), self.by_chance))
+        g = self.game
+        if g._sampled:
+            return (_restore_sample, (self.content, g.factions, g.seed, list(g.state),
+                                      list(g.history)))
+        return (_restore, (self.content, g.to_dict(), self.by_chance))
+
+
+# Seeds of the samples clones take: one stream per process, seeded once, so a run is
+# reproducible (OpenSpiel gives a Python state no generator of its own to draw from).
+_SAMPLES = __import__("random").Random(0x5EED)
 
 
 def _restore(content: tuple, save: dict, by_chance: bool = False) -> _Position:
     return _Position(None, content, Game.from_dict(save, bundle=bundle_for(*content)),
                      by_chance)
+
+
+def _restore_sample(content: tuple, factions: list[str], seed: int, state: list[int],
+                    history: list[int]) -> _Position:
+    g = Game(factions, seed, bundle=bundle_for(*content), _restore=(state, history))
+    g._sampled = True
+    return _Position(None, content, g, False)
 
 
 class _Trail:
@@ -292,15 +322,27 @@ class RootState(pyspiel.State):
     def returns(self) -> list[float]:
         return outcome.outcome_rewards(self.game)
 
+    def resample_from_infostate(self, player_id: int, probability_sampler) -> RootState:
+        """A state ``player_id`` cannot tell from this one: its information-state string
+        is the same, and everything hidden from it (other hands, face-down zones, the
+        deck's order, the dice to come) is dealt again consistently with what it has seen
+        (``Game.determinize``), from ``probability_sampler()`` (a uniform draw)."""
+        copy = self.clone()
+        if self.position.undealt:
+            return copy
+        seed = int(float(probability_sampler()) * 2.0**53)
+        copy.position.deal(self.game.determinize(int(player_id), seed))
+        return copy
+
     def __str__(self) -> str:
-        # The whole state, hands included: the seed and the decisions taken fix it.
+        # The seed and the decisions taken: with sampled chance, what they lead to past
+        # the next die or shuffle is the state's own (a clone samples its own future),
+        # so the string names no more than they fix.  observation_string shows a seat's
+        # view of the position.
         if self.position.undealt:
             return "not dealt yet"
         g = self.game
-        vp = ", ".join(f"{f} {v}" for f, v in zip(g.factions, g.scores, strict=True))
-        asked = "over" if g.is_over else f"{g.factions[g.to_play]} to play ({g.decision})"
-        return (f"turn {g.turn} {g.phase}, {asked}; vp: {vp}\n"
-                f"seed {g.seed}, decisions: {' '.join(map(str, g.history))}")
+        return f"seed {g.seed}, decisions: {' '.join(map(str, g.history))}"
 
 
 class RootObserver:
