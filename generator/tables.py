@@ -78,8 +78,11 @@ FRAME_KINDS = ("march", "ambush", "foil", "remove", "rescue", "pay", "place", "c
 #   trigger     (holder, trigger index, clearing, the seat that acts on it)
 #   reshuffled  (cards now in the deck)
 #   won         (seat, 1 by dominance else 0)
+#   turn        (the seat whose turn begins, the turn counter)
+#   moved       (from clearing, to clearing, piece, how many)
+#   paid        (seat, clearing, piece: one piece back to its supply as a cost, Law 6.5.4)
 EVENTS = ("card", "placed", "removed", "scored", "roll", "hits", "shown", "hook", "trigger",
-          "reshuffled", "won")
+          "reshuffled", "won", "turn", "moved", "paid")
 EVENT_WIDTH = 5
 # Why VP were scored (the 'scored' event): a track's space uncovered by a piece placed, a
 # card crafted, a usable effect or a card's program, an enemy piece removed (Law 3.2.1),

@@ -129,7 +129,8 @@ def cmd_play(args) -> int:
             seed = args.seed + i
             out = None if args.quiet or args.json else sys.stdout
             g = play_game(bundle, factions, seed, out=out, log_path=args.log, pure=args.pure,
-                          max_decisions=args.max_decisions)
+                          max_decisions=args.max_decisions,
+                          view=_view_seat(args.view, None, factions=factions))
             if i == 0 and games >= 50 and not g.compiled and not args.pure:
                 print("rootlaw: this bundle runs on the pure-Python core; `rootlaw build` "
                       "with the same --pack/--map options compiles it (tens of times faster)",
@@ -384,6 +385,20 @@ def cmd_bench(args) -> int:
 # ---------------------------------------------------------------------- replay
 
 
+def _view_seat(view: str, g=None, *, factions: list[str] | None = None,
+               allow_all: bool = True):
+    """--view: 'all' (allow_all), 'public' (None) or a seated faction's seat."""
+    if view == "all" and allow_all:
+        return "all"
+    if view == "public":
+        return None
+    seated = factions if factions is not None else g.factions
+    if view not in seated:
+        choices = ("all, " if allow_all else "") + "public, " + ", ".join(seated)
+        raise RootlawError(f"--view {view!r}: one of {choices}", code="VALUE-INVALID")
+    return seated.index(view)
+
+
 def cmd_replay(args) -> int:
     from .log import replay_log
 
@@ -395,7 +410,7 @@ def cmd_replay(args) -> int:
         from rootlaw.generator.build import write_atomic
 
         from .viewer import page, replay_data
-        text = page(replay_data(g))
+        text = page(replay_data(g, _view_seat(args.view, g, allow_all=False)))
         write_atomic(Path(args.html), text)
         print(f"wrote {args.html} ({len(text.encode()) // 1024} KiB, "
               f"{len(g.history) + 1} positions)")
@@ -592,6 +607,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "turns, first-player win rate) instead of per-game lines; Ctrl-C "
                         "prints the summary of the games finished so far (exit 130)")
     p.add_argument("--log", metavar="FILE", help="write a JSON-lines game log (one game)")
+    p.add_argument("--view", default="all", metavar="WHO",
+                   help="whose view the readable log shows: 'all' (default: every card "
+                        "named, the record of whoever runs the game), 'public' (the table) "
+                        "or a faction id")
     p.add_argument("--max-decisions", type=at_least(1), default=1_000_000, metavar="N",
                    help="stop a game that has not ended after N decisions (no winner)")
     p.add_argument("--save", metavar="FILE",
@@ -711,6 +730,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("log", help="the log (written by play --log)")
     p.add_argument("--html", metavar="FILE", help="also write a self-contained HTML "
                    "viewer that steps through the game")
+    p.add_argument("--view", default="public", metavar="WHO",
+                   help="--html: whose view the page holds: 'public' (default: the table, "
+                        "no face-down card named) or a faction id (its hand and what it "
+                        "was shown too); a page holds one view")
     recorded(p)
     p.set_defaults(func=cmd_replay)
 

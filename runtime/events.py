@@ -12,7 +12,8 @@ module names them and says what each audience sees of them:
 - a hand shown is seen, card by card, by the seat it is shown to (and its owner);
 - everything else is public.
 
-An audience is ``None`` (the table: public facts only) or a seat.  ``describe`` gives
+An audience is ``None`` (the table: public facts only), a seat, or ``ALL`` (the record
+of whoever runs the game: every card named).  ``describe`` gives
 an event in words for an audience, ``record`` the whole event for a JSON log (with who
 saw the card), and ``redact`` a decision's notation for an audience (a card it names
 that went face down to that audience reads "a card").
@@ -72,12 +73,19 @@ def face_down(g: Game, loc: int) -> bool:
     return False
 
 
+# The audience that sees everything: the record of whoever runs the game (a text log's
+# default), not any player's view.
+ALL = -2
+
+
 def sees_place(g: Game, loc: int, viewer: int | None) -> bool:
-    return not face_down(g, loc) or (viewer is not None and owner(g, loc) == viewer)
+    return viewer == ALL or not face_down(g, loc) or \
+        (viewer is not None and owner(g, loc) == viewer)
 
 
 def sees_card(g: Game, e: Event, viewer: int | None) -> bool:
-    """Whether an audience sees which card a 'card' event moved."""
+    """Whether an audience (a seat, None for the table, ALL) sees which card a 'card'
+    event moved."""
     return (viewer is not None and viewer == e.d) or sees_place(g, e.b, viewer) or \
         sees_place(g, e.c, viewer)
 
@@ -104,6 +112,19 @@ def place_name(g: Game, loc: int) -> str:
 
 
 # ---------------------------------------------------------------------- words
+
+
+def ability_name(g: Game, ident: str) -> str:
+    """An ability's printed name (a faction's or a card's), by its id."""
+    names = _NAMES.get(g.bundle.hash)
+    if names is None:
+        names = _NAMES[g.bundle.hash] = {
+            ab.id: ab.name for src in (*g.bundle.factions, *g.bundle.deck.cards)
+            for ab in getattr(src, "abilities", ()) if getattr(ab, "name", None)}
+    return names.get(ident, ident)
+
+
+_NAMES: dict[str, dict[str, str]] = {}
 
 
 def _card(g: Game, card: int) -> str:
@@ -163,6 +184,14 @@ def _card_words(g: Game, e: Event, viewer: int | None) -> str:
         where = f" from {place_name(g, src)}" if src >= zone or src == c["LOC_DECK"] else ""
         who = g.factions[src_q] if src_q >= 0 else "the rules"
         return f"{who} discards {name}{where}"
+    if dst == c["LOC_RESERVE"]:
+        return f"{name} goes back to its faction's reserve"
+    if src == c["LOC_RESERVE"]:
+        return f"{g.factions[dst_q]} tucks {name} into its " \
+               f"{g.names['columns'][g._seats[dst_q]][(dst - c['LOC_COLUMN']) % c['L']]} column"
+    if hand <= src < hand + c["P"] and c["LOC_COLUMN"] <= dst < zone:
+        return f"{g.factions[src_q]} adds {name} to its " \
+               f"{g.names['columns'][g._seats[src_q]][(dst - c['LOC_COLUMN']) % c['L']]} column"
     if hand <= src < hand + c["P"] and hand <= dst < hand + c["P"]:
         return f"{g.factions[dst_q]} takes {name} from {place_name(g, src)}"
     if hand <= src < hand + c["P"] and dst >= zone:
@@ -198,7 +227,7 @@ def describe(g: Game, e: Event, viewer: int | None = None) -> str:
         return f"hits: the defender takes {e.a}, the attacker {e.b}"
     if k == "shown":
         text = f"the {f[e.a]}'s hand is shown to the {f[e.b]}"
-        if viewer is not None and viewer in (e.a, e.b):
+        if viewer is not None and viewer in (e.a, e.b, ALL):
             seen = g.seen_hand(e.b, e.a)
             cards = ", ".join(seen[0]) if seen and seen[0] else "no cards"
             text += f": {cards}"
@@ -207,7 +236,15 @@ def describe(g: Game, e: Event, viewer: int | None = None) -> str:
         return f"{f[e.a]}: {g.names['hooks'][e.b]}"
     if k == "trigger":
         acts = f" ({f[e.d]} acts)" if e.d != e.a else ""
-        return f"{f[e.a]}: {g.names['triggers'][e.b]} in clearing {_clearing(g, e.c)}{acts}"
+        return f"{f[e.a]}: {ability_name(g, g.names['triggers'][e.b])} in clearing " \
+               f"{_clearing(g, e.c)}{acts}"
+    if k == "turn":
+        return f"turn {e.b}: the {f[e.a]}"
+    if k == "moved":
+        return f"{e.d} {_piece(g, e.c)} move from clearing {_clearing(g, e.a)} to " \
+               f"{_clearing(g, e.b)}"
+    if k == "paid":
+        return f"{f[e.a]} pays a {_piece(g, e.c)} from clearing {_clearing(g, e.b)}"
     if k == "reshuffled":
         return f"the discard pile is shuffled into a new deck of {e.a} cards"
     if k == "won":
@@ -248,6 +285,14 @@ def record(g: Game, e: Event) -> dict:
         return {"event": k, "cards": e.a}
     if k == "won":
         return {"event": k, "faction": f[e.a], "dominance": bool(e.b)}
+    if k == "turn":
+        return {"event": k, "faction": f[e.a], "turn": e.b}
+    if k == "moved":
+        return {"event": k, "from": _clearing(g, e.a), "to": _clearing(g, e.b),
+                "piece": _piece(g, e.c), "count": e.d}
+    if k == "paid":
+        return {"event": k, "faction": f[e.a], "clearing": _clearing(g, e.b),
+                "piece": _piece(g, e.c)}
     return {"event": "lost", "count": e.a}
 
 
@@ -260,6 +305,80 @@ def redact(g: Game, notation: str, events: list[Event], viewer: int | None) -> s
     return " ".join("a card" if w in hidden else w for w in notation.split(" "))
 
 
+# What a decision says, in a player's words, by what was asked (Game.decision): 'done'
+# declines something different in each, and a card spent pays for different things.
+_DONE = {
+    "ambush": "plays no ambush", "foil": "does not foil the ambush",
+    "march": "moves no more", "phase_end": "ends {phase}",
+    "phase_start": "uses nothing more at the start of {phase}",
+    "battle_effects": "uses no more battle effects", "take_actions": "takes no more actions",
+    "zone_give": "has no matching card to give", "actions": "takes no more actions",
+    "craft": "crafts nothing more", "rescue": "lets the removed warriors go",
+    "add_to_columns": "adds no more cards", "resolve_columns": "goes on",
+    "discard_down_to": "keeps the hand",
+}
+_SPEND = {
+    "ambush": "ambushes with {card}", "foil": "foils the ambush with {card}",
+    "zone_pay": "pays with {card}", "zone_give": "gives {card}",
+    "actions": "spends {card} for one more action", "rescue": "spends {card} to rescue them",
+}
+_CLEARING = {"place": "places in clearing {c}", "pay": "pays from clearing {c}"}
+
+
+# What a decision asks, by Game.decision, for a reader (the viewer's "decides ...").
+_ASKED = {
+    "ambush": "whether to ambush", "foil": "whether to foil the ambush",
+    "march": "the march's next move", "remove": "which piece the hits remove",
+    "rescue": "whether to rescue the removed warriors", "pay": "which clearing pays",
+    "place": "where the pieces go", "craft_any": "how to pay a '?'",
+    "phase_end": "anything before the phase ends",
+    "phase_start": "anything at the start of the phase",
+    "battle_effects": "battle effects", "take_actions": "the actions an effect gives",
+    "zone_pay": "which cards pay", "zone_give": "which card to give",
+    "zone_trim": "which card to discard", "react_order": "which effect comes first",
+    "actions": "an action", "craft": "what to craft", "discard_down_to": "what to discard",
+    "add_to_columns": "cards for the columns", "resolve_columns": "the next column card",
+    "choose_role": "a leader", "end_of_turn": "(held at the end of the turn)",
+    "end_of_phase": "(held at the end of the phase)",
+}
+
+
+def asked_words(asked: str | None) -> str:
+    """What a decision asks about, in words ('whether to ambush'); a setup step or a
+    homebrew step reads as its op, underscores as spaces."""
+    if not asked:
+        return ""
+    if asked.startswith("setup_"):
+        return "setup: " + asked[len("setup_"):].replace("_", " ")
+    return _ASKED.get(asked, asked.replace("_", " "))
+
+
+def decision_words(asked: str | None, notation: str, phase: str) -> str:
+    """A decision as a player says it: 'done' to an ambush is 'plays no ambush', a card
+    spent to an Outrage is 'gives ...', a setup clearing 'chooses clearing 4' (what it
+    places follows as events); other notations read as they are ('move 1->5 x3')."""
+    words = notation.split(" ")
+    if notation == "done":
+        return _DONE.get(asked or "", "is done").format(phase=phase)
+    if words[0] == "spend" and len(words) == 2:
+        return _SPEND.get(asked or "", "spends {card}").format(card=words[1])
+    if words[0] == "clearing" and len(words) == 2:
+        return _CLEARING.get(asked or "", "chooses clearing {c}").format(c=words[1])
+    if words[0] == "pay" and len(words) == 2:
+        return f"pays a '?' with a {words[1]} piece"
+    if words[0] == "first" and len(words) == 2:
+        return f"resolves {words[1]} first"
+    if words[0] == "remove" and len(words) == 2:
+        return f"removes {words[1]} first"
+    if words[0] == "role" and len(words) == 2:
+        return f"chooses the {words[1]}"
+    if words[0] == "discard" and len(words) == 2:
+        return f"discards {words[1]}"
+    if words[0] == "fail":
+        return "takes up a card it cannot resolve"
+    return notation
+
+
 def public_fingerprint(g: Game, events: list[Event], viewer: int | None) -> tuple:
     """What ``viewer`` learns from events, as comparable values: a card's identity only
     where it sees it (the twin check compares these)."""
@@ -268,12 +387,12 @@ def public_fingerprint(g: Game, events: list[Event], viewer: int | None) -> tupl
         if e.kind == "card":
             shown = g.card_defs[e.a] if sees_card(g, e, viewer) else -1
             out.append(("card", shown, e.b, e.c, e.d))
-        elif e.kind == "shown" and viewer not in (e.a, e.b):
+        elif e.kind == "shown" and viewer not in (e.a, e.b, ALL):
             out.append(("shown", e.a, e.b))
         else:
             out.append((e.kind, e.a, e.b, e.c, e.d))
     return tuple(out)
 
 
-__all__ = ["Event", "decode", "describe", "face_down", "owner", "public_fingerprint",
+__all__ = ["ALL", "Event", "asked_words", "decision_words", "decode", "describe", "face_down", "owner", "public_fingerprint",
            "record", "redact", "sees_card"]

@@ -22,20 +22,28 @@ from rootlaw.spec.jsonio import JsonInputError, read_json_lines
 from . import content
 from .agents import RandomAgent
 from .errors import LogError, RootlawError
+from .events import ALL, decision_words, describe, record, redact
 from .game import MAX_DECISIONS, Game
 
 
 def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | None = None,
               log_path: str | None = None, pure: bool | None = None,
-              agents: list | None = None, max_decisions: int = MAX_DECISIONS) -> Game:
+              agents: list | None = None, max_decisions: int = MAX_DECISIONS,
+              view: int | None | str = "all") -> Game:
     """Play one game with random agents (seeded by the game seed).  A game that has not
     ended after max_decisions stops there without a winner (content that never ends,
-    e.g. a homebrew map with no way to score, must not hang the caller)."""
+    e.g. a homebrew map with no way to score, must not hang the caller).
+
+    ``out`` gets a readable log in a player's words: each decision, then what it set
+    off (runtime/events.py), as ``view`` saw it: "all" (everything, hands included: the
+    record of whoever runs the game), None (the table: no face-down card named) or a
+    seat.  The JSON-lines log records every event whole, a card with who saw it."""
     g = Game(factions, seed, bundle=bundle, pure=pure)
     if out is None and log_path is None and agents is None:
         g.playout(seed, max_decisions)  # the fast path: the whole game inside the core
         return g
     agents = agents or [RandomAgent(seed)] * len(factions)
+    g.record_events()
     # The log is the same whichever core played it, so it names none.
     lines = [json.dumps({"type": "header", "format": content.FORMAT, "bundle": bundle.hash,
                          **content.record(bundle), "factions": factions, "seed": seed})]
@@ -52,28 +60,45 @@ def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | N
         a = agents[seat].choose(g, legal)
         text = g.notation(a)
         turn, phase, current, asked = g.turn, g.phase, g.current, g.decision
-        # An interrupt names what it asks about ("done" to an ambush reads differently).
-        shown = f"{text} ({asked})" if asked in g.names["frames"] else text
         if out and phase != "setup" and turn != last_turn:
-            # Where the player's cycles stand (seasons, tides ...): its turn follows them.
-            stages = ", ".join(f"{cy}: {stage}" for cy, stage in g.cycles(current).items())
-            print(f"-- turn {turn}: {g.factions[current]}{f' ({stages})' if stages else ''}",
-                  file=out)
+            print(turn_line(g, turn, current), file=out)  # the first turn (no event)
             last_turn = turn
         g.apply(a)
+        happened = g.take_events()
         if out:
-            print(f"  [{phase}] {g.factions[seat]}: {shown}   "
+            said = decision_words(asked, text, phase)
+            if view != "all":
+                said = redact(g, said, happened, view)
+            print(f"  [{phase}] {g.factions[seat]}: {said}   "
                   f"(vp {'-'.join(str(v) for v in g.scores)})", file=out)
+            for e in happened:
+                if e.kind == "turn":  # a turn begins within this decision's automatic steps
+                    print(turn_line(g, e.b, e.a), file=out)
+                    last_turn = e.b
+                else:
+                    print(f"      {describe(g, e, seat_of(view, g))}", file=out)
         lines.append(json.dumps({"type": "decision", "i": len(g.history) - 1, "turn": turn,
                                  "phase": phase, "seat": seat, "faction": g.factions[seat],
                                  "decision": asked, "action": a, "notation": text,
-                                 "vp": g.scores}))
+                                 "vp": g.scores, "events": [record(g, e) for e in happened]}))
     lines.append(json.dumps({"type": "result", "winner": g.winner_faction, "vp": g.scores,
                              "turns": g.turn, "decisions": len(g.history),
                              "stopped": not g.is_over}))
     if log_path:
         write_atomic(Path(log_path), "\n".join(lines) + "\n", parents=False)
     return g
+
+
+def turn_line(g: Game, turn: int, seat: int) -> str:
+    """The header of a turn: its number and player, with where the player's cycles
+    stand (its turn follows them)."""
+    stages = ", ".join(f"{cy}: {stage}" for cy, stage in g.cycles(seat).items())
+    return f"-- turn {turn}: {g.factions[seat]}{f' ({stages})' if stages else ''}"
+
+
+def seat_of(view: int | None | str, g: Game) -> int | None:
+    """The audience of a view: "all" (every card named), None (the table) or a seat."""
+    return None if view is None else (ALL if view == "all" else int(view))
 
 
 def replay_log(path: Path, bundle: Bundle | None = None, *,
@@ -170,9 +195,11 @@ def _start(rec: dict, bundle: Bundle | None, opts: content.Options, g: Game | No
         raise LogError("the header needs 'factions' (a list of ids) and 'seed' (an integer)",
                        where=where)
     try:
-        return Game(factions, seed, bundle=bundle)
+        g = Game(factions, seed, bundle=bundle)
     except RootlawError as e:
         raise LogError(e.message, where=where) from None
+    g.record_events()  # a decision's events are checked against the log's
+    return g
 
 
 def _replay_decision(g: Game, rec: dict, where: str) -> None:
@@ -188,3 +215,7 @@ def _replay_decision(g: Game, rec: dict, where: str) -> None:
     if rec.get("vp") != g.scores:
         raise LogError(f"scores {g.scores} differ from the log's {_shown(rec.get('vp'))}",
                        code="LOG-DIVERGED", where=where)
+    happened = [record(g, e) for e in g.take_events()]
+    if "events" in rec and rec["events"] != happened:  # logs before events have none
+        raise LogError(f"what happened differs from the log: {_shown(happened)} here, "
+                       f"{_shown(rec['events'])} in the log", code="LOG-DIVERGED", where=where)

@@ -26,6 +26,7 @@ from pathlib import Path
 from rootlaw.spec import Bundle
 
 from .errors import RootlawError
+from .events import asked_words, decision_words, describe, redact
 from .game import Game
 from .log import replay_log
 from .render import faction_colour, open_tag, picture, place
@@ -35,9 +36,16 @@ DATA_START = '<script type="text/x-rootlaw-replay" id="data">'
 DATA_MARK = "<!--ROOTLAW-DATA-->"
 
 
-def replay_data(final: Game) -> dict:
-    """Everything the page needs, replaying ``final``'s decisions from the start."""
+def replay_data(final: Game, view: int | None = None) -> dict:
+    """Everything the page needs, replaying ``final``'s decisions from the start, as
+    ``view`` saw the game: None, the table (public facts only: no hand drawn, no
+    face-down card named, in the board, the log or the events), or a seat (its hand and
+    what it was shown too).  A page holds one view: nothing another audience alone saw
+    is in its data."""
     g = Game(final.factions, final.seed, bundle=final.bundle)
+    if view is not None:
+        g._seat(view)
+    g.record_events()
     parts: list[str] = []
     index: dict[str, int] = {}
 
@@ -48,14 +56,14 @@ def replay_data(final: Game) -> dict:
             parts.append(svg)
         return i
 
-    pic = picture(g)
+    pic = picture(g, view)
     slots = [p.slot for p in pic.parts]
     shown: list[tuple[int, str]] = [(-1, "")] * len(slots)
     steps: list[list] = []
     log: list[list] = []
 
     def snapshot() -> None:
-        p = picture(g)
+        p = picture(g, view)
         assert [q.slot for q in p.parts] == slots  # the same seats and clearings all game
         changes: list = []
         for i, q in enumerate(p.parts):
@@ -67,12 +75,17 @@ def replay_data(final: Game) -> dict:
 
     snapshot()
     for a in final.history:
-        log.append([g.turn, g.phase, g.to_play, g.decision or "", g.notation(a)])
+        turn, phase, seat, asked = g.turn, g.phase, g.to_play, g.decision or ""
+        words = decision_words(asked, g.notation(a), phase)
         g.apply(a)
+        happened = g.take_events()
+        log.append([turn, phase, seat, asked_words(asked), redact(g, words, happened, view),
+                    [describe(g, e, view) for e in happened]])
         snapshot()
     specs = [g.bundle.faction(f) for f in g.factions]
     return {
         "title": f"{' vs '.join(f.name for f in specs)}, seed {g.seed}",
+        "view": "public view" if view is None else f"seen by {specs[view].name}",
         "factions": [{"id": f.id, "name": f.name, "colour": faction_colour(f)} for f in specs],
         "static": pic.static,
         "overlay": pic.overlay,
@@ -103,10 +116,12 @@ def page_data(html: str) -> dict:
     return json.loads(gzip.decompress(base64.b64decode("".join(blob.split()))))
 
 
-def replay_html(log_path: Path, bundle: Bundle | None = None, **content) -> str:
-    """Replay and check a JSON-lines log, then draw the page that steps through it
-    (``content``: the packs, map_id and deck_id options of ``replay_log``)."""
-    return page(replay_data(replay_log(log_path, bundle, **content)))
+def replay_html(log_path: Path, bundle: Bundle | None = None, view: int | None = None,
+                **content) -> str:
+    """Replay and check a JSON-lines log, then draw the page that steps through it as
+    ``view`` saw it (None: the table; a seat) (``content``: the packs, map_id and
+    deck_id options of ``replay_log``)."""
+    return page(replay_data(replay_log(log_path, bundle, **content), view))
 
 
 def position(bundle: Bundle | None = None, *, save: Path | None = None,

@@ -24,6 +24,7 @@ SCENARIOS = DATA / "scenarios"
 WINNER = re.compile(r"^winner: (\S+) seed=(\d+) turns=(\d+) decisions=(\d+) vp: (.*)$")
 DECISION = re.compile(r"^  \[(setup|birdsong|daylight|evening)\] (\S+): (.+?)   \(vp ([\d-]+)\)$")
 HEADER = re.compile(r"^-- turn (\d+): (\S+)$")
+EVENT = re.compile(r"^      \S")  # what a decision set off (runtime/events.py), under it
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -69,8 +70,10 @@ def test_play_prints_a_turn_by_turn_log_ending_with_the_winner(capsys):
     headers = [HEADER.match(x) for x in lines if x.startswith("-- turn")]
     assert headers and all(headers)
     assert max(int(h.group(1)) for h in headers) == int(turns)
-    # Every line is a header, a decision, or one of the first two / the last line.
-    assert all(HEADER.match(x) or DECISION.match(x) for x in lines[2:-1])
+    # Every line is a header, a decision, what a decision set off (indented under it),
+    # or one of the first two / the last line.
+    assert all(HEADER.match(x) or DECISION.match(x) or EVENT.match(x) for x in lines[2:-1])
+    assert sum(1 for x in lines if EVENT.match(x)) > len(moves) // 2
 
 
 def test_play_is_deterministic(capsys):
@@ -80,8 +83,9 @@ def test_play_is_deterministic(capsys):
 
 
 def test_play_turn_headers_match_the_turns_of_the_decisions(capsys, tmp_path):
-    # Each "-- turn N: F" header comes once, in order, right before the first decision of
-    # turn N, and F is the faction taking that turn (it makes the turn's first decision).
+    # Each "-- turn N: F" header comes once, in order, before the first decision of turn
+    # N, and F is the faction taking that turn (it makes the turn's first decision); only
+    # what that turn's automatic steps set off (Birdsong's wood ...) comes between.
     log = tmp_path / "g.jsonl"
     rc, out, err = run(capsys, "play", "--factions", "marquise,eyrie", "--seed", "7",
                        "--log", log)
@@ -100,8 +104,11 @@ def test_play_turn_headers_match_the_turns_of_the_decisions(capsys, tmp_path):
     for i, x in enumerate(lines):
         h = HEADER.match(x)
         if h:
-            d = DECISION.match(lines[i + 1])
-            assert d and d.group(2) == h.group(2), f"line {i + 2}: {lines[i + 1]!r} after {x!r}"
+            j = i + 1
+            while EVENT.match(lines[j]):
+                j += 1
+            d = DECISION.match(lines[j])
+            assert d and d.group(2) == h.group(2), f"line {j + 1}: {lines[j]!r} after {x!r}"
 
 
 def test_play_quiet_prints_one_line_per_game(capsys):

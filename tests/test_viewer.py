@@ -16,6 +16,7 @@ import pytest
 
 from rootlaw.runtime import Game
 from rootlaw.runtime.cli import main
+from rootlaw.runtime.events import asked_words, decision_words, sees_card
 from rootlaw.runtime.game import base_bundle
 from rootlaw.runtime.log import replay_log
 from rootlaw.runtime.render import render_svg
@@ -61,8 +62,14 @@ def test_the_log_lists_who_decided_what_and_the_notation(seed7):
 
     records = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
     decisions = [r for r in records if r["type"] == "decision"]
-    assert data["log"] == [[r["turn"], r["phase"], r["seat"], r["decision"], r["notation"]]
-                           for r in decisions]
+    assert [e[:3] for e in data["log"]] == [[r["turn"], r["phase"], r["seat"]]
+                                            for r in decisions]
+    # In a player's words: what is asked, what is decided, what it set off.
+    assert [e[3] for e in data["log"]] == [asked_words(r["decision"]) for r in decisions]
+    assert [e[4] for e in data["log"]] == [decision_words(r["decision"], r["notation"],
+                                                          r["phase"]) for r in decisions]
+    assert [len(e[5]) for e in data["log"]] == [len(r["events"]) for r in decisions]
+    assert data["view"] == "public view"
     result = records[-1]
     assert data["result"] == {"winner": result["winner"], "vp": result["vp"], "over": True}
     assert [f["id"] for f in data["factions"]] == final.factions
@@ -117,3 +124,66 @@ def test_replay_html_of_a_diverging_log_writes_nothing(capsys, tmp_path):
     assert main(["replay", str(bad), "--html", str(out)]) == 1
     assert "LOG-DIVERGED" in capsys.readouterr().err
     assert not out.exists()
+
+
+# ------------------------------------------------------------------ views (Law 1.2)
+
+
+@pytest.fixture(scope="module")
+def three(tmp_path_factory):
+    """A three-player game (the Alliance puts cards face down, and others give it cards
+    face down), logged, and its public and Alliance pages."""
+    log = tmp_path_factory.mktemp("three") / "g.jsonl"
+    assert main(["play", "--factions", "marquise,eyrie,alliance", "--seed", "7",
+                 "--log", str(log)]) == 0
+    final = replay_log(log, base_bundle())
+    return log, final, replay_data(final), replay_data(final, 2)
+
+
+def test_the_public_view_names_no_face_down_card(three):
+    """A card that went face down unseen by the table (mobilized, given to the stack,
+    drawn) is named nowhere in the public page's entry for that decision; the seat that
+    holds it sees its name."""
+    _, final, public, alliance = three
+    g = Game(final.factions, final.seed)
+    g.record_events()
+    hidden_moves = 0
+    for k, a in enumerate(final.history):
+        g.apply(a)
+        events = g.take_events()
+        unseen = {g.names["cards"][g.card_defs[e.a]] for e in events
+                  if e.kind == "card" and not sees_card(g, e, None)}
+        seen = {g.names["cards"][g.card_defs[e.a]] for e in events
+                if e.kind == "card" and sees_card(g, e, None)}
+        text = " ".join([public["log"][k][4], *public["log"][k][5]])
+        for card in unseen - seen:
+            hidden_moves += 1
+            assert card not in text.split(), (k, card, text)
+    assert hidden_moves > 50
+    words = [e[4] for e in public["log"]]
+    assert any(w == "mobilize a card" for w in words)
+    assert not any(w.startswith("mobilize ") and w != "mobilize a card" for w in words)
+    mine = [e[4] for e in alliance["log"]]
+    assert any(w.startswith("mobilize ") and w != "mobilize a card" for w in mine)
+    assert public["view"] == "public view" and alliance["view"] == "seen by Woodland Alliance"
+
+
+def test_the_public_board_shows_no_hand_and_a_seat_view_its_own(three):
+    _, final, public, alliance = three
+    g = Game(final.factions, final.seed)
+    for a in final.history[:40]:
+        g.apply(a)
+    assert join(public, 40) == render_svg(g)
+    assert join(alliance, 40) == render_svg(g, 2)
+    assert join(public, 40) != join(alliance, 40)
+
+
+def test_replay_html_takes_a_view(capsys, tmp_path, three):
+    log, _, public, alliance = three
+    out = tmp_path / "a.html"
+    assert main(["replay", str(log), "--html", str(out), "--view", "alliance"]) == 0
+    assert page_data(out.read_text(encoding="utf-8")) == alliance
+    assert main(["replay", str(log), "--html", str(out)]) == 0
+    assert page_data(out.read_text(encoding="utf-8")) == public
+    rc = main(["replay", str(log), "--html", str(out), "--view", "all"])
+    assert rc == 1 and "VALUE-INVALID" in capsys.readouterr().err

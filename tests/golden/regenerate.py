@@ -37,12 +37,18 @@ def render(seed: int, tmp: Path, pure: bool | None = None) -> str:
 
 
 def format_1_log(log: str) -> str:
-    """A log as format 1 wrote it: the header held the bundle, factions and seed only."""
+    """A log as format 1 wrote it: the header held the bundle, factions and seed only,
+    and a decision no events (they came later in format 2)."""
     lines = log.splitlines()
     h = json.loads(lines[0])
     header = {"type": "header", "bundle": h["bundle"], "factions": h["factions"],
               "seed": h["seed"]}
-    return "\n".join([json.dumps(header), *lines[1:]]) + "\n"
+    body = []
+    for line in lines[1:]:
+        rec = json.loads(line)
+        rec.pop("events", None)
+        body.append(json.dumps(rec))
+    return "\n".join([json.dumps(header), *body]) + "\n"
 
 
 def format_1_save() -> str:
