@@ -394,5 +394,6 @@ def public_fingerprint(g: Game, events: list[Event], viewer: int | None) -> tupl
     return tuple(out)
 
 
-__all__ = ["ALL", "Event", "asked_words", "decision_words", "decode", "describe", "face_down", "owner", "public_fingerprint",
-           "record", "redact", "sees_card"]
+__all__ = ["ALL", "Event", "ability_name", "asked_words", "decision_words", "decode",
+           "describe", "face_down", "owner", "public_fingerprint", "record", "redact",
+           "sees_card"]
