@@ -221,8 +221,8 @@ def cmd_simulate(args) -> int:
         print(sim_mod.format_text(data))
         print(f"\n{timing}")
     if args.plot and sim.games:
-        from .simulate_plot import plot_summary
-        plot_summary(data, Path(args.plot))
+        from .simulate_plot import faction_colours, plot_summary
+        plot_summary(data, Path(args.plot), faction_colours(bundle, sim.factions))
         print(f"wrote {args.plot}", file=sys.stderr)
     return 130 if sim.interrupted else 0
 

@@ -409,7 +409,7 @@ def test_plot_writes_a_png_a_person_can_read(capsys, tmp_path):
     need("plot", "matplotlib")
     from matplotlib.container import ErrorbarContainer
 
-    from rootlaw.runtime.simulate_plot import figure
+    from rootlaw.runtime.simulate_plot import figure, shown_rounds
 
     png = tmp_path / "sim.png"
     rc, out, err = run(capsys, "simulate", "--factions", MQ_EY, "--games", "20", "--seed", "3",
@@ -439,7 +439,121 @@ def test_plot_writes_a_png_a_person_can_read(capsys, tmp_path):
     legend = [t.get_text() for t in vp_ax.get_legend().get_texts()]
     assert legend[:2] == ["marquise", "eyrie"] and "games still playing" in legend
     lines = {ln.get_label(): ln for ln in vp_ax.get_lines()}
-    assert list(lines["eyrie"].get_ydata()) == data["results"]["eyrie"]["mean_vp_by_round"]
+    # The rounds up to the one by which 95% of the games ended (the tail: its own test).
+    last = shown_rounds(data["playing_by_round"], data["games"])
+    assert list(lines["eyrie"].get_ydata()) == \
+        data["results"]["eyrie"]["mean_vp_by_round"][:last]
+
+
+def _hex(c) -> str:
+    from matplotlib.colors import to_hex
+    return to_hex(c)
+
+
+def test_the_plot_paints_each_faction_in_its_own_colour(capsys, tmp_path):
+    """The bars and the VP lines take each faction's ``color``, as ``render`` does:
+    the Marquise orange and the Eyrie blue (matplotlib's cycle had them the other way)."""
+    need("plot", "matplotlib")
+    from rootlaw.runtime.render import faction_colour
+    from rootlaw.runtime.simulate_plot import faction_colours, figure
+
+    out, _ = simulate_json(capsys, "--games", "12", "--seed", "3", "--jobs", "1")
+    data = json.loads(out)
+    specs = {f.id: f for f in base_bundle().factions}
+    want = {f: faction_colour(specs[f]) for f in data["factions"]}
+    assert want == {"marquise": "#e07b22", "eyrie": "#2f6db5"}
+    assert faction_colours(base_bundle(), data["factions"]) == want
+    fig = figure(data, faction_colours(base_bundle(), data["factions"]))
+    wins_ax, vp_ax, _ = fig.axes
+    bars = wins_ax.patches[:len(data["factions"])]
+    assert [_hex(b.get_facecolor()) for b in bars] == list(want.values())
+    lines = {ln.get_label(): _hex(ln.get_color()) for ln in vp_ax.get_lines()}
+    assert {f: lines[f] for f in want} == want
+
+
+def _long_tail(data: dict, longest: int) -> dict:
+    """The summary with a tail added: one game in 20 plays on to round ``longest``
+    (rounds past the last get the last round's figures, as an ended game keeps its VP)."""
+    data = json.loads(json.dumps(data))
+    playing = data["playing_by_round"]
+    extra = max(1, data["games"] // 20)
+    data["games"] += extra
+    playing = [n + extra for n in playing] + [extra] * (longest - len(playing))
+    data["playing_by_round"] = playing
+    for r in data["results"].values():
+        by_round = r["mean_vp_by_round"]
+        by_round += [by_round[-1]] * (longest - len(by_round))
+    return data
+
+
+def test_the_vp_panel_shows_the_rounds_most_games_play_and_states_the_tail(capsys):
+    """A 2,000-round game does not squeeze the first rounds into a sliver: the round axis
+    ends where at most 5% of the games are still playing, and the plot says how many ran
+    longer and how long the longest was."""
+    need("plot", "matplotlib")
+    from rootlaw.runtime.simulate_plot import figure, shown_rounds, tail_note
+
+    assert shown_rounds([100] * 10 + [6, 5, 4], 100) == 11   # after round 11: 5 playing
+    assert shown_rounds([100, 50, 20], 100) == 3              # no tail: every round
+    assert tail_note([100] * 10 + [6, 5, 4], 100, 11) == \
+        "5 of 100 games (5.0%) ran past round 11,\nthe longest to round 13 (not shown)"
+    assert tail_note([100, 50, 20], 100, 3) == ""
+
+    out, _ = simulate_json(capsys, "--games", "40", "--seed", "3", "--jobs", "1")
+    data = _long_tail(json.loads(out), 2275)
+    fig = figure(data)
+    _, vp_ax, share_ax = fig.axes
+    last = shown_rounds(data["playing_by_round"], data["games"])
+    assert last < 100  # the ordinary games, not the tail
+    assert data["playing_by_round"][last] <= 0.05 * data["games"]
+    assert data["playing_by_round"][last - 1] > 0.05 * data["games"]
+    assert vp_ax.get_xlim() == (0.5, last + 0.5)
+    assert max(ln.get_xdata()[-1] for ln in vp_ax.get_lines()[:2]) == last
+    tail = [t for t in share_ax.texts if t.get_gid() == "tail"]
+    assert len(tail) == 1
+    extra = data["playing_by_round"][last]
+    assert f"{extra} of {data['games']} games" in tail[0].get_text()
+    assert "the longest to round 2275" in tail[0].get_text()
+    _assert_inside(fig, share_ax, tail)
+
+
+def _assert_inside(fig, ax, texts) -> None:
+    """Each text lies within the axes and clear of every legend of the figure."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig).draw()
+    renderer = fig.canvas.get_renderer()
+    box = ax.get_window_extent(renderer)
+    legends = [a.get_legend() for a in fig.axes if a.get_legend() is not None]
+    for t in texts:
+        tb = t.get_window_extent(renderer)
+        assert box.x0 <= tb.x0 and tb.x1 <= box.x1 and box.y0 <= tb.y0 and tb.y1 <= box.y1, \
+            (t.get_text(), tb, box)
+        for leg in legends:
+            assert not tb.overlaps(leg.get_window_extent(renderer)), t.get_text()
+
+
+@pytest.mark.parametrize("rate", [0.0, 0.5, 0.9, 0.998, 1.0])
+def test_win_rate_labels_stay_readable_up_to_a_hundred_percent(capsys, rate):
+    """At any win rate, 100% too, the label sits inside the axes, over its bar's interval,
+    and no legend covers it."""
+    need("plot", "matplotlib")
+    from rootlaw.runtime.simulate_plot import figure
+
+    out, _ = simulate_json(capsys, "--games", "12", "--seed", "3", "--jobs", "1")
+    data = json.loads(out)
+    a, b = data["factions"]
+    data["results"][a].update(win_rate=rate, win_rate_ci95=[max(0, rate - 0.01),
+                                                            min(1, rate + 0.004)])
+    data["results"][b].update(win_rate=1 - rate, win_rate_ci95=[max(0, 0.99 - rate),
+                                                                min(1, 1.004 - rate)])
+    fig = figure(data)
+    wins_ax = fig.axes[0]
+    labels = [t for t in wins_ax.texts if t.get_gid() == "rate"]
+    assert [t.get_text() for t in labels] == [f"{100 * rate:.1f}%", f"{100 * (1 - rate):.1f}%"]
+    _assert_inside(fig, wins_ax, labels)
+    for t, f in zip(labels, (a, b), strict=True):
+        assert t.xy[1] == pytest.approx(data["results"][f]["win_rate_ci95"][1])
 
 
 # ---------------------------------------------------------------------- bad input
