@@ -619,9 +619,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games per core (default 20)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     p.add_argument("--min-seconds", type=at_least(0, float), default=1.0,
-                   help="repeat the compiled games until this much time has passed")
-    p.add_argument("--rounds", type=at_least(1), default=5, metavar="N",
-                   help="Python API figures: the best of N rounds of CPU time (default 5)")
+                   help="repeat the compiled playouts until this much CPU time has passed "
+                        "(default 1; the best round is kept)")
+    p.add_argument("--rounds", type=at_least(1), default=3, metavar="N",
+                   help="every figure: the best of (at least) N rounds of CPU time "
+                        "(default 3)")
     p.add_argument("--no-pettingzoo", action="store_true",
                    help="skip the PettingZoo loop (measured when the rl extra is installed)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")

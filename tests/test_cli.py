@@ -217,10 +217,48 @@ def test_bench_json_structure(capsys):
     assert r["speedup"] > 0
     assert r["speedup"] == pytest.approx(
         r["compiled"]["decisions_per_s"] / r["pure"]["decisions_per_s"])
-    # Same seeded games on both cores: the compiled core repeats them `rounds` times.
-    assert r["pure"]["games"] == 2
+    # Same seeded games on both cores: each core repeats them `rounds` times.
+    assert r["pure"]["games"] == 2 * r["pure"]["rounds"]
+    assert r["pure"]["decisions"] == r["pure"]["round_decisions"] * r["pure"]["rounds"]
     assert r["compiled"]["games"] == 2 * r["compiled"]["rounds"]
-    assert r["compiled"]["decisions"] == r["pure"]["decisions"] * r["compiled"]["rounds"]
+    assert r["compiled"]["decisions"] == \
+        r["pure"]["round_decisions"] * r["compiled"]["rounds"]
+
+
+def test_bench_measures_every_figure_alike_and_says_how(capsys):
+    """Issue 15: the playouts were wall time and the API CPU time, and nothing said so.
+    Every figure is now the best round of CPU time, and says so with what it timed."""
+    rc, out, err = run(capsys, "bench", "--json", "--games", "2", "--min-seconds", "0",
+                       "--rounds", "2")
+    assert rc == 0, err
+    r = json.loads(out)
+    assert r["timer"] == "CPU time, best of 2 rounds"
+    for w in r["workloads"]:
+        for path in ("compiled", "pure"):
+            f = w[path]
+            assert f["rounds"] >= 2 and f["timer"] == f"CPU time, best of {f['rounds']} rounds"
+            assert "Core.playout" in f["timed"]
+            # The rate is one round's decisions over the best round's CPU seconds.
+            assert f["round_games"] == 2
+            assert f["decisions_per_s"] == pytest.approx(f["round_decisions"] / f["seconds"],
+                                                         rel=1e-3)
+        assert w["compiled"]["round_decisions"] == w["pure"]["round_decisions"]
+    assert r["api"]["timer"] == "CPU time, best of 2 rounds"
+    assert "legal_actions()" in r["api"]["python_loop"]["timed"]
+    if "skipped" not in r["pettingzoo"]:
+        assert r["pettingzoo"]["timer"] == "CPU time, best of 2 rounds"
+
+    rc, out, err = run(capsys, "bench", "--games", "2", "--min-seconds", "0", "--rounds", "2")
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("every figure: the CPU time (time.process_time) of one round")
+    figures = [ln for ln in lines if re.search(r"decisions/s|us/decision| us,", ln)
+               and not ln.startswith("speedup")]
+    assert len(figures) >= 6
+    for ln in figures:  # each line: its unit, its clock, what it timed
+        assert re.search(r"; CPU time, best of \d+ rounds\)", ln), ln
+    assert all(re.search(r"\(Core\.playout of 2 seeded games", ln)
+               for ln in figures if "playout:" in ln)
 
 
 def test_bench_measures_two_and_three_player_workloads(capsys):
@@ -277,11 +315,13 @@ def test_bench_text_output(capsys):
     rc, out, err = run(capsys, "bench", "--games", "1", "--min-seconds", "0", "--rounds", "1",
                        "--no-pettingzoo")
     assert rc == 0, err
-    assert re.search(r"^pure: \d+ decisions/s, [\d.]+ games/s \(\d+ decisions\)$", out, re.M)
+    assert re.search(r"^pure playout: \d+ decisions/s, [\d.]+ games/s \(Core.playout of 1 seeded "
+                     r"games, \d+ decisions; CPU time, best of 1 round\)$", out, re.M)
     assert re.search(r"^-- 3 players: ", out, re.M)
     assert re.search(r"^python loop \(compiled core\): \d+ decisions/s, [\d.]+ us/decision",
                      out, re.M)
-    assert re.search(r"^per call \(\d+ positions, .*\): legal_actions [\d.]+ us, "
+    assert re.search(r"^per call \(us per call, averaged over the \d+ positions of one game; "
+                     r"CPU time, best of 1 round\): legal_actions [\d.]+ us, "
                      r"observation_vector [\d.]+ us \(new array [\d.]+ us\), mask [\d.]+ us, "
                      r"clone [\d.]+ us \(core [\d.]+ us\)$", out, re.M)
     assert "pettingzoo: skipped (not asked (--no-pettingzoo))" in out

@@ -28,7 +28,7 @@ import json
 import numpy as np
 
 from ..agents import RandomAgent
-from ..bench import best_cpu, loop_figures, python_loop
+from ..bench import best_cpu, loop_figures, python_loop, timer
 from ..game import Game
 from .pettingzoo import env
 from .seats import faction_mixes
@@ -74,7 +74,7 @@ def run(factions: list[str] | None = None, games: int = 20, seed: int = 1,
     factions = list(factions or faction_mixes()[0])
     seeds = list(range(seed, seed + games))
     out: dict = {"factions": factions, "games": games, "seed": seed,
-                 "timer": f"CPU time, best of {max(1, rounds)} rounds"}
+                 "timer": timer(rounds)}
     g = Game(factions, seed)
     out["compiled"] = g.compiled
     runs = {"plain": lambda: python_loop(factions, seeds),
