@@ -208,7 +208,8 @@ def cmd_simulate(args) -> int:
     data = sim_mod.summary(sim)
     if sim.interrupted:
         print(f"rootlaw: interrupted: {sim.games} of {sim.games_requested} games finished "
-              f"(whole chunks); the results below are theirs", file=sys.stderr)
+              f"(seeds {sim_mod.seed_ranges(sim.played())}); the results below are theirs",
+              file=sys.stderr)
     rate = sim.games / sim.seconds if sim.seconds > 0 else 0.0
     ray = "" if sim.ray_start_seconds is None else \
         f", of which {sim.ray_start_seconds:.2f} s to start or reach Ray"

@@ -18,6 +18,15 @@ compiled extension, keyed by ``core_key``; put once in Ray's object store, named
 every task) and install it into their own cache when it is missing.  Each worker
 reports what it loaded and whether the Cython compiler was ever imported in it
 (``WorkerInfo``), so "workers never compile" is checked, not assumed.
+
+Ctrl-C.  A chunk checks between games whether to stop; stopped, it returns the games it
+finished (the first games of the chunk, a prefix of its indices), so no finished game is
+lost.  Local workers stop on the SIGINT the terminal sends the process group (the
+parent sends it too); Ray workers never see the driver's SIGINT (Ray blocks it), so the
+driver raises a flag in a small actor that their chunks read every ``STOP_POLL``
+seconds.  The parent waits ``STOP_GRACE`` seconds for the chunks in flight, then
+stops the workers; a second Ctrl-C stops them at once.  Uninterrupted, every chunk
+plays whole and nothing changes.
 """
 
 from __future__ import annotations
@@ -46,6 +55,8 @@ Z95 = 1.959963984540054  # the unit normal's 97.5% quantile: two-sided 95%
 DIGITS = 4  # every float in the summary is rounded to this many places
 MAX_CHUNK = 1000
 CHUNKS = 200  # aim for about this many chunks (fewer for small runs, never > MAX_CHUNK)
+STOP_GRACE = 20.0  # seconds the parent waits for the chunks in flight after a Ctrl-C
+STOP_POLL = 0.25  # seconds between a Ray chunk's looks at the stop flag
 
 
 def chunk_size(games: int) -> int:
@@ -355,35 +366,77 @@ def _info(mod: ModuleType, installed: bool) -> WorkerInfo:
                       compiler_imported=_compiler_imported())
 
 
-def run_chunk(mod: ModuleType, task: ChunkTask) -> Tally:
+def run_chunk(mod: ModuleType, task: ChunkTask,
+              stop: Callable[[], bool] | None = None) -> Tally:
+    """The chunk's games in index order; when ``stop()`` turns true (asked before each
+    game) the games finished so far: ``tally.games`` of them, from ``task.first`` on."""
     tally = Tally(len(task.seats))
     seats = list(task.seats)
     for i in range(task.first, task.first + task.count):
+        if stop is not None and stop():
+            break
         tally.add(play_game(mod, seats, task.seed + i, task.max_decisions))
     return tally
 
 
+_STOP = [False]  # a local worker's: set by its SIGINT handler, read between games
+
+
+def _note_stop(signum, frame) -> None:
+    _STOP[0] = True
+
+
+def _stopped() -> bool:
+    return _STOP[0]
+
+
 def _local_init(ref: CoreRef) -> None:
-    # Ctrl-C reaches the whole process group: the parent stops the workers itself.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Ctrl-C reaches the whole process group (and the parent passes it on): a worker
+    # finishes the game it is playing and returns its chunk so far, never a half game.
+    signal.signal(signal.SIGINT, _note_stop)
     load_ref(ref)
 
 
 def _local_chunk(ref: CoreRef, task: ChunkTask) -> tuple[int, Tally, WorkerInfo]:
     mod = load_ref(ref)
-    tally = run_chunk(mod, task)
+    tally = run_chunk(mod, task, _stopped)
     return task.index, tally, _info(mod, False)
 
 
-def _ray_chunk(key: str, art_box: list, task: ChunkTask) -> tuple[int, Tally, WorkerInfo]:
+class StopFlag:
+    """Ray's stop flag (an actor): the driver raises it on Ctrl-C, chunks read it."""
+
+    def __init__(self) -> None:
+        self.up = False
+
+    def raise_(self) -> None:
+        self.up = True
+
+    def read(self) -> bool:
+        return self.up
+
+
+def _ray_chunk(key: str, art_box: list, task: ChunkTask,
+               flag=None) -> tuple[int, Tally, WorkerInfo]:
     # The artifact's reference comes inside a list, so Ray does not fetch the core's
     # bytes for every task: only a worker that has not loaded the core yet gets them.
+    import ray
+
     if key in _LOADED:
         mod, installed = _LOADED[key]
     else:
-        import ray
         mod, installed = install_artifact(ray.get(art_box[0]))
-    tally = run_chunk(mod, task)
+    seen = {"up": False, "at": time.monotonic()}
+
+    def stop() -> bool:
+        # A look at the flag costs a round trip: at most every STOP_POLL seconds.
+        if flag is not None and not seen["up"] and \
+                time.monotonic() - seen["at"] >= STOP_POLL:
+            seen["up"] = bool(ray.get(flag.read.remote()))
+            seen["at"] = time.monotonic()
+        return seen["up"]
+
+    tally = run_chunk(mod, task, stop)
     return task.index, tally, _info(mod, installed)
 
 
@@ -413,6 +466,22 @@ class Simulation:
     @property
     def games(self) -> int:
         return self.total.games
+
+    def played(self) -> list[tuple[int, int]]:
+        """The seeds of the games that finished, as (first, last) ranges in order: all
+        of them uninterrupted; after a Ctrl-C the whole chunks and the first games of
+        the chunks that were playing."""
+        out: list[tuple[int, int]] = []
+        for index, (first, _count) in enumerate(chunks(self.games_requested)):
+            t = self.chunk_tallies.get(index)
+            if t is None or not t.games:
+                continue
+            lo, hi = self.seed + first, self.seed + first + t.games - 1
+            if out and out[-1][1] == lo - 1:
+                out[-1] = (out[-1][0], hi)
+            else:
+                out.append((lo, hi))
+        return out
 
     @property
     def workers_compiled(self) -> list[tuple[str, int]]:
@@ -467,26 +536,77 @@ def core_artifact(mod: ModuleType, key: str, bundle) -> CoreArtifact:
 OnChunk = Callable[[int, Tally, WorkerInfo | None], None]
 
 
+class _FirstCtrlC:
+    """In this process: the first Ctrl-C only asks to stop (``up``), so a game is never
+    cut in half; a second one raises KeyboardInterrupt as usual.  Only in the main
+    thread (elsewhere Python delivers no SIGINT)."""
+
+    def __init__(self) -> None:
+        self.up = False
+        self._old = None
+
+    def __enter__(self) -> _FirstCtrlC:
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._on_sigint)
+        return self
+
+    def _on_sigint(self, signum, frame) -> None:
+        if self.up:
+            raise KeyboardInterrupt
+        self.up = True
+
+    def __exit__(self, *exc) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+    def __call__(self) -> bool:
+        return self.up
+
+
 def _run_inline(mod: ModuleType, tasks: list[ChunkTask], on_chunk: OnChunk) -> None:
-    for t in tasks:
-        on_chunk(t.index, run_chunk(mod, t), None)
+    with _FirstCtrlC() as stop:
+        for t in tasks:
+            on_chunk(t.index, run_chunk(mod, t, stop), None)
+            if stop.up:
+                raise KeyboardInterrupt
 
 
 def _run_processes(ref: CoreRef, tasks: list[ChunkTask], jobs: int, on_chunk: OnChunk) -> None:
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import ProcessPoolExecutor, as_completed, wait
     from concurrent.futures.process import BrokenProcessPool
 
     # spawn: a fresh interpreter per worker (nothing forked from the parent, the same on
     # every OS), which loads the parent's core file in its initializer.
     pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_local_init, initargs=(ref,))
+    futures = []
+    taken: set = set()
     try:
-        for fut in as_completed([pool.submit(_local_chunk, ref, t) for t in tasks]):
+        futures = [pool.submit(_local_chunk, ref, t) for t in tasks]
+        for fut in as_completed(futures):
             on_chunk(*fut.result())
+            taken.add(fut)  # after: a Ctrl-C in between takes the chunk again, never drops it
     except BaseException as e:
-        # Ctrl-C or a failed chunk: stop every worker now, not after the queued chunks.
         procs = list((getattr(pool, "_processes", None) or {}).values())
+        if isinstance(e, KeyboardInterrupt):
+            # Ctrl-C: the queued chunks are dropped; the workers (told again here, for a
+            # SIGINT sent to this process alone) finish their game and return their
+            # chunk so far.  A second Ctrl-C, or STOP_GRACE seconds, and they are stopped.
+            for fut in futures:
+                fut.cancel()
+            for proc in procs:
+                with contextlib.suppress(OSError):
+                    os.kill(proc.pid, signal.SIGINT)
+            with contextlib.suppress(KeyboardInterrupt):
+                done, _ = wait([f for f in futures if not f.cancelled() and f not in taken],
+                               timeout=STOP_GRACE)
+                for fut in done:
+                    if not fut.cancelled() and fut.exception() is None:
+                        on_chunk(*fut.result())
+        # Ctrl-C or a failed chunk: stop every worker now, not after the queued chunks.
         pool.shutdown(wait=False, cancel_futures=True)
         for proc in procs:
             proc.terminate()
@@ -535,20 +655,30 @@ def _run_ray(art: CoreArtifact, tasks: list[ChunkTask], address: str, jobs: int 
     started = _ray_init(address, jobs)
     on_ready(time.perf_counter() - t0)
     refs: list = []
+    flag = None
     try:
         remote = ray.remote(num_cpus=1)(_ray_chunk)
+        flag = ray.remote(num_cpus=0)(StopFlag).remote()
         art_box = [ray.put(art)]  # stored once; each task names it (see _ray_chunk)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         window = 2 * max(1, jobs or cpus)  # chunks in flight at once
         todo = list(tasks)
         while todo or refs:
             while todo and len(refs) < window:
-                refs.append(remote.remote(art.key, art_box, todo.pop(0)))
+                refs.append(remote.remote(art.key, art_box, todo.pop(0), flag))
             done, refs = ray.wait(refs, num_returns=1)
             for ref in done:
                 index, tally, info = ray.get(ref)
                 on_chunk(index, tally, info)
-    except BaseException:
+    except BaseException as e:
+        if isinstance(e, KeyboardInterrupt) and flag is not None and refs:
+            # Ctrl-C: raise the flag; the chunks in flight return their games so far.
+            with contextlib.suppress(KeyboardInterrupt):
+                flag.raise_.remote()
+                done, refs = ray.wait(refs, num_returns=len(refs), timeout=STOP_GRACE)
+                for ref in done:
+                    with contextlib.suppress(Exception):
+                        on_chunk(*ray.get(ref))
         for ref in refs:
             with contextlib.suppress(Exception):
                 ray.cancel(ref, force=True)
@@ -565,7 +695,9 @@ def simulate(bundle, factions: list[str], *, games: int, seed: int = 0,
     """Play ``games`` random games (game i: seed+i) and total them.  jobs=None: one
     process per CPU; jobs=1: in this process.  ray: None (local processes), "local"
     (start a local Ray instance) or a Ray address.  A Ctrl-C stops the workers and
-    returns what finished (``interrupted``).  ``on_start(sim)``, called once the core
+    returns every game that finished (``interrupted``; ``Simulation.played`` says which:
+    whole chunks, and the first games of the chunks that were playing).  ``on_start(sim)``,
+    called once the core
     is ready, may return a progress bar (``update(n)``, ``close()``) to follow the games."""
     from rootlaw.generator.build import core_key
 
@@ -763,6 +895,16 @@ def worker_report(sim: Simulation) -> str:
     parts.append("; none compiled" if not bad else
                  f"; the Cython compiler was imported in {len(bad)} of them")
     return "workers: " + "".join(parts)
+
+
+def seed_ranges(ranges: list[tuple[int, int]], most: int = 6) -> str:
+    """Seed ranges in words: '0..41, 1000..1037' (the first ``most``, then how many more)."""
+    if not ranges:
+        return "none"
+    words = [f"{a}..{b}" if a != b else str(a) for a, b in ranges[:most]]
+    if len(ranges) > most:
+        words.append(f"and {len(ranges) - most} more ranges")
+    return ", ".join(words)
 
 
 def cli_header(sim: Simulation) -> str:

@@ -641,17 +641,136 @@ def test_ctrl_c_stops_the_workers_and_prints_what_finished():
     assert not any(_alive(w) for w in workers)
 
 
+def _replayed(data: dict, ranges: list[tuple[int, int]]) -> dict:
+    """The summary of exactly the games in ``ranges`` (seed ranges, each inside one chunk
+    or made of whole ones), replayed here on the compiled core, chunk by chunk."""
+    requested, seed = data["games_requested"], data["seed"]
+    size = sm.chunk_size(requested)
+    seats = tuple(Game(data["factions"], seed)._seats)
+    mod = load_core(base_bundle()).module
+    sim = sm.Simulation(bundle=data["bundle"], factions=data["factions"], seed=seed,
+                        games_requested=requested, max_decisions=data["max_decisions"],
+                        core_key="k", core_compiled=True, backend="test",
+                        total=sm.Tally(len(seats)), interrupted=data["interrupted"])
+    for lo, hi in ranges:
+        for first in range(lo - seed, hi - seed + 1, size):
+            index = first // size
+            count = min(size - first % size, hi - seed + 1 - first)
+            sim.chunk_tallies[index] = sm.run_chunk(
+                mod, sm.ChunkTask(index, first, count, seed, seats, data["max_decisions"]))
+    for index in sorted(sim.chunk_tallies):
+        sim.total.merge(sim.chunk_tallies[index])
+    assert sim.played() == ranges
+    return sm.summary(sim)
+
+
+def _seed_ranges(err: str) -> list[tuple[int, int]]:
+    m = re.search(r"games finished \(seeds ([\d., ]+)\)", err)
+    assert m, err
+    return [tuple(int(x) for x in (r.split("..") * 2)[:2]) for r in m.group(1).split(", ")]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_ctrl_c_keeps_the_games_finished_inside_unfinished_chunks():
+    """Issue 15: Ctrl-C a few seconds into a million games reported 0 games (whole chunks
+    only).  On the pure core no 1,000-game chunk can finish in those seconds, so every
+    game counted here was finished inside a chunk that was not: the workers return the
+    first games of their chunks, the summary counts them, and it is exactly the summary
+    of those seeds' games replayed here."""
+    p = subprocess.Popen([sys.executable, "-m", "rootlaw.runtime.cli", "simulate",
+                          "--factions", MQ_EY, "--games", "1000000", "--jobs", "2", "--pure",
+                          "--json", "--no-progress"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            workers = [c for c in _children(p.pid)
+                       if "spawn_main" in Path(f"/proc/{c}/cmdline").read_text()]
+        assert len(workers) == 2, "the worker processes did not start"
+        time.sleep(4)
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=90)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 130, err
+    assert "Traceback" not in err
+    data = json.loads(out)
+    assert data["interrupted"] and data["games_requested"] == 1_000_000
+    ranges = _seed_ranges(err)
+    assert data["games"] > 0 and data["games"] == sum(b - a + 1 for a, b in ranges)
+    assert f"interrupted: {data['games']} of 1000000 games finished" in err
+    size = sm.chunk_size(1_000_000)
+    assert all(a % size == 0 and b - a + 1 < size for a, b in ranges)  # parts of chunks
+    res = data["results"]
+    assert sum(r["wins"] for r in res.values()) + data["outcomes"]["stopped"] == data["games"]
+    assert data["playing_by_round"][0] == data["games"]
+    assert data == _replayed(data, ranges)
+
+
+def test_ctrl_c_in_this_process_ends_the_game_in_play_and_keeps_it(monkeypatch):
+    """--jobs 1: the first Ctrl-C (a real SIGINT, sent during the 7th game) lets that
+    game finish and stops the chunk there: exactly 7 games, seeds 100..106."""
+    played = []
+    real = sm.play_game
+
+    def game(mod, seats, seed, max_decisions):
+        played.append(seed)
+        if len(played) == 7:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(mod, seats, seed, max_decisions)
+
+    monkeypatch.setattr(sm, "play_game", game)
+    before = signal.getsignal(signal.SIGINT)
+    sim = sm.simulate(base_bundle(), ["marquise", "eyrie"], games=600, seed=100, jobs=1)
+    assert signal.getsignal(signal.SIGINT) is before  # the handler is put back
+    assert sim.interrupted and sim.games == 7 and played == list(range(100, 107))
+    assert sim.played() == [(100, 106)]
+    data = sm.summary(sim)
+    assert data == _replayed(data, [(100, 106)])
+
+
+def test_ray_chunks_in_flight_return_their_games_on_ctrl_c(monkeypatch):
+    """On Ray the driver's SIGINT never reaches the workers: a Ctrl-C raises the stop
+    flag and the chunks in flight return their games so far (the pure core: no chunk can
+    finish), the same games as replayed here."""
+    need("ray", "ray")
+    import _thread
+    import threading
+
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    real_init = sm._ray_init
+
+    def init(address, jobs):
+        started = real_init(address, jobs)
+        threading.Timer(6.0, _thread.interrupt_main).start()  # Ctrl-C, once Ray is up
+        return started
+
+    monkeypatch.setattr(sm, "_ray_init", init)
+    sim = sm.simulate(base_bundle(), ["marquise", "eyrie"], games=1_000_000, seed=9,
+                      jobs=2, ray="local", pure=True)
+    assert sim.interrupted and sim.games > 0
+    ranges = sim.played()
+    size = sm.chunk_size(1_000_000)
+    assert all((a - 9) % size == 0 and b - a + 1 < size for a, b in ranges)
+    data = sm.summary(sim)
+    assert data == _replayed(data, ranges)
+
+
 def test_an_interrupted_run_reports_the_chunks_that_finished(monkeypatch):
     """A Ctrl-C between chunks (simulated: the fourth chunk raises KeyboardInterrupt)
     keeps exactly the chunks that finished, whole."""
     calls = []
     real = sm.run_chunk
 
-    def chunk(mod, task):
+    def chunk(mod, task, stop=None):
         calls.append(task.index)
         if len(calls) == 4:
             raise KeyboardInterrupt
-        return real(mod, task)
+        return real(mod, task, stop)
 
     monkeypatch.setattr(sm, "run_chunk", chunk)
     sim = sm.simulate(base_bundle(), ["marquise", "eyrie"], games=600, seed=1, jobs=1)
