@@ -231,6 +231,24 @@ def cmd_simulate(args) -> int:
 # ---------------------------------------------------------------------- info
 
 
+def deck_line(bundle) -> str:
+    """The deck and its cards by kind, copies counted: 'deck: standard, 54 cards (...)'."""
+    kinds: dict[str, int] = {}
+    for card in bundle.deck.cards:
+        kinds[card.kind] = kinds.get(card.kind, 0) + card.count
+    split = ", ".join(f"{n} {k}" for k, n in kinds.items())
+    return f"deck: {bundle.deck.id}, {sum(kinds.values())} cards ({split})"
+
+
+def faction_cards_line(bundle, in_game: int) -> str:
+    """The factions' own cards (never shuffled into the deck) and the game's total, the
+    count the core tracks."""
+    own = [f"{f.id}: {c.count} {c.id}" for f in bundle.factions for c in f.cards]
+    n = sum(c.count for f in bundle.factions for c in f.cards)
+    detail = f" ({', '.join(own)})" if own else ""
+    return f"faction cards: {n}{detail}; {in_game} cards in the game"
+
+
 def cmd_info(args) -> int:
     from rootlaw.generator.build import cache_dir
 
@@ -249,7 +267,8 @@ def cmd_info(args) -> int:
     print(f"bundle: {bundle.hash}")
     print(f"packs: {', '.join(bundle.packs)}")
     print(f"map: {bundle.map.id}")
-    print(f"deck: {bundle.deck.id} ({c['N']} cards)")
+    print(deck_line(bundle))
+    print(faction_cards_line(bundle, c["N"]))
     print(f"factions: {', '.join(f.id for f in bundle.factions)}")
     print(f"action space: {c['NACTIONS']}")
     print(f"observation vector: {Game(seed=1, bundle=bundle).info.observation_size} int64")
@@ -327,9 +346,9 @@ def cmd_catalogue(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from rootlaw.generator.build import compile_core, render_to_cache
+    from rootlaw.generator.build import compile_core, compiled_path, render_to_cache
 
-    from .core import forget_failed_build
+    from .core import compile_progress, forget_failed_build
 
     bundle = _bundle(args)
     src = render_to_cache(bundle)
@@ -338,7 +357,11 @@ def cmd_build(args) -> int:
         return 0
     forget_failed_build(bundle)  # asked for: try again, and say why it fails
     try:
-        so = compile_core(bundle, quiet=not args.verbose)
+        if args.verbose or compiled_path(bundle) is not None:  # the compiler says, or no work
+            so = compile_core(bundle, quiet=not args.verbose)
+        else:
+            with compile_progress(", ".join(bundle.packs) or "base") as done:
+                so = done["path"] = compile_core(bundle)
     except Exception as e:  # noqa: BLE001 -- any compiler failure is reported, not raised
         raise RootlawError(f"compiling failed: {e}", code="BUILD-FAILED") from None
     print(f"compiled: {so}")

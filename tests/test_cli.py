@@ -190,6 +190,57 @@ def test_info_says_which_core_runs(capsys):
     assert "packs: base" in lines
 
 
+def test_info_counts_the_deck_and_the_factions_own_cards(capsys):
+    """Issue 15: info said 56 cards where the deck holds 54: the 2 more are the Eyrie's
+    Loyal Viziers.  Both counts are said, each for what it is."""
+    rc, out, err = run(capsys, "info")
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert ("deck: standard, 54 cards (5 ambush, 20 item, 22 persistent, 3 immediate, "
+            "4 dominance)") in lines
+    assert "faction cards: 2 (eyrie: 2 loyal-vizier); 56 cards in the game" in lines
+
+
+def test_the_readme_agrees_with_rootlaw_info(capsys):
+    """What the README says of the base content, checked against `rootlaw info`: the
+    deck's size and split, the factions' own cards, the game's total, the factions."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    flat = " ".join(readme.split())
+    rc, out, err = run(capsys, "info")
+    assert rc == 0, err
+    info = {k: v for k, _, v in (ln.partition(": ") for ln in out.splitlines())}
+    m = re.fullmatch(r"standard, (\d+) cards \((.*)\)", info["deck"])
+    assert m, info["deck"]
+    split = {kind: int(n) for n, kind in (x.split(" ") for x in m.group(2).split(", "))}
+    r = re.search(r"the standard (\d+)-card deck \((\d+) item, (\d+) persistent, (\d+) ambush, "
+                  r"(\d+) immediate and (\d+) dominance cards\)", flat)
+    assert r, "the README no longer describes the deck"
+    assert int(r.group(1)) == int(m.group(1)) == sum(split.values())
+    assert [int(x) for x in r.groups()[1:]] == \
+        [split[k] for k in ("item", "persistent", "ambush", "immediate", "dominance")]
+    own = re.fullmatch(r"(\d+) \((.*)\); (\d+) cards in the game", info["faction cards"])
+    assert own, info["faction cards"]
+    assert f"its own {own.group(1)} Loyal Viziers" in flat
+    assert f"a game tracks {own.group(3)} cards" in flat
+    assert int(own.group(3)) == int(m.group(1)) + int(own.group(1))
+    factions = info["factions"].split(", ")
+    assert "Any two or three of the base game's three factions" in flat and len(factions) == 3
+    assert " ".join(f"`{f}`," for f in factions[:2]) + f" `{factions[2]}`" in flat
+    # A fourth seat needs a pack: the README's four-seat example plays.
+    four = re.search(r"`rootlaw play --pack (\S+) --factions (\S+) --seed 7`", flat)
+    assert four and len(four.group(2).split(",")) == 4
+    rc, out, err = run(capsys, "play", "--pack", four.group(1), "--factions", four.group(2),
+                       "--seed", "7", "--quiet", "--max-decisions", "200")
+    assert rc == 0, err
+    rc, out, err = run(capsys, "play", "--factions", ",".join([*factions, factions[0]]),
+                       "--seed", "7", "--quiet")
+    assert rc == 1 and "can only be seated once" in err
+    # The compile time the README states is the one the notice states.
+    from rootlaw.runtime.core import COMPILE_NOTICE
+    assert "about 30 s on an idle 2-core machine" in COMPILE_NOTICE
+    assert "about 30 s on an idle two-core machine" in flat
+
+
 def test_info_with_rootlaw_pure_says_pure():
     p = cli_subprocess("info", env_extra={"ROOTLAW_PURE": "1"})
     assert p.returncode == 0, p.stderr
