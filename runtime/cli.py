@@ -581,10 +581,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worker processes (default: one per CPU; 1: this process)")
     p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                    help="play on Ray: alone, start a local instance; with an address, "
-                        "connect to that cluster (pip install 'rootlaw[ray]')")
+                        "connect to that cluster (pip install \"rootlaw[ray]\")")
     p.add_argument("--json", action="store_true", help="one JSON summary (docs/simulate.md)")
     p.add_argument("--plot", metavar="FILE.png", help="win rates with CI bars and mean VP "
-                   "by round as a PNG (pip install 'rootlaw[plot]')")
+                   "by round as a PNG (pip install \"rootlaw[plot]\")")
     p.add_argument("--max-decisions", type=int, default=1_000_000, metavar="M",
                    help="stop a game that has not ended after M decisions ('stopped')")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,

@@ -624,11 +624,11 @@ def _run_processes(ref: CoreRef, tasks: list[ChunkTask], jobs: int, on_chunk: On
 
 def _ray_init(address: str, jobs: int | None) -> bool:
     """Connect to (or start) Ray; True when this call started it (we shut it down)."""
-    try:
-        import ray
-    except ImportError:
-        raise RootlawError("--ray needs Ray: pip install 'rootlaw[ray]'",
-                           code="EXTRA-MISSING") from None
+    from .extras import require
+
+    require("ray", "--ray")
+    import ray
+
     if ray.is_initialized():
         return False
     kw: dict = {"include_dashboard": False, "log_to_driver": False,
@@ -712,6 +712,10 @@ def simulate(bundle, factions: list[str], *, games: int, seed: int = 0,
                            code="VALUE-INVALID")
     if not (seed >= -(2**63) and seed + games - 1 < 2**63):
         raise RootlawError("the seeds must be 64-bit integers", code="VALUE-INVALID")
+    if ray:  # before the core is built and any game played, as --plot is checked
+        from .extras import require
+
+        require("ray", "--ray")
     mod, compiled, notes = prepare_core(bundle, pure)
     # Game checks the seats (known factions, each once, how many) with clear errors.
     g = Game(factions, seed, bundle=bundle, pure=not compiled)
@@ -762,9 +766,9 @@ def simulate(bundle, factions: list[str], *, games: int, seed: int = 0,
 
 def check_plot(path: Path) -> None:
     """Fail early when --plot cannot be written: matplotlib missing, no such folder."""
-    if importlib.util.find_spec("matplotlib") is None:
-        raise RootlawError("--plot needs matplotlib: pip install 'rootlaw[plot]'",
-                           code="EXTRA-MISSING")
+    from .extras import require
+
+    require("plot", "--plot")
     if not path.parent.resolve().is_dir():
         raise RootlawError(f"no folder {path.parent} for the plot", code="IO-ERROR",
                            where=str(path))
