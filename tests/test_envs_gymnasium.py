@@ -43,6 +43,18 @@ def test_check_env_for_every_learner_seat(mix):
         env.close()
 
 
+def test_every_listed_render_mode_renders(capsys):
+    """The modes accepted are the metadata's; "human" prints and returns None."""
+    mix = list(MIXES[0])
+    for mode in make(mix).unwrapped.metadata["render_modes"]:
+        env = make(mix, render_mode=mode)
+        env.reset(seed=1)
+        out = env.unwrapped.render()
+        assert (out is None) == (mode == "human"), mode
+        env.close()
+    assert "turn 0 setup" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("mix", MIXES, ids=mix_id)
 def test_an_episode_is_one_learner_against_the_seat_policy(mix):
     for seat, faction in enumerate(mix):

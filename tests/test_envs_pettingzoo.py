@@ -1,5 +1,6 @@
-"""The PettingZoo environment: PettingZoo's own api_test, seed_test, max_cycles_test and
-parallel_api_test for every faction mix the bundle has, and what the docs promise about
+"""The PettingZoo environment: PettingZoo's own api_test, seed_test, max_cycles_test,
+render_test and parallel_api_test for every faction mix the bundle has (with the
+environment's defaults), and what the docs promise about
 observations, masks, rewards, truncation and seeds."""
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from rl_extra import need
 need("numpy", "gymnasium", "pettingzoo")
 
 import numpy as np  # noqa: E402
-from pettingzoo.test import api_test, max_cycles_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, max_cycles_test, render_test, seed_test  # noqa: E402
 from pettingzoo.test.parallel_test import parallel_api_test  # noqa: E402
 
-from rootlaw.runtime import FirstAgent, Game, IllegalAction  # noqa: E402
+from rootlaw.runtime import FirstAgent, Game, IllegalAction, RootlawError  # noqa: E402
 from rootlaw.runtime.envs import faction_mixes  # noqa: E402
 from rootlaw.runtime.envs.pettingzoo import env, parallel_env, raw_env  # noqa: E402
 
@@ -74,13 +75,33 @@ def test_seed_test(mix):
 
 @pytest.mark.parametrize("mix", MIXES, ids=mix_id)
 def test_max_cycles_test(mix):
-    # max_cycles_test samples actions without the mask; under the default rule an illegal
-    # action ends the game at once, so it runs with illegal_action="random".
-    mod = types.SimpleNamespace(
-        env=functools.partial(env, factions=list(mix), illegal_action="random"),
-        parallel_env=functools.partial(parallel_env, factions=list(mix),
-                                       illegal_action="random"))
-    max_cycles_test(mod)
+    # max_cycles_test samples actions without the mask: with the default rule the seat
+    # policy replaces an illegal one and the game plays on (issue 15: the default used
+    # to end the game at the first one, and the test failed).
+    mod = types.SimpleNamespace(env=functools.partial(env, factions=list(mix)),
+                                parallel_env=functools.partial(parallel_env,
+                                                               factions=list(mix)))
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="rootlaw: .* is not legal now")
+        max_cycles_test(mod)
+
+
+@pytest.mark.parametrize("mix", MIXES, ids=mix_id)
+def test_render_test(mix, capsys):
+    # render_test asks for "human" first, then every mode the metadata lists (issue 15:
+    # "human" was refused although PettingZoo expects it).
+    render_test(functools.partial(env, factions=list(mix)))
+    assert "turn " in capsys.readouterr().out  # "human" printed the board text
+
+
+def test_the_render_modes_accepted_are_the_ones_listed():
+    mix = list(MIXES[0])
+    modes = raw_env.metadata["render_modes"]
+    assert modes == ["human", "ansi", "svg"]
+    for mode in modes:
+        raw_env(factions=mix, render_mode=mode)
+    with pytest.raises(RootlawError, match="render_mode is one of human, ansi, svg"):
+        raw_env(factions=mix, render_mode="rgb_array")
 
 
 @pytest.mark.parametrize("mix", MIXES, ids=mix_id)
@@ -194,7 +215,7 @@ def test_max_cycles_asks_every_agent_equally_often(mix):
 
 def test_an_illegal_action_ends_the_game_offender_minus_one():
     mix = list(MIXES[0])
-    e = env(factions=mix)
+    e = env(factions=mix, illegal_action="terminate")
     e.reset(seed=3)
     agent = e.agent_selection
     mask = e.observe(agent)["action_mask"]
@@ -206,12 +227,19 @@ def test_an_illegal_action_ends_the_game_offender_minus_one():
 
 def test_illegal_action_random_and_raise():
     mix = list(MIXES[0])
-    e = env(factions=mix, illegal_action="random")
+    e = env(factions=mix)  # "random", the default
+    assert e.unwrapped.illegal_action == "random"
     e.reset(seed=3)
     g = e.unwrapped.game
     illegal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
-    e.step(illegal)
+    with pytest.warns(UserWarning, match="is not legal now: the seat policy chose instead"):
+        e.step(illegal)
     assert len(g.history) == 1 and e.unwrapped.illegal_actions == 1
+    illegal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # said once per environment
+        e.step(illegal)
+    assert len(g.history) == 2 and e.unwrapped.illegal_actions == 2
     r = raw_env(factions=mix, illegal_action="raise")
     r.reset(seed=3)
     with pytest.raises(IllegalAction):

@@ -79,7 +79,7 @@ class RootEnv(gymnasium.Env):
             self.info.max_decisions
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(picture.render_modes()))
+            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
         self.render_mode = render_mode
         self._opponent = opponent or default_policy
         self._pure = pure

@@ -9,14 +9,16 @@
         e.step(action)
 
 ``env()`` wraps ``raw_env`` as PettingZoo's classic games do: the order checks of
-``OrderEnforcingWrapper`` (a subclass of it), the assertion of
-``AssertOutOfBoundsWrapper`` (an action outside the space is an ``AssertionError``), and
-an illegal action ends the game as ``TerminateIllegalWrapper`` does (the offender gets
--1, everyone else 0).  The wrapper calls straight through where PettingZoo's generic
-wrappers look every attribute up by ``__getattr__`` (that was most of the API's cost per
-decision), and the illegal-action rule lives in ``raw_env`` so that the parallel view
-shares it.  ``parallel_env()``
-is the turn-based parallel view.  Rewards: ``rootlaw.runtime.envs.outcome``; the
+``OrderEnforcingWrapper`` (a subclass of it) and the assertion of
+``AssertOutOfBoundsWrapper`` (an action outside the space is an ``AssertionError``).  An
+illegal action is replaced by the seat policy's choice by default (counted, and warned
+about once per environment), so tools that sample without the mask play on, PettingZoo's
+``max_cycles_test`` among them; ``illegal_action="terminate"`` ends the game as the
+classic games' ``TerminateIllegalWrapper`` does (the offender gets -1, everyone else
+0).  The wrapper calls straight through where PettingZoo's generic wrappers look every
+attribute up by ``__getattr__`` (that was most of the API's cost per decision), and the
+illegal-action rule lives in ``raw_env`` so that the parallel view shares it.
+``parallel_env()`` is the turn-based parallel view.  Rewards: ``rootlaw.runtime.envs.outcome``; the
 action space and the observation: docs/agents.md.
 
 Each observation is ``{"observation": int64[observation_size], "action_mask":
@@ -29,6 +31,7 @@ The legal actions are listed once per decision, by the core.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterable
 
 from ._extra import require
@@ -159,14 +162,15 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
     max_decisions: the game stops after this many decisions in all (counting the seat
         policy's) and every agent still in is truncated, reward 0, as ``rootlaw play
         --max-decisions`` stops a game.  Default: ``Game.info.max_decisions``.
-    illegal_action: "terminate" (default; PettingZoo's classic rule: the game ends, the
-        offender gets -1, everyone else 0), "random" (the seat policy decides instead;
-        counted in ``illegal_actions``; for tools that sample without the mask) or
-        "raise" (``IllegalAction``).
+    illegal_action: "random" (default: the seat policy decides instead; counted in
+        ``illegal_actions`` and warned about once per environment; tools that sample
+        without the mask play on), "terminate" (PettingZoo's classic rule: the game ends,
+        the offender gets -1, everyone else 0) or "raise" (``IllegalAction``).
     seat_policy: makes the agent that plays seats whose agent has left and, with
         "random", replaces illegal actions; called with the game seed (default: the
         seeded ``RandomAgent``).
-    render_mode: "ansi" (text) or "svg" (the board picture, rootlaw.runtime.render).
+    render_mode: "human" (the text printed, render() returns None), "ansi" (the text) or
+        "svg" (the board picture, rootlaw.runtime.render): ``metadata["render_modes"]``.
     fresh_observations: False (default): an agent's observation arrays are its own
         buffers, rewritten in place at its next observation (copy what you keep); True:
         new arrays at every observation (slower).
@@ -179,7 +183,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
     def __init__(self, factions: Iterable[str] | None = None, seed: int | None = None,
                  packs: Iterable[str | os.PathLike] = (), map: str | None = None,
                  deck: str | None = None, max_cycles: int | None = None,
-                 max_decisions: int | None = None, illegal_action: str = "terminate",
+                 max_decisions: int | None = None, illegal_action: str = "random",
                  seat_policy: SeatPolicy | None = None, render_mode: str | None = None,
                  pure: bool | None = None, fresh_observations: bool = False):
         factions = list(factions) if factions is not None else None
@@ -200,9 +204,10 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
             self.info.max_decisions
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
         if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(picture.render_modes()))
+            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
         self.render_mode = render_mode
         self._seat_policy = seat_policy or default_policy
+        self._warned_illegal = False
         self._seeds = Seeds(seed)
         self._pure = pure
         self.moves = 0  # calls of reset() and step(): agent_iter checks one came between
@@ -295,6 +300,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
                 self._end_by_illegal_action(agent)
                 return
             self.illegal_actions += 1
+            if not self._warned_illegal:
+                self._warned_illegal = True
+                warnings.warn(f"rootlaw: {agent}'s action {int(action)} is not legal now: the "
+                              "seat policy chose instead (illegal_action='random', the "
+                              "default; this environment counts them in "
+                              "unwrapped.illegal_actions and says so once; 'terminate' ends "
+                              "the game, 'raise' raises)", stacklevel=3)
             g.apply(self.policy.choose(g, self.legal_actions()))
 
     def _play_on(self) -> None:
