@@ -14,6 +14,9 @@ Measured here, never in tests.  Three parts:
   ``clone``, averaged over every position of one game.
 - ``pettingzoo``: the same games through the PettingZoo AEC API against the plain loop
   (``rootlaw.runtime.envs.bench``), when the ``rl`` extra is installed.
+- ``openspiel``: the seeded games through the OpenSpiel game (``legal_actions()``,
+  ``apply_action()``: ``rootlaw.runtime.envs.openspiel.random_games``), against the
+  plain loop's decisions/s (``of_plain``), when the ``rl`` extra is installed.
 
 Every figure is measured alike: CPU time (``time.process_time``) of one round, the best
 of ``rounds`` rounds (a machine shared with other work only ever slows a round down).  A
@@ -132,6 +135,23 @@ def run_pettingzoo(factions: list[str], games: int, seed: int, rounds: int) -> d
     return {k: out[k] for k in ("timer", *loops, "aec_over_plain")}
 
 
+OPENSPIEL_TIMED = ("each seeded game through OpenSpiel: new_initial_state(), then "
+                   "legal_actions(), RandomAgent.choose, apply_action() to the end")
+
+
+def run_openspiel(factions: list[str], games: int, seed: int, rounds: int,
+                  plain: dict) -> dict:
+    """The OpenSpiel loop, against the plain loop's figures (``plain``), or why it was
+    not measured."""
+    try:
+        from .envs import openspiel as ros
+    except ImportError as e:
+        return {"skipped": str(e)}
+    loop = loop_figures(*best_cpu(lambda: ros.random_games(factions, games, seed), rounds))
+    return {"timer": timer(rounds), "timed": OPENSPIEL_TIMED, "loop": loop,
+            "of_plain": round(loop["decisions_per_s"] / plain["decisions_per_s"], 3)}
+
+
 def default_workloads(bundle: Bundle) -> list[list[str]]:
     """The seatings measured when none is named: the bundle's first two factions (in
     setup order) and, when it has three or more, its first three."""
@@ -206,9 +226,12 @@ def run_bench(bundle: Bundle, factions: list[str] | list[list[str]] | None = Non
     out["api"] = run_api(bundle, first, seeds, rounds)
     if pettingzoo and bundle.hash == _base_hash():
         out["pettingzoo"] = run_pettingzoo(first, games, seed, rounds)
+        out["openspiel"] = run_openspiel(first, games, seed, rounds,
+                                         out["api"]["python_loop"])
     else:
-        out["pettingzoo"] = {"skipped": "measured on the base game only" if pettingzoo
-                             else "not asked (--no-pettingzoo)"}
+        why = {"skipped": "measured on the base game only" if pettingzoo
+               else "not asked (--no-pettingzoo)"}
+        out["pettingzoo"], out["openspiel"] = why, dict(why)
     return out
 
 
@@ -261,4 +284,13 @@ def text(result: dict) -> list[str]:
                      f"(the {games} games; {pz['timer']})")
     elif pz:
         lines.append(f"pettingzoo: skipped ({pz['skipped']})")
+    spiel = result.get("openspiel")
+    if spiel and "skipped" not in spiel:
+        loop = spiel["loop"]
+        lines.append(f"openspiel loop: {loop['decisions_per_s']} decisions/s, "
+                     f"{loop['us_per_decision']:.2f} us/decision, {spiel['of_plain']:.2f} of "
+                     f"the python loop's decisions/s (new_initial_state, legal_actions + "
+                     f"RandomAgent + apply_action over the {games} games; {spiel['timer']})")
+    elif spiel:
+        lines.append(f"openspiel: skipped ({spiel['skipped']})")
     return lines

@@ -649,7 +649,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="every figure: the best of (at least) N rounds of CPU time "
                         "(default 3)")
     p.add_argument("--no-pettingzoo", action="store_true",
-                   help="skip the PettingZoo loop (measured when the rl extra is installed)")
+                   help="skip the environments' loops, PettingZoo and OpenSpiel (measured "
+                        "when the rl extra is installed)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     packs(p)
     p.set_defaults(func=cmd_bench)

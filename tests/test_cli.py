@@ -353,6 +353,16 @@ def test_bench_reports_the_python_api(capsys):
     for call in ("legal_actions_us", "observation_vector_us", "observation_vector_new_us",
                  "mask_us", "clone_us", "clone_core_us"):
         assert api[call] > 0, call
+    spiel = json.loads(out)["openspiel"]
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        assert "rl extra" in spiel["skipped"]
+    else:  # its loop against the python loop's decisions/s, timed alike
+        assert spiel["timer"] == "CPU time, best of 1 round"
+        assert "apply_action()" in spiel["timed"] and spiel["loop"]["decisions"] > 0
+        assert spiel["of_plain"] == pytest.approx(
+            spiel["loop"]["decisions_per_s"] / loop["decisions_per_s"], abs=1e-3)
     pz = json.loads(out)["pettingzoo"]
     try:
         import pettingzoo  # noqa: F401
@@ -379,6 +389,7 @@ def test_bench_text_output(capsys):
                      r"observation_vector [\d.]+ us \(new array [\d.]+ us\), mask [\d.]+ us, "
                      r"clone [\d.]+ us \(core [\d.]+ us\)$", out, re.M)
     assert "pettingzoo: skipped (not asked (--no-pettingzoo))" in out
+    assert "openspiel: skipped (not asked (--no-pettingzoo))" in out
 
 
 # ---------------------------------------------------------------------- logs and replays
