@@ -372,3 +372,54 @@ def test_bench_reports_both_loops():
                  "aec_no_observation"):
         assert out[loop]["decisions"] > 0 and out[loop]["decisions_per_s"] > 0
     assert out["aec_over_plain"] > 0 and out["observation_vector_us"] > 0
+
+
+# ---------------------------------------------------------------------- the shaped reward
+
+
+def test_the_vp_reward_adds_up_to_final_vp_over_30_plus_the_terminal_reward():
+    """reward="vp": what each agent's last() reports over the game (what came since it
+    last acted) adds up to its final VP / 30 plus the terminal reward; the default
+    gives the terminal reward alone."""
+    mix = list(MIXES[0])
+    for reward in ("vp", "terminal"):
+        e = env(factions=mix, reward=reward)
+        e.reset(seed=6)
+        got = dict.fromkeys(mix, 0.0)
+        steps_with_vp = 0
+        rng = np.random.default_rng(6)
+        for agent in e.agent_iter():
+            obs, r, terminated, truncated, _ = e.last()
+            got[agent] += r
+            steps_with_vp += 0 < abs(r) < 1
+            e.step(None if terminated or truncated else masked_random(obs, rng))
+        g = e.unwrapped.game
+        final = [1.0 if s == g.winner else -1.0 for s in range(len(mix))]
+        for seat, a in enumerate(mix):
+            vp = g.scores[seat] / 30 if reward == "vp" else 0.0
+            assert got[a] == pytest.approx(vp + final[seat]), (reward, a)
+        assert (steps_with_vp > 10) == (reward == "vp")
+
+
+def test_the_vp_reward_in_the_parallel_view_is_per_step():
+    mix = list(MIXES[0])
+    p = parallel_env(factions=mix, reward="vp")
+    p.reset(seed=8)
+    got = dict.fromkeys(mix, 0.0)
+    rng = np.random.default_rng(8)
+    while p.agents:
+        actions = {a: (masked_random(p.aec.observe(a), rng) if a == p.aec.agent_selection
+                       else 0) for a in p.agents}
+        _, rewards, _, _, _ = p.step(actions)
+        for a, r in rewards.items():
+            got[a] += r
+    g = p.aec.game
+    for seat, a in enumerate(mix):
+        assert got[a] == pytest.approx(g.scores[seat] / 30 + (1.0 if seat == g.winner
+                                                              else -1.0))
+
+
+@pytest.mark.parametrize("mix", MIXES[:3], ids=mix_id)
+def test_api_tests_pass_with_the_vp_reward(mix):
+    api_test(env(factions=list(mix), reward="vp"), num_cycles=1000)
+    parallel_api_test(parallel_env(factions=list(mix), reward="vp"), num_cycles=1000)

@@ -169,6 +169,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
     seat_policy: makes the agent that plays seats whose agent has left and, with
         "random", replaces illegal actions; called with the game seed (default: the
         seeded ``RandomAgent``).
+    reward: "terminal" (default: win 1, loss -1, stopped 0 at the end) or "vp" (also, at
+        every step, the VP each agent gained in it over 30: ``rewards`` holds the step's,
+        ``last()`` what came since the agent last acted; ``rootlaw.runtime.envs.outcome``).
     render_mode: "human" (the text printed, render() returns None), "ansi" (the text) or
         "svg" (the board picture, rootlaw.runtime.render): ``metadata["render_modes"]``.
     fresh_observations: False (default): an agent's observation arrays are its own
@@ -185,14 +188,15 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
                  deck: str | None = None, max_cycles: int | None = None,
                  max_decisions: int | None = None, illegal_action: str = "random",
                  seat_policy: SeatPolicy | None = None, render_mode: str | None = None,
-                 pure: bool | None = None, fresh_observations: bool = False):
+                 pure: bool | None = None, fresh_observations: bool = False,
+                 reward: str = "terminal"):
         factions = list(factions) if factions is not None else None
         packs = [str(p) for p in packs]
         EzPickle.__init__(self, factions=factions, seed=seed, packs=packs, map=map, deck=deck,
                           max_cycles=max_cycles, max_decisions=max_decisions,
                           illegal_action=illegal_action, seat_policy=seat_policy,
                           render_mode=render_mode, pure=pure,
-                          fresh_observations=fresh_observations)
+                          fresh_observations=fresh_observations, reward=reward)
         super().__init__()
         self.bundle = bundle_for(packs, map, deck)
         probe = Game(factions, 0, bundle=self.bundle, pure=pure)  # checks the seating
@@ -203,6 +207,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         self.max_decisions = check_cap("max_decisions", max_decisions) or \
             self.info.max_decisions
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        self.reward = check_choice("reward", reward, outcome.REWARDS)
+        if self.reward == "vp":  # the plain step() stays as it is, for the terminal reward
+            setattr(self, "step", self._step_with_vp)  # noqa: B010
         if render_mode is not None:
             check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
         self.render_mode = render_mode
@@ -241,6 +248,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.asked = dict.fromkeys(self.agents, 0)  # counted under max_cycles
+        self._vp = dict.fromkeys(self.agents, 0)  # each agent's VP so far (reward="vp")
         self._someone_left = False
         self.illegal_actions = 0
         self._skip_agent_selection = None
@@ -288,6 +296,29 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
             self.agent_selection = self.possible_agents[seat]  # the common case
             return
         self._play_on()
+
+    def _step_with_vp(self, action) -> None:
+        """step() with reward="vp": the step's rewards (cleared first) also hold the VP
+        each agent still in gained in it, over 30, and so do the agents' cumulative
+        rewards; the acting agent's cumulative reward starts again from 0, as an AEC
+        agent's last() reports what came since it acted."""
+        agent = self.agent_selection
+        live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
+        if agent in live:
+            self._cumulative_rewards[agent] = 0.0
+        for a in self.rewards:
+            self.rewards[a] = 0.0
+        raw_env.step(self, action)
+        g = self.game
+        base, victory = g.S["VP"], self.info.victory_points
+        for a in live:
+            vp = g.state[base + self._seat[a]]
+            if vp != self._vp[a]:
+                r = outcome.vp_reward(vp - self._vp[a], victory)
+                self._vp[a] = vp
+                if a in self.rewards:
+                    self.rewards[a] += r
+                    self._cumulative_rewards[a] += r
 
     def _apply_checked(self, g: Game, agent: str, action) -> None:
         """Game.apply with its checks, and what an illegal action does here."""
