@@ -426,15 +426,14 @@ def _ray_chunk(key: str, art_box: list, task: ChunkTask,
         mod, installed = _LOADED[key]
     else:
         mod, installed = install_artifact(ray.get(art_box[0]))
-    seen = {"up": False, "at": time.monotonic()}
+    up, looked = [False], [time.monotonic()]
 
     def stop() -> bool:
         # A look at the flag costs a round trip: at most every STOP_POLL seconds.
-        if flag is not None and not seen["up"] and \
-                time.monotonic() - seen["at"] >= STOP_POLL:
-            seen["up"] = bool(ray.get(flag.read.remote()))
-            seen["at"] = time.monotonic()
-        return seen["up"]
+        if flag is not None and not up[0] and time.monotonic() - looked[0] >= STOP_POLL:
+            up[0] = bool(ray.get(flag.read.remote()))
+            looked[0] = time.monotonic()
+        return up[0]
 
     tally = run_chunk(mod, task, stop)
     return task.index, tally, _info(mod, installed)
@@ -543,7 +542,7 @@ class _FirstCtrlC:
 
     def __init__(self) -> None:
         self.up = False
-        self._old = None
+        self._old: Any = None
 
     def __enter__(self) -> _FirstCtrlC:
         import threading
@@ -655,7 +654,7 @@ def _run_ray(art: CoreArtifact, tasks: list[ChunkTask], address: str, jobs: int 
     started = _ray_init(address, jobs)
     on_ready(time.perf_counter() - t0)
     refs: list = []
-    flag = None
+    flag: Any = None  # the stop flag's actor handle
     try:
         remote = ray.remote(num_cpus=1)(_ray_chunk)
         flag = ray.remote(num_cpus=0)(StopFlag).remote()

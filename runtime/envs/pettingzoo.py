@@ -64,6 +64,7 @@ from .table import (  # noqa: E402
 )
 
 NAME = "rootlaw_v0"
+RENDER_MODES = picture.render_modes()  # listed in the metadata, and the modes accepted
 
 
 def env(**kwargs) -> AECEnv:
@@ -179,7 +180,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         new arrays at every observation (slower).
     """
 
-    metadata = {"name": NAME, "render_modes": picture.render_modes(),
+    metadata = {"name": NAME, "render_modes": RENDER_MODES,
                 "is_parallelizable": False, "render_fps": 1}
     game: Game  # the game of the episode, from reset() on
 
@@ -211,7 +212,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         if self.reward == "vp":  # the plain step() stays as it is, for the terminal reward
             setattr(self, "step", self._step_with_vp)  # noqa: B010
         if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
+            check_choice("render_mode", render_mode, tuple(RENDER_MODES))
         self.render_mode = render_mode
         self._seat_policy = seat_policy or default_policy
         self._warned_illegal = False
