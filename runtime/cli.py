@@ -232,7 +232,7 @@ def cmd_simulate(args) -> int:
 
 
 def deck_line(bundle) -> str:
-    """The deck and its cards by kind, copies counted: 'deck: standard, 54 cards (...)'."""
+    """The deck and its cards by kind, copies counted: 'deck: ID, N cards (by kind)'."""
     kinds: dict[str, int] = {}
     for card in bundle.deck.cards:
         kinds[card.kind] = kinds.get(card.kind, 0) + card.count

@@ -393,7 +393,10 @@ def _stopped() -> bool:
 def _local_init(ref: CoreRef) -> None:
     # Ctrl-C reaches the whole process group (and the parent passes it on): a worker
     # finishes the game it is playing and returns its chunk so far, never a half game.
+    # It started with Ctrl-C blocked (_sigint_held): one that came meanwhile lands now.
     signal.signal(signal.SIGINT, _note_stop)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     load_ref(ref)
 
 
@@ -536,12 +539,17 @@ OnChunk = Callable[[int, Tally, WorkerInfo | None], None]
 
 
 class _FirstCtrlC:
-    """In this process: the first Ctrl-C only asks to stop (``up``), so a game is never
-    cut in half; a second one raises KeyboardInterrupt as usual.  Only in the main
-    thread (elsewhere Python delivers no SIGINT)."""
+    """In this process: Ctrl-C only asks to stop (``up``; ``presses`` counts them), so a
+    game is never cut in half, and no KeyboardInterrupt lands in the middle of a lock's
+    bookkeeping (concurrent.futures' waits take every future's lock: one interrupted
+    there leaves them taken, and the interpreter hangs at exit).  With
+    ``second_raises``, a second Ctrl-C raises KeyboardInterrupt as usual.  Only in the
+    main thread (elsewhere Python delivers no SIGINT)."""
 
-    def __init__(self) -> None:
+    def __init__(self, second_raises: bool = True) -> None:
         self.up = False
+        self.presses = 0
+        self.second_raises = second_raises
         self._old: Any = None
 
     def __enter__(self) -> _FirstCtrlC:
@@ -552,7 +560,8 @@ class _FirstCtrlC:
         return self
 
     def _on_sigint(self, signum, frame) -> None:
-        if self.up:
+        self.presses += 1
+        if self.up and self.second_raises:
             raise KeyboardInterrupt
         self.up = True
 
@@ -564,6 +573,23 @@ class _FirstCtrlC:
         return self.up
 
 
+@contextlib.contextmanager
+def _sigint_held():
+    """Ctrl-C held back (blocked, not lost) for the block: a process started in it
+    inherits the blocked signal across exec, so a worker still starting up when Ctrl-C
+    comes does not die of it with a traceback: its initializer installs what Ctrl-C does
+    and then lets it in (``_local_init``).  Here, a Ctrl-C that came meanwhile arrives as
+    the block ends.  Where signals cannot be blocked (Windows), nothing is held."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _run_inline(mod: ModuleType, tasks: list[ChunkTask], on_chunk: OnChunk) -> None:
     with _FirstCtrlC() as stop:
         for t in tasks:
@@ -572,53 +598,61 @@ def _run_inline(mod: ModuleType, tasks: list[ChunkTask], on_chunk: OnChunk) -> N
                 raise KeyboardInterrupt
 
 
+POLL = 0.25  # seconds between the parent's looks at a Ctrl-C while it waits for chunks
+
+
 def _run_processes(ref: CoreRef, tasks: list[ChunkTask], jobs: int, on_chunk: OnChunk) -> None:
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed, wait
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    # spawn: a fresh interpreter per worker (nothing forked from the parent, the same on
-    # every OS), which loads the parent's core file in its initializer.
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_local_init, initargs=(ref,))
-    futures = []
-    taken: set = set()
-    try:
-        futures = [pool.submit(_local_chunk, ref, t) for t in tasks]
-        for fut in as_completed(futures):
-            on_chunk(*fut.result())
-            taken.add(fut)  # after: a Ctrl-C in between takes the chunk again, never drops it
-    except BaseException as e:
-        procs = list((getattr(pool, "_processes", None) or {}).values())
-        if isinstance(e, KeyboardInterrupt):
-            # Ctrl-C: the queued chunks are dropped; the workers (told again here, for a
-            # SIGINT sent to this process alone) finish their game and return their
-            # chunk so far.  A second Ctrl-C, or STOP_GRACE seconds, and they are stopped.
-            for fut in futures:
-                fut.cancel()
-            for proc in procs:
-                with contextlib.suppress(OSError):
-                    os.kill(proc.pid, signal.SIGINT)
-            with contextlib.suppress(KeyboardInterrupt):
-                done, _ = wait([f for f in futures if not f.cancelled() and f not in taken],
-                               timeout=STOP_GRACE)
+    with _FirstCtrlC(second_raises=False) as stop:
+        # spawn: a fresh interpreter per worker (nothing forked from the parent, the
+        # same on every OS), which loads the parent's core file in its initializer.
+        pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_local_init, initargs=(ref,))
+        try:
+            with _sigint_held():  # the workers are spawned by the first submissions
+                pending = {pool.submit(_local_chunk, ref, t) for t in tasks}
+            while pending and not stop.up:
+                done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
                 for fut in done:
-                    if not fut.cancelled() and fut.exception() is None:
-                        on_chunk(*fut.result())
-        # Ctrl-C or a failed chunk: stop every worker now, not after the queued chunks.
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            proc.join()
-        # Join the pool's manager thread too (it sees the workers gone and closes its
-        # wake-up pipe): left running, it races the interpreter's exit hook, which then
-        # writes to the closed pipe (EBADF traceback at exit, CPython 3.11).
-        pool.shutdown(wait=True)
-        if isinstance(e, BrokenProcessPool):
-            raise RootlawError(f"a worker process died: {e}", code="WORKER-FAILED") from None
-        raise
-    pool.shutdown()
+                    on_chunk(*fut.result())
+            if stop.up:
+                # Ctrl-C: the queued chunks are dropped; the workers (told again here,
+                # for a SIGINT sent to this process alone) finish their game and return
+                # their chunk so far.  A second Ctrl-C, or STOP_GRACE seconds, and they
+                # are stopped.
+                for fut in pending:
+                    fut.cancel()
+                for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                    with contextlib.suppress(OSError):
+                        os.kill(proc.pid, signal.SIGINT)
+                pending = {f for f in pending if not f.cancelled()}
+                deadline = time.monotonic() + STOP_GRACE
+                while pending and stop.presses < 2 and time.monotonic() < deadline:
+                    done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        if not fut.cancelled() and fut.exception() is None:
+                            on_chunk(*fut.result())
+                raise KeyboardInterrupt
+        except BaseException as e:
+            # Ctrl-C or a failed chunk: stop every worker now, not after the queued chunks.
+            procs = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
+                proc.join()
+            # Join the pool's manager thread too (it sees the workers gone and closes its
+            # wake-up pipe): left running, it races the interpreter's exit hook, which
+            # then writes to the closed pipe (EBADF traceback at exit, CPython 3.11).
+            pool.shutdown(wait=True)
+            if isinstance(e, BrokenProcessPool):
+                raise RootlawError(f"a worker process died: {e}", code="WORKER-FAILED") \
+                    from None
+            raise
+        pool.shutdown()
 
 
 def _ray_init(address: str, jobs: int | None) -> bool:

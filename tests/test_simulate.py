@@ -641,6 +641,34 @@ def test_ctrl_c_stops_the_workers_and_prints_what_finished():
     assert not any(_alive(w) for w in workers)
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_ctrl_c_while_the_workers_start_prints_no_traceback():
+    """A Ctrl-C as soon as the worker processes exist, while they are still starting up
+    (before their initializer): they start with Ctrl-C ignored, so none of them dies
+    with a KeyboardInterrupt traceback, and the parent reports as always."""
+    p = subprocess.Popen([sys.executable, "-m", "rootlaw.runtime.cli", "simulate",
+                          "--factions", MQ_EY, "--games", "400000", "--jobs", "2",
+                          "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+            workers = [c for c in _children(p.pid)
+                       if "spawn_main" in Path(f"/proc/{c}/cmdline").read_text()]
+        assert len(workers) == 2, "the worker processes did not start"
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "interrupted: " in err
+
+
 def _replayed(data: dict, ranges: list[tuple[int, int]]) -> dict:
     """The summary of exactly the games in ``ranges`` (seed ranges, each inside one chunk
     or made of whole ones), replayed here on the compiled core, chunk by chunk."""
@@ -808,3 +836,15 @@ def test_without_a_compiler_the_parent_runs_the_pure_path(tmp_path, monkeypatch)
     mod, compiled, notes = sm.prepare_core(base_bundle())
     assert not compiled and not mod.compiled()
     assert notes == ["compiling the core failed (no C compiler); running the pure-Python path"]
+
+
+def test_a_worker_that_dies_is_a_coded_error():
+    """A worker that cannot start (here: its core file is gone) breaks the pool: the
+    run ends with WORKER-FAILED (the command prints it as a coded error), the workers
+    stopped."""
+    ref = sm.CoreRef(key="gone", name="rootlaw_core_gone", path="/no/such/core.py",
+                     compiled=False)
+    tasks = [sm.ChunkTask(i, i, 1, 1, (0, 1), 1000) for i in range(4)]
+    with pytest.raises(sm.RootlawError) as e:
+        sm._run_processes(ref, tasks, 2, lambda *a: pytest.fail("no chunk can finish"))
+    assert e.value.code == "WORKER-FAILED"
