@@ -801,10 +801,10 @@ def check_plot(path: Path) -> None:
     """Fail early when --plot cannot be written: matplotlib missing, no such folder."""
     from .extras import require
 
-    require("plot", "--plot")
-    if not path.parent.resolve().is_dir():
+    if not path.parent.resolve().is_dir():  # a typo first: it is wrong with any extra
         raise RootlawError(f"no folder {path.parent} for the plot", code="IO-ERROR",
                            where=str(path))
+    require("plot", "--plot")
 
 
 def _r(x: float) -> float:
