@@ -14,9 +14,16 @@ Measured here, never in tests.  Three parts:
   ``clone``, averaged over every position of one game.
 - ``pettingzoo``: the same games through the PettingZoo AEC API against the plain loop
   (``rootlaw.runtime.envs.bench``), when the ``rl`` extra is installed.
+- ``openspiel``: the seeded games through the OpenSpiel game (``legal_actions()``,
+  ``apply_action()``: ``rootlaw.runtime.envs.openspiel.random_games``), against the
+  plain loop's decisions/s (``of_plain``), when the ``rl`` extra is installed.
 
-The API figures are CPU time (``time.process_time``), the best of ``rounds`` rounds: a
-machine shared with other work only ever slows a round down.
+Every figure is measured alike: CPU time (``time.process_time``) of one round, the best
+of ``rounds`` rounds (a machine shared with other work only ever slows a round down).  A
+round of playouts is the seeded games once (the compiled core plays at least ``rounds``
+rounds and on until ``min_seconds`` of CPU time have passed); a round of the Python loop
+is the same games through the API.  Each figure's ``timer`` and ``timed`` say so in the
+JSON, and each line of ``text`` says its unit, clock and what was timed.
 """
 
 from __future__ import annotations
@@ -101,8 +108,8 @@ def run_api(bundle: Bundle, factions: list[str], seeds: list[int], rounds: int) 
     mask = array("b", bytes(first.info.num_actions))
     return {
         "core": "compiled" if first.compiled else "pure",
-        "timer": f"CPU time, best of {max(1, rounds)} rounds",
-        "python_loop": loop_figures(n, dt),
+        "timer": timer(rounds),
+        "python_loop": {**loop_figures(n, dt), "timed": LOOP_TIMED},
         "positions": len(positions),
         "legal_actions_us": per_call_us(positions, lambda g: g.legal_actions(), rounds),
         "observation_vector_us": per_call_us(
@@ -122,10 +129,27 @@ def run_pettingzoo(factions: list[str], games: int, seed: int, rounds: int) -> d
     try:
         from .envs import bench as envs_bench
     except ImportError as e:
-        return {"skipped": f"needs the rl extra (pip install 'rootlaw[rl]'): {e}"}
+        return {"skipped": str(e)}  # EXTRA-MISSING: ... needs ... (the rl extra): pip ...
     loops = ("plain", "aec", "aec_fresh_observations", "aec_no_observation")
     out = envs_bench.run(factions, games, seed, rounds, loops)
-    return {k: out[k] for k in (*loops, "aec_over_plain")}
+    return {k: out[k] for k in ("timer", *loops, "aec_over_plain")}
+
+
+OPENSPIEL_TIMED = ("each seeded game through OpenSpiel: new_initial_state(), then "
+                   "legal_actions(), RandomAgent.choose, apply_action() to the end")
+
+
+def run_openspiel(factions: list[str], games: int, seed: int, rounds: int,
+                  plain: dict) -> dict:
+    """The OpenSpiel loop, against the plain loop's figures (``plain``), or why it was
+    not measured."""
+    try:
+        from .envs import openspiel as ros
+    except ImportError as e:
+        return {"skipped": str(e)}
+    loop = loop_figures(*best_cpu(lambda: ros.random_games(factions, games, seed), rounds))
+    return {"timer": timer(rounds), "timed": OPENSPIEL_TIMED, "loop": loop,
+            "of_plain": round(loop["decisions_per_s"] / plain["decisions_per_s"], 3)}
 
 
 def default_workloads(bundle: Bundle) -> list[list[str]]:
@@ -135,30 +159,45 @@ def default_workloads(bundle: Bundle) -> list[list[str]]:
     return [ids[:n] for n in (2, 3) if len(ids) >= n]
 
 
+def timer(rounds: int) -> str:
+    """How every figure is measured, in words."""
+    n = max(1, rounds)
+    return f"CPU time, best of {n} round{'s' if n != 1 else ''}"
+
+
+PLAYOUT_TIMED = "Core.playout of each seeded game from its setup (Game() included)"
+LOOP_TIMED = "each seeded game through the API: legal_actions(), RandomAgent.choose, apply()"
+
+
 def run_playouts(bundle: Bundle, factions: list[str], seeds: list[int],
-                 min_seconds: float) -> dict:
-    """Random playouts of the seeded games on the compiled core (repeated until
-    ``min_seconds`` have passed) and once on the pure core; their speedup."""
+                 min_seconds: float, rounds: int = 3) -> dict:
+    """Random playouts of the seeded games on the compiled core and on the pure core,
+    each the best of ``rounds`` rounds of CPU time (the compiled core plays on until
+    ``min_seconds`` of CPU time have passed, which steadies its far shorter rounds);
+    their speedup."""
     out: dict = {"factions": factions}
     compiled_game = Game(factions, seeds[0], bundle=bundle, pure=False)
+    rounds = max(1, rounds)
     for name, pure in (("compiled", False), ("pure", True)):
         if name == "compiled" and not compiled_game.compiled:
             out["compiled"] = None
             continue
-        rounds_played = 0
-        dec = played = 0
-        t0 = time.perf_counter()
+        best, played, dec, games, round_dec = float("inf"), 0, 0, 0, 0
+        start = time.process_time()
         while True:
-            d, n = _run(bundle, factions, seeds, pure)
-            dec += d
-            played += n
-            rounds_played += 1
-            elapsed = time.perf_counter() - t0
-            if pure or elapsed >= min_seconds:
+            t0 = time.process_time()
+            round_dec, n = _run(bundle, factions, seeds, pure)
+            best = min(best, time.process_time() - t0)
+            dec += round_dec
+            games += n
+            played += 1
+            if played >= rounds and (pure or time.process_time() - start >= min_seconds):
                 break
-        out[name] = {"decisions": dec, "games": played, "rounds": rounds_played,
-                     "seconds": round(elapsed, 4),
-                     "decisions_per_s": dec / elapsed, "games_per_s": played / elapsed}
+        best = max(best, 1e-9)
+        out[name] = {"decisions": dec, "games": games, "rounds": played,
+                     "round_decisions": round_dec, "round_games": len(seeds),
+                     "seconds": round(best, 6), "timer": timer(played), "timed": PLAYOUT_TIMED,
+                     "decisions_per_s": round_dec / best, "games_per_s": len(seeds) / best}
     if out.get("compiled") and out.get("pure"):
         out["speedup"] = out["compiled"]["decisions_per_s"] / out["pure"]["decisions_per_s"]
     else:
@@ -167,7 +206,7 @@ def run_playouts(bundle: Bundle, factions: list[str], seeds: list[int],
 
 
 def run_bench(bundle: Bundle, factions: list[str] | list[list[str]] | None = None, *,
-              games: int = 20, seed: int = 1, min_seconds: float = 1.0, rounds: int = 5,
+              games: int = 20, seed: int = 1, min_seconds: float = 1.0, rounds: int = 3,
               pettingzoo: bool = True) -> dict:
     """Every figure of ``rootlaw bench``.  ``factions``: one seating, several (each a
     workload of playouts; the API and PettingZoo figures use the first), or None for
@@ -180,15 +219,19 @@ def run_bench(bundle: Bundle, factions: list[str] | list[list[str]] | None = Non
     seeds = list(range(seed, seed + games))
     first = workloads[0]
     out: dict = {"games": games, "seed": seed, "factions": first, "bundle": bundle.hash}
-    measured = [run_playouts(bundle, w, seeds, min_seconds) for w in workloads]
+    out["timer"] = timer(rounds)
+    measured = [run_playouts(bundle, w, seeds, min_seconds, rounds) for w in workloads]
     out.update({k: measured[0][k] for k in ("compiled", "pure", "speedup")})
     out["workloads"] = measured
     out["api"] = run_api(bundle, first, seeds, rounds)
     if pettingzoo and bundle.hash == _base_hash():
         out["pettingzoo"] = run_pettingzoo(first, games, seed, rounds)
+        out["openspiel"] = run_openspiel(first, games, seed, rounds,
+                                         out["api"]["python_loop"])
     else:
-        out["pettingzoo"] = {"skipped": "measured on the base game only" if pettingzoo
-                             else "not asked (--no-pettingzoo)"}
+        why = {"skipped": "measured on the base game only" if pettingzoo
+               else "not asked (--no-pettingzoo)"}
+        out["pettingzoo"], out["openspiel"] = why, dict(why)
     return out
 
 
@@ -199,28 +242,32 @@ def _base_hash() -> str:
 
 
 def text(result: dict) -> list[str]:
-    """The result in lines for people."""
-    lines = []
+    """The result in lines for people: each says its unit, its clock and what it timed."""
+    games = result.get("games")
+    lines = [f"every figure: the CPU time (time.process_time) of one round, the best of the "
+             f"rounds played; a round plays the {games} seeded games from seed "
+             f"{result.get('seed')} once"]
     for i, w in enumerate(result.get("workloads") or [result]):
-        if i:
-            lines.append(f"-- {len(w['factions'])} players: {', '.join(w['factions'])}")
-        else:
-            lines.append(f"-- {len(result['factions'])} players: "
-                         f"{', '.join(result['factions'])}")
+        factions = w["factions"] if i else result["factions"]
+        lines.append(f"-- {len(factions)} players: {', '.join(factions)}")
         for path in ("compiled", "pure"):
             r = w.get(path)
             if r:
-                lines.append(f"{path}: {r['decisions_per_s']:.0f} decisions/s, "
-                             f"{r['games_per_s']:.2f} games/s ({r['decisions']} decisions)")
+                lines.append(f"{path} playout: {r['decisions_per_s']:.0f} decisions/s, "
+                             f"{r['games_per_s']:.2f} games/s (Core.playout of {games} "
+                             f"seeded games, {r['round_decisions']} decisions; "
+                             f"{r['timer']})")
         if w.get("speedup"):
-            lines.append(f"speedup: {w['speedup']:.1f}x")
+            lines.append(f"speedup: {w['speedup']:.1f}x (compiled over pure playout, "
+                         "decisions/s)")
     api = result.get("api")
     if api:
         loop = api["python_loop"]
         lines.append(f"python loop ({api['core']} core): {loop['decisions_per_s']} decisions/s, "
-                     f"{loop['us_per_decision']:.2f} us/decision "
-                     "(legal_actions + RandomAgent + apply)")
-        lines.append(f"per call ({api['positions']} positions, {api['timer']}): "
+                     f"{loop['us_per_decision']:.2f} us/decision (legal_actions + RandomAgent "
+                     f"+ apply over the {games} games; {api['timer']})")
+        lines.append(f"per call (us per call, averaged over the {api['positions']} positions "
+                     f"of one game; {api['timer']}): "
                      f"legal_actions {api['legal_actions_us']:.3f} us, "
                      f"observation_vector {api['observation_vector_us']:.3f} us "
                      f"(new array {api['observation_vector_new_us']:.3f} us), "
@@ -228,11 +275,22 @@ def text(result: dict) -> list[str]:
                      f"(core {api['clone_core_us']:.3f} us)")
     pz = result.get("pettingzoo")
     if pz and "skipped" not in pz:
-        lines.append(f"pettingzoo AEC loop: {pz['aec']['us_per_decision']:.2f} us/decision, "
+        lines.append(f"pettingzoo AEC loop: {pz['aec']['decisions_per_s']} decisions/s, "
+                     f"{pz['aec']['us_per_decision']:.2f} us/decision, "
                      f"{pz['aec_over_plain']:.2f}x the plain loop "
                      f"({pz['plain']['us_per_decision']:.2f} us); new arrays at every "
                      f"observation {pz['aec_fresh_observations']['us_per_decision']:.2f} us, "
-                     f"without observing {pz['aec_no_observation']['us_per_decision']:.2f} us")
+                     f"without observing {pz['aec_no_observation']['us_per_decision']:.2f} us "
+                     f"(the {games} games; {pz['timer']})")
     elif pz:
         lines.append(f"pettingzoo: skipped ({pz['skipped']})")
+    spiel = result.get("openspiel")
+    if spiel and "skipped" not in spiel:
+        loop = spiel["loop"]
+        lines.append(f"openspiel loop: {loop['decisions_per_s']} decisions/s, "
+                     f"{loop['us_per_decision']:.2f} us/decision, {spiel['of_plain']:.2f} of "
+                     f"the python loop's decisions/s (new_initial_state, legal_actions + "
+                     f"RandomAgent + apply_action over the {games} games; {spiel['timer']})")
+    elif spiel:
+        lines.append(f"openspiel: skipped ({spiel['skipped']})")
     return lines

@@ -210,7 +210,8 @@ def cmd_simulate(args) -> int:
     data = sim_mod.summary(sim)
     if sim.interrupted:
         print(f"rootlaw: interrupted: {sim.games} of {sim.games_requested} games finished "
-              f"(whole chunks); the results below are theirs", file=sys.stderr)
+              f"(seeds {sim_mod.seed_ranges(sim.played())}); the results below are theirs",
+              file=sys.stderr)
     rate = sim.games / sim.seconds if sim.seconds > 0 else 0.0
     ray = "" if sim.ray_start_seconds is None else \
         f", of which {sim.ray_start_seconds:.2f} s to start or reach Ray"
@@ -223,13 +224,31 @@ def cmd_simulate(args) -> int:
         print(sim_mod.format_text(data))
         print(f"\n{timing}")
     if args.plot and sim.games:
-        from .simulate_plot import plot_summary
-        plot_summary(data, Path(args.plot))
+        from .simulate_plot import faction_colours, plot_summary
+        plot_summary(data, Path(args.plot), faction_colours(bundle, sim.factions))
         print(f"wrote {args.plot}", file=sys.stderr)
     return 130 if sim.interrupted else 0
 
 
 # ---------------------------------------------------------------------- info
+
+
+def deck_line(bundle) -> str:
+    """The deck and its cards by kind, copies counted: 'deck: ID, N cards (by kind)'."""
+    kinds: dict[str, int] = {}
+    for card in bundle.deck.cards:
+        kinds[card.kind] = kinds.get(card.kind, 0) + card.count
+    split = ", ".join(f"{n} {k}" for k, n in kinds.items())
+    return f"deck: {bundle.deck.id}, {sum(kinds.values())} cards ({split})"
+
+
+def faction_cards_line(bundle, in_game: int) -> str:
+    """The factions' own cards (never shuffled into the deck) and the game's total, the
+    count the core tracks."""
+    own = [f"{f.id}: {c.count} {c.id}" for f in bundle.factions for c in f.cards]
+    n = sum(c.count for f in bundle.factions for c in f.cards)
+    detail = f" ({', '.join(own)})" if own else ""
+    return f"faction cards: {n}{detail}; {in_game} cards in the game"
 
 
 def cmd_info(args) -> int:
@@ -250,7 +269,8 @@ def cmd_info(args) -> int:
     print(f"bundle: {bundle.hash}")
     print(f"packs: {', '.join(bundle.packs)}")
     print(f"map: {bundle.map.id}")
-    print(f"deck: {bundle.deck.id} ({c['N']} cards)")
+    print(deck_line(bundle))
+    print(faction_cards_line(bundle, c["N"]))
     print(f"factions: {', '.join(f.id for f in bundle.factions)}")
     print(f"action space: {c['NACTIONS']}")
     print(f"observation vector: {Game(seed=1, bundle=bundle).info.observation_size} int64")
@@ -345,9 +365,9 @@ def cmd_catalogue(args) -> int:
 
 
 def cmd_build(args) -> int:
-    from rootlaw.generator.build import compile_core, render_to_cache
+    from rootlaw.generator.build import compile_core, compiled_path, render_to_cache
 
-    from .core import forget_failed_build
+    from .core import compile_progress, forget_failed_build
 
     bundle = _bundle(args)
     src = render_to_cache(bundle)
@@ -356,7 +376,11 @@ def cmd_build(args) -> int:
         return 0
     forget_failed_build(bundle)  # asked for: try again, and say why it fails
     try:
-        so = compile_core(bundle, quiet=not args.verbose)
+        if args.verbose or compiled_path(bundle) is not None:  # the compiler says, or no work
+            so = compile_core(bundle, quiet=not args.verbose)
+        else:
+            with compile_progress(", ".join(bundle.packs) or "base") as done:
+                so = done["path"] = compile_core(bundle)
     except Exception as e:  # noqa: BLE001 -- any compiler failure is reported, not raised
         raise RootlawError(f"compiling failed: {e}", code="BUILD-FAILED") from None
     print(f"compiled: {so}")
@@ -632,10 +656,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="worker processes (default: one per CPU; 1: this process)")
     p.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                    help="play on Ray: alone, start a local instance; with an address, "
-                        "connect to that cluster (pip install 'rootlaw[ray]')")
+                        "connect to that cluster (pip install \"rootlaw[ray]\")")
     p.add_argument("--json", action="store_true", help="one JSON summary (docs/simulate.md)")
     p.add_argument("--plot", metavar="FILE.png", help="win rates with CI bars and mean VP "
-                   "by round as a PNG (pip install 'rootlaw[plot]')")
+                   "by round as a PNG (pip install \"rootlaw[plot]\")")
     p.add_argument("--max-decisions", type=int, default=1_000_000, metavar="M",
                    help="stop a game that has not ended after M decisions ('stopped')")
     p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
@@ -707,11 +731,14 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games per core (default 20)")
     p.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
     p.add_argument("--min-seconds", type=at_least(0, float), default=1.0,
-                   help="repeat the compiled games until this much time has passed")
-    p.add_argument("--rounds", type=at_least(1), default=5, metavar="N",
-                   help="Python API figures: the best of N rounds of CPU time (default 5)")
+                   help="repeat the compiled playouts until this much CPU time has passed "
+                        "(default 1; the best round is kept)")
+    p.add_argument("--rounds", type=at_least(1), default=3, metavar="N",
+                   help="every figure: the best of (at least) N rounds of CPU time "
+                        "(default 3)")
     p.add_argument("--no-pettingzoo", action="store_true",
-                   help="skip the PettingZoo loop (measured when the rl extra is installed)")
+                   help="skip the environments' loops, PettingZoo and OpenSpiel (measured "
+                        "when the rl extra is installed)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     packs(p)
     p.set_defaults(func=cmd_bench)

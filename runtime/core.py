@@ -12,6 +12,11 @@ file says it is whole and this bundle's (generator/build.py).  A build that fail
 remembered in the cache (``build-failed.json`` beside it) and not tried again by every
 command; ``rootlaw build`` tries again and says why it fails.
 
+Compiling takes about half a minute on an idle two-core machine (measured: the base
+game 27 s, a pack of one more faction 33 s) and minutes on a busy one, so the line on
+stderr is followed by the time elapsed (``compile_progress``): updated in place every
+second on a terminal, a line every ``TICK_LOG`` seconds in a log.
+
 When a command ends up on the pure path without asking for it, the CLI says so once,
 on stderr, with how to get the compiled core: "once" is remembered by a file in the
 cache folder (``notices/pure-core``, written atomically), so it is once per cache (per
@@ -98,6 +103,50 @@ def compiler() -> str | None:
     return shutil.which(words[0]) if words else None
 
 
+COMPILE_NOTICE = "one time: about 30 s on an idle 2-core machine, minutes on a busy one"
+TICK_TTY = 1.0  # seconds between updates of the elapsed time on a terminal
+TICK_LOG = 30.0  # ... and between "still compiling" lines elsewhere (a CI log)
+
+
+@contextlib.contextmanager
+def compile_progress(what: str, stream=None):
+    """Say on stderr that ``what`` is compiling and, until the block ends, how long it
+    has taken so far; then how long it took (the block may set ``done["path"]``)."""
+    import threading
+
+    stream = stream if stream is not None else sys.stderr
+    tty = bool(getattr(stream, "isatty", lambda: False)())
+    print(f"rootlaw: compiling the core for {what} ({COMPILE_NOTICE})...", file=stream,
+          flush=True)
+    t0 = time.perf_counter()
+    stop = threading.Event()
+
+    def tick() -> None:
+        while not stop.wait(TICK_TTY if tty else TICK_LOG):
+            elapsed = time.perf_counter() - t0
+            with contextlib.suppress(OSError, ValueError):  # a closed stream: stay quiet
+                if tty:
+                    stream.write(f"\rrootlaw: compiling... {elapsed:.0f} s")
+                else:
+                    stream.write(f"rootlaw: still compiling ({elapsed:.0f} s)\n")
+                stream.flush()
+
+    ticker = threading.Thread(target=tick, name="rootlaw-compile-progress", daemon=True)
+    ticker.start()
+    done: dict = {}
+    try:
+        yield done
+    finally:
+        stop.set()
+        ticker.join()
+        if tty:
+            stream.write("\r\033[K")  # the elapsed line goes: the result line follows
+            stream.flush()
+    if "path" in done:
+        print(f"rootlaw: compiled in {time.perf_counter() - t0:.0f} s: {done['path']}",
+              file=stream)
+
+
 def _failed_marker(key: str) -> Path:
     return gbuild.cache_dir() / key / "build-failed.json"
 
@@ -114,11 +163,9 @@ def _build_now(bundle: Bundle, key: str) -> tuple[Path | None, str]:
     if compiler() is None:
         return None, "no C compiler found"
     packs = ", ".join(bundle.packs) or "base"
-    print(f"rootlaw: compiling the core for {packs} (one time, ~15 s)...", file=sys.stderr,
-          flush=True)
-    t0 = time.perf_counter()
     try:
-        so = gbuild.compile_core(bundle)
+        with compile_progress(packs) as done:
+            so = done["path"] = gbuild.compile_core(bundle)
     except Exception as e:  # noqa: BLE001 -- any compiler failure: the pure path runs
         why = f"compiling failed: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
         with contextlib.suppress(OSError):  # a read-only cache: tried again next time
@@ -126,7 +173,6 @@ def _build_now(bundle: Bundle, key: str) -> tuple[Path | None, str]:
                                 + "\n")
         print(f"rootlaw: {why}; running the pure-Python core", file=sys.stderr)
         return None, why
-    print(f"rootlaw: compiled in {time.perf_counter() - t0:.0f} s: {so}", file=sys.stderr)
     return so, ""
 
 

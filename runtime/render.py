@@ -107,6 +107,38 @@ def suit_colour(suit: str) -> str:
     return SUIT_COLOURS.get(suit, "#888888")
 
 
+def lab(colour: str) -> tuple[float, float, float]:
+    """The colour (#rrggbb, sRGB) in CIELAB (D65 white)."""
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(int(colour[i:i + 2], 16) / 255) for i in (1, 3, 5))
+    x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047
+    y = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883
+
+    def f(t: float) -> float:
+        return t ** (1 / 3) if t > 216 / 24389 else (24389 / 27 * t + 16) / 116
+
+    fx, fy, fz = f(x), f(y), f(z)
+    return 116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)
+
+
+def colour_distance(a: str, b: str) -> float:
+    """How far apart two colours look: CIE76 delta E (Euclidean in CIELAB; about 2 is
+    the least difference people notice, and side by side 25 and more reads as two)."""
+    return math.dist(lab(a), lab(b))
+
+
+SEPARATE = 25.0  # delta E: a halo at least this far from both colours keeps them apart
+
+
+def halo_on(colour: str) -> str:
+    """The outline that keeps a faction's colour apart from whatever it touches (a suit's
+    rim, a clearing's tint, a path): the ink, or white for a colour too near the ink."""
+    return INK if colour_distance(colour, INK) >= SEPARATE else "#ffffff"
+
+
 # ---------------------------------------------------------------------- the static map
 
 
@@ -171,7 +203,7 @@ def _draw_map(m: MapSpec) -> MapLook:
         parts.append(f'<title>clearing {c.id}: {_t(c.suit)}, {c.slots} slot'
                      f'{"" if c.slots == 1 else "s"}{", corner" if c.corner else ""}</title>')
         if c.corner:
-            parts.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{R + 13}" fill="none" '
+            parts.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{R + 15}" fill="none" '
                          f'stroke="{INK}" stroke-opacity="0.45" stroke-width="2" '
                          f'stroke-dasharray="5 5"/>')
         parts.append(f'<circle cx="{_n(x)}" cy="{_n(y)}" r="{R}" '
@@ -355,7 +387,11 @@ def _token_text(mark: str, count: int) -> str:
 def _token(x: float, y: float, colour: str, mark: str, count: int, title: str) -> str:
     text = _token_text(mark, count)
     w = 10 + 8.2 * len(text)
+    # The faction's stroke between two edges of its halo: whatever colour the clearing
+    # under it is, a yellow token on a rabbit clearing too.
     return (f'<g class="token"><title>{_t(title)}</title>'
+            f'<rect class="halo" x="{_n(x)}" y="{_n(y - 9)}" width="{_n(w)}" height="18" '
+            f'rx="9" fill="#ffffff" stroke="{halo_on(colour)}" stroke-width="5"/>'
             f'<rect x="{_n(x)}" y="{_n(y - 9)}" width="{_n(w)}" height="18" rx="9" '
             f'fill="#ffffff" stroke="{colour}" stroke-width="3"/>'
             f'<text class="c b t" x="{_n(x + w / 2)}" y="{_n(y)}" fill="{INK}">{_t(text)}</text>'
@@ -488,7 +524,11 @@ def _clearing(v: _View, cid: int) -> str:
     ruler = v.rulers.get(cid)
     if ruler is not None:
         colour = v.colours[v.g.factions.index(ruler)]
-        out.append(f'<circle class="ruler" data-faction="{_t(ruler)}" r="{R + 6}" fill="none" '
+        # Outlined by a halo on both sides, so the ring never melts into the suit's rim
+        # beside it (a yellow faction on a rabbit clearing).
+        out.append(f'<circle class="halo" r="{R + 7}" fill="none" stroke="{halo_on(colour)}" '
+                   f'stroke-width="9"/>'
+                   f'<circle class="ruler" data-faction="{_t(ruler)}" r="{R + 7}" fill="none" '
                    f'stroke="{colour}" stroke-width="6"/>')
     if v.battle and v.battle[0] == cid:
         out.append(f'<circle class="battle" r="{R + 17}" fill="none" stroke="#c0182b" '
@@ -815,4 +855,5 @@ def _shared(v: _View) -> tuple[str, float]:
     return f'<g class="shared">{"".join(out)}</g>', y
 
 
-__all__ = ["Picture", "Part", "compose", "faction_colour", "picture", "render_svg"]
+__all__ = ["Picture", "Part", "colour_distance", "compose", "faction_colour", "halo_on",
+           "picture", "render_svg"]

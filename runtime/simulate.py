@@ -18,6 +18,15 @@ compiled extension, keyed by ``core_key``; put once in Ray's object store, named
 every task) and install it into their own cache when it is missing.  Each worker
 reports what it loaded and whether the Cython compiler was ever imported in it
 (``WorkerInfo``), so "workers never compile" is checked, not assumed.
+
+Ctrl-C.  A chunk checks between games whether to stop; stopped, it returns the games it
+finished (the first games of the chunk, a prefix of its indices), so no finished game is
+lost.  Local workers stop on the SIGINT the terminal sends the process group (the
+parent sends it too); Ray workers never see the driver's SIGINT (Ray blocks it), so the
+driver raises a flag in a small actor that their chunks read every ``STOP_POLL``
+seconds.  The parent waits ``STOP_GRACE`` seconds for the chunks in flight, then
+stops the workers; a second Ctrl-C stops them at once.  Uninterrupted, every chunk
+plays whole and nothing changes.
 """
 
 from __future__ import annotations
@@ -47,6 +56,8 @@ Z95 = 1.959963984540054  # the unit normal's 97.5% quantile: two-sided 95%
 DIGITS = 4  # every float in the summary is rounded to this many places
 MAX_CHUNK = 1000
 CHUNKS = 200  # aim for about this many chunks (fewer for small runs, never > MAX_CHUNK)
+STOP_GRACE = 20.0  # seconds the parent waits for the chunks in flight after a Ctrl-C
+STOP_POLL = 0.25  # seconds between a Ray chunk's looks at the stop flag
 
 
 def chunk_size(games: int) -> int:
@@ -382,35 +393,79 @@ def _info(mod: ModuleType, installed: bool) -> WorkerInfo:
                       compiler_imported=_compiler_imported())
 
 
-def run_chunk(mod: ModuleType, task: ChunkTask) -> Tally:
+def run_chunk(mod: ModuleType, task: ChunkTask,
+              stop: Callable[[], bool] | None = None) -> Tally:
+    """The chunk's games in index order; when ``stop()`` turns true (asked before each
+    game) the games finished so far: ``tally.games`` of them, from ``task.first`` on."""
     tally = Tally(len(task.seats))
     seats = list(task.seats)
     for i in range(task.first, task.first + task.count):
+        if stop is not None and stop():
+            break
         tally.add(play_game(mod, seats, task.seed + i, task.max_decisions))
     return tally
 
 
+_STOP = [False]  # a local worker's: set by its SIGINT handler, read between games
+
+
+def _note_stop(signum, frame) -> None:
+    _STOP[0] = True
+
+
+def _stopped() -> bool:
+    return _STOP[0]
+
+
 def _local_init(ref: CoreRef) -> None:
-    # Ctrl-C reaches the whole process group: the parent stops the workers itself.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # Ctrl-C reaches the whole process group (and the parent passes it on): a worker
+    # finishes the game it is playing and returns its chunk so far, never a half game.
+    # It started with Ctrl-C blocked (_sigint_held): one that came meanwhile lands now.
+    signal.signal(signal.SIGINT, _note_stop)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     load_ref(ref)
 
 
 def _local_chunk(ref: CoreRef, task: ChunkTask) -> tuple[int, Tally, WorkerInfo]:
     mod = load_ref(ref)
-    tally = run_chunk(mod, task)
+    tally = run_chunk(mod, task, _stopped)
     return task.index, tally, _info(mod, False)
 
 
-def _ray_chunk(key: str, art_box: list, task: ChunkTask) -> tuple[int, Tally, WorkerInfo]:
+class StopFlag:
+    """Ray's stop flag (an actor): the driver raises it on Ctrl-C, chunks read it."""
+
+    def __init__(self) -> None:
+        self.up = False
+
+    def raise_(self) -> None:
+        self.up = True
+
+    def read(self) -> bool:
+        return self.up
+
+
+def _ray_chunk(key: str, art_box: list, task: ChunkTask,
+               flag=None) -> tuple[int, Tally, WorkerInfo]:
     # The artifact's reference comes inside a list, so Ray does not fetch the core's
     # bytes for every task: only a worker that has not loaded the core yet gets them.
+    import ray
+
     if key in _LOADED:
         mod, installed = _LOADED[key]
     else:
-        import ray
         mod, installed = install_artifact(ray.get(art_box[0]))
-    tally = run_chunk(mod, task)
+    up, looked = [False], [time.monotonic()]
+
+    def stop() -> bool:
+        # A look at the flag costs a round trip: at most every STOP_POLL seconds.
+        if flag is not None and not up[0] and time.monotonic() - looked[0] >= STOP_POLL:
+            up[0] = bool(ray.get(flag.read.remote()))
+            looked[0] = time.monotonic()
+        return up[0]
+
+    tally = run_chunk(mod, task, stop)
     return task.index, tally, _info(mod, installed)
 
 
@@ -440,6 +495,22 @@ class Simulation:
     @property
     def games(self) -> int:
         return self.total.games
+
+    def played(self) -> list[tuple[int, int]]:
+        """The seeds of the games that finished, as (first, last) ranges in order: all
+        of them uninterrupted; after a Ctrl-C the whole chunks and the first games of
+        the chunks that were playing."""
+        out: list[tuple[int, int]] = []
+        for index, (first, _count) in enumerate(chunks(self.games_requested)):
+            t = self.chunk_tallies.get(index)
+            if t is None or not t.games:
+                continue
+            lo, hi = self.seed + first, self.seed + first + t.games - 1
+            if out and out[-1][1] == lo - 1:
+                out[-1] = (out[-1][0], hi)
+            else:
+                out.append((lo, hi))
+        return out
 
     @property
     def workers_compiled(self) -> list[tuple[str, int]]:
@@ -494,48 +565,130 @@ def core_artifact(mod: ModuleType, key: str, bundle) -> CoreArtifact:
 OnChunk = Callable[[int, Tally, WorkerInfo | None], None]
 
 
+class _FirstCtrlC:
+    """In this process: Ctrl-C only asks to stop (``up``; ``presses`` counts them), so a
+    game is never cut in half, and no KeyboardInterrupt lands in the middle of a lock's
+    bookkeeping (concurrent.futures' waits take every future's lock: one interrupted
+    there leaves them taken, and the interpreter hangs at exit).  With
+    ``second_raises``, a second Ctrl-C raises KeyboardInterrupt as usual.  Only in the
+    main thread (elsewhere Python delivers no SIGINT)."""
+
+    def __init__(self, second_raises: bool = True) -> None:
+        self.up = False
+        self.presses = 0
+        self.second_raises = second_raises
+        self._old: Any = None
+
+    def __enter__(self) -> _FirstCtrlC:
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._on_sigint)
+        return self
+
+    def _on_sigint(self, signum, frame) -> None:
+        self.presses += 1
+        if self.up and self.second_raises:
+            raise KeyboardInterrupt
+        self.up = True
+
+    def __exit__(self, *exc) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+    def __call__(self) -> bool:
+        return self.up
+
+
+@contextlib.contextmanager
+def _sigint_held():
+    """Ctrl-C held back (blocked, not lost) for the block: a process started in it
+    inherits the blocked signal across exec, so a worker still starting up when Ctrl-C
+    comes does not die of it with a traceback: its initializer installs what Ctrl-C does
+    and then lets it in (``_local_init``).  Here, a Ctrl-C that came meanwhile arrives as
+    the block ends.  Where signals cannot be blocked (Windows), nothing is held."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
 def _run_inline(mod: ModuleType, tasks: list[ChunkTask], on_chunk: OnChunk) -> None:
-    for t in tasks:
-        on_chunk(t.index, run_chunk(mod, t), None)
+    with _FirstCtrlC() as stop:
+        for t in tasks:
+            on_chunk(t.index, run_chunk(mod, t, stop), None)
+            if stop.up:
+                raise KeyboardInterrupt
+
+
+POLL = 0.25  # seconds between the parent's looks at a Ctrl-C while it waits for chunks
 
 
 def _run_processes(ref: CoreRef, tasks: list[ChunkTask], jobs: int, on_chunk: OnChunk) -> None:
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    # spawn: a fresh interpreter per worker (nothing forked from the parent, the same on
-    # every OS), which loads the parent's core file in its initializer.
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_local_init, initargs=(ref,))
-    try:
-        for fut in as_completed([pool.submit(_local_chunk, ref, t) for t in tasks]):
-            on_chunk(*fut.result())
-    except BaseException as e:
-        # Ctrl-C or a failed chunk: stop every worker now, not after the queued chunks.
-        procs = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for proc in procs:
-            proc.terminate()
-        for proc in procs:
-            proc.join()
-        # Join the pool's manager thread too (it sees the workers gone and closes its
-        # wake-up pipe): left running, it races the interpreter's exit hook, which then
-        # writes to the closed pipe (EBADF traceback at exit, CPython 3.11).
-        pool.shutdown(wait=True)
-        if isinstance(e, BrokenProcessPool):
-            raise RootlawError(f"a worker process died: {e}", code="WORKER-FAILED") from None
-        raise
-    pool.shutdown()
+    with _FirstCtrlC(second_raises=False) as stop:
+        # spawn: a fresh interpreter per worker (nothing forked from the parent, the
+        # same on every OS), which loads the parent's core file in its initializer.
+        pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_local_init, initargs=(ref,))
+        try:
+            with _sigint_held():  # the workers are spawned by the first submissions
+                pending = {pool.submit(_local_chunk, ref, t) for t in tasks}
+            while pending and not stop.up:
+                done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    on_chunk(*fut.result())
+            if stop.up:
+                # Ctrl-C: the queued chunks are dropped; the workers (told again here,
+                # for a SIGINT sent to this process alone) finish their game and return
+                # their chunk so far.  A second Ctrl-C, or STOP_GRACE seconds, and they
+                # are stopped.
+                for fut in pending:
+                    fut.cancel()
+                for proc in list((getattr(pool, "_processes", None) or {}).values()):
+                    with contextlib.suppress(OSError):
+                        os.kill(proc.pid, signal.SIGINT)
+                pending = {f for f in pending if not f.cancelled()}
+                deadline = time.monotonic() + STOP_GRACE
+                while pending and stop.presses < 2 and time.monotonic() < deadline:
+                    done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        if not fut.cancelled() and fut.exception() is None:
+                            on_chunk(*fut.result())
+                raise KeyboardInterrupt
+        except BaseException as e:
+            # Ctrl-C or a failed chunk: stop every worker now, not after the queued chunks.
+            procs = list((getattr(pool, "_processes", None) or {}).values())
+            pool.shutdown(wait=False, cancel_futures=True)
+            for proc in procs:
+                proc.terminate()
+            for proc in procs:
+                proc.join()
+            # Join the pool's manager thread too (it sees the workers gone and closes its
+            # wake-up pipe): left running, it races the interpreter's exit hook, which
+            # then writes to the closed pipe (EBADF traceback at exit, CPython 3.11).
+            pool.shutdown(wait=True)
+            if isinstance(e, BrokenProcessPool):
+                raise RootlawError(f"a worker process died: {e}", code="WORKER-FAILED") \
+                    from None
+            raise
+        pool.shutdown()
 
 
 def _ray_init(address: str, jobs: int | None) -> bool:
     """Connect to (or start) Ray; True when this call started it (we shut it down)."""
-    try:
-        import ray
-    except ImportError:
-        raise RootlawError("--ray needs Ray: pip install 'rootlaw[ray]'",
-                           code="EXTRA-MISSING") from None
+    from .extras import require
+
+    require("ray", "--ray")
+    import ray
+
     if ray.is_initialized():
         return False
     kw: dict = {"include_dashboard": False, "log_to_driver": False,
@@ -562,20 +715,30 @@ def _run_ray(art: CoreArtifact, tasks: list[ChunkTask], address: str, jobs: int 
     started = _ray_init(address, jobs)
     on_ready(time.perf_counter() - t0)
     refs: list = []
+    flag: Any = None  # the stop flag's actor handle
     try:
         remote = ray.remote(num_cpus=1)(_ray_chunk)
+        flag = ray.remote(num_cpus=0)(StopFlag).remote()
         art_box = [ray.put(art)]  # stored once; each task names it (see _ray_chunk)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         window = 2 * max(1, jobs or cpus)  # chunks in flight at once
         todo = list(tasks)
         while todo or refs:
             while todo and len(refs) < window:
-                refs.append(remote.remote(art.key, art_box, todo.pop(0)))
+                refs.append(remote.remote(art.key, art_box, todo.pop(0), flag))
             done, refs = ray.wait(refs, num_returns=1)
             for ref in done:
                 index, tally, info = ray.get(ref)
                 on_chunk(index, tally, info)
-    except BaseException:
+    except BaseException as e:
+        if isinstance(e, KeyboardInterrupt) and flag is not None and refs:
+            # Ctrl-C: raise the flag; the chunks in flight return their games so far.
+            with contextlib.suppress(KeyboardInterrupt):
+                flag.raise_.remote()
+                done, refs = ray.wait(refs, num_returns=len(refs), timeout=STOP_GRACE)
+                for ref in done:
+                    with contextlib.suppress(Exception):
+                        on_chunk(*ray.get(ref))
         for ref in refs:
             with contextlib.suppress(Exception):
                 ray.cancel(ref, force=True)
@@ -592,7 +755,9 @@ def simulate(bundle, factions: list[str], *, games: int, seed: int = 0,
     """Play ``games`` random games (game i: seed+i) and total them.  jobs=None: one
     process per CPU; jobs=1: in this process.  ray: None (local processes), "local"
     (start a local Ray instance) or a Ray address.  A Ctrl-C stops the workers and
-    returns what finished (``interrupted``).  ``on_start(sim)``, called once the core
+    returns every game that finished (``interrupted``; ``Simulation.played`` says which:
+    whole chunks, and the first games of the chunks that were playing).  ``on_start(sim)``,
+    called once the core
     is ready, may return a progress bar (``update(n)``, ``close()``) to follow the games."""
     from rootlaw.generator.build import core_key
 
@@ -607,6 +772,10 @@ def simulate(bundle, factions: list[str], *, games: int, seed: int = 0,
                            code="VALUE-INVALID")
     if not (seed >= -(2**63) and seed + games - 1 < 2**63):
         raise RootlawError("the seeds must be 64-bit integers", code="VALUE-INVALID")
+    if ray:  # before the core is built and any game played, as --plot is checked
+        from .extras import require
+
+        require("ray", "--ray")
     mod, compiled, notes = prepare_core(bundle, pure)
     # Game checks the seats (known factions, each once, how many) with clear errors.
     g = Game(factions, seed, bundle=bundle, pure=not compiled)
@@ -657,12 +826,12 @@ def simulate(bundle, factions: list[str], *, games: int, seed: int = 0,
 
 def check_plot(path: Path) -> None:
     """Fail early when --plot cannot be written: matplotlib missing, no such folder."""
-    if importlib.util.find_spec("matplotlib") is None:
-        raise RootlawError("--plot needs matplotlib: pip install 'rootlaw[plot]'",
-                           code="EXTRA-MISSING")
-    if not path.parent.resolve().is_dir():
+    from .extras import require
+
+    if not path.parent.resolve().is_dir():  # a typo first: it is wrong with any extra
         raise RootlawError(f"no folder {path.parent} for the plot", code="IO-ERROR",
                            where=str(path))
+    require("plot", "--plot")
 
 
 def _r(x: float) -> float:
@@ -815,6 +984,16 @@ def worker_report(sim: Simulation) -> str:
     parts.append("; none compiled" if not bad else
                  f"; the Cython compiler was imported in {len(bad)} of them")
     return "workers: " + "".join(parts)
+
+
+def seed_ranges(ranges: list[tuple[int, int]], most: int = 6) -> str:
+    """Seed ranges in words: '0..41, 1000..1037' (the first ``most``, then how many more)."""
+    if not ranges:
+        return "none"
+    words = [f"{a}..{b}" if a != b else str(a) for a, b in ranges[:most]]
+    if len(ranges) > most:
+        words.append(f"and {len(ranges) - most} more ranges")
+    return ", ".join(words)
 
 
 def cli_header(sim: Simulation) -> str:

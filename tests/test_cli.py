@@ -140,7 +140,10 @@ def test_play_json_summarises_the_same_games_as_quiet(capsys):
     winners = [r.group(1) for r in rows]
     assert summary["wins"] == {f: winners.count(f) for f in ("marquise", "eyrie", "alliance")}
     assert summary["no_winner"] == 0
-    assert sum(summary["win_rate"].values()) == pytest.approx(1.0)
+    # Counts, not rounded shares (5, 5 and 2 wins of 12 round to shares summing to 1.0001):
+    # every game has one winner or none, and each rate is its count's share, rounded.
+    assert sum(summary["wins"].values()) + summary["no_winner"] == summary["games"]
+    assert summary["win_rate"] == {f: round(n / 12, 4) for f, n in summary["wins"].items()}
     assert 0.0 <= summary["first_player_win_rate"] <= 1.0
     turns = [int(re.search(r"turns=(\d+)", x).group(1)) for x in quiet.splitlines()
              if x.startswith("game ")]
@@ -197,6 +200,57 @@ def test_info_says_which_core_runs(capsys):
     assert "packs: base" in lines
 
 
+def test_info_counts_the_deck_and_the_factions_own_cards(capsys):
+    """Issue 15: info said 56 cards where the deck holds 54: the 2 more are the Eyrie's
+    Loyal Viziers.  Both counts are said, each for what it is."""
+    rc, out, err = run(capsys, "info")
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert ("deck: standard, 54 cards (5 ambush, 20 item, 22 persistent, 3 immediate, "
+            "4 dominance)") in lines
+    assert "faction cards: 2 (eyrie: 2 loyal-vizier); 56 cards in the game" in lines
+
+
+def test_the_readme_agrees_with_rootlaw_info(capsys):
+    """What the README says of the base content, checked against `rootlaw info`: the
+    deck's size and split, the factions' own cards, the game's total, the factions."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    flat = " ".join(readme.split())
+    rc, out, err = run(capsys, "info")
+    assert rc == 0, err
+    info = {k: v for k, _, v in (ln.partition(": ") for ln in out.splitlines())}
+    m = re.fullmatch(r"standard, (\d+) cards \((.*)\)", info["deck"])
+    assert m, info["deck"]
+    split = {kind: int(n) for n, kind in (x.split(" ") for x in m.group(2).split(", "))}
+    r = re.search(r"the standard (\d+)-card deck \((\d+) item, (\d+) persistent, (\d+) ambush, "
+                  r"(\d+) immediate and (\d+) dominance cards\)", flat)
+    assert r, "the README no longer describes the deck"
+    assert int(r.group(1)) == int(m.group(1)) == sum(split.values())
+    assert [int(x) for x in r.groups()[1:]] == \
+        [split[k] for k in ("item", "persistent", "ambush", "immediate", "dominance")]
+    own = re.fullmatch(r"(\d+) \((.*)\); (\d+) cards in the game", info["faction cards"])
+    assert own, info["faction cards"]
+    assert f"its own {own.group(1)} Loyal Viziers" in flat
+    assert f"a game tracks {own.group(3)} cards" in flat
+    assert int(own.group(3)) == int(m.group(1)) + int(own.group(1))
+    factions = info["factions"].split(", ")
+    assert "Any two or three of the base game's three factions" in flat and len(factions) == 3
+    assert " ".join(f"`{f}`," for f in factions[:2]) + f" `{factions[2]}`" in flat
+    # A fourth seat needs a pack: the README's four-seat example plays.
+    four = re.search(r"`rootlaw play --pack (\S+) --factions (\S+) --seed 7`", flat)
+    assert four and len(four.group(2).split(",")) == 4
+    rc, out, err = run(capsys, "play", "--pack", four.group(1), "--factions", four.group(2),
+                       "--seed", "7", "--quiet", "--max-decisions", "200")
+    assert rc == 0, err
+    rc, out, err = run(capsys, "play", "--factions", ",".join([*factions, factions[0]]),
+                       "--seed", "7", "--quiet")
+    assert rc == 1 and "can only be seated once" in err
+    # The compile time the README states is the one the notice states.
+    from rootlaw.runtime.core import COMPILE_NOTICE
+    assert "about 30 s on an idle 2-core machine" in COMPILE_NOTICE
+    assert "about 30 s on an idle two-core machine" in flat
+
+
 def test_info_with_rootlaw_pure_says_pure():
     p = cli_subprocess("info", env_extra={"ROOTLAW_PURE": "1"})
     assert p.returncode == 0, p.stderr
@@ -224,10 +278,48 @@ def test_bench_json_structure(capsys):
     assert r["speedup"] > 0
     assert r["speedup"] == pytest.approx(
         r["compiled"]["decisions_per_s"] / r["pure"]["decisions_per_s"])
-    # Same seeded games on both cores: the compiled core repeats them `rounds` times.
-    assert r["pure"]["games"] == 2
+    # Same seeded games on both cores: each core repeats them `rounds` times.
+    assert r["pure"]["games"] == 2 * r["pure"]["rounds"]
+    assert r["pure"]["decisions"] == r["pure"]["round_decisions"] * r["pure"]["rounds"]
     assert r["compiled"]["games"] == 2 * r["compiled"]["rounds"]
-    assert r["compiled"]["decisions"] == r["pure"]["decisions"] * r["compiled"]["rounds"]
+    assert r["compiled"]["decisions"] == \
+        r["pure"]["round_decisions"] * r["compiled"]["rounds"]
+
+
+def test_bench_measures_every_figure_alike_and_says_how(capsys):
+    """Issue 15: the playouts were wall time and the API CPU time, and nothing said so.
+    Every figure is now the best round of CPU time, and says so with what it timed."""
+    rc, out, err = run(capsys, "bench", "--json", "--games", "2", "--min-seconds", "0",
+                       "--rounds", "2")
+    assert rc == 0, err
+    r = json.loads(out)
+    assert r["timer"] == "CPU time, best of 2 rounds"
+    for w in r["workloads"]:
+        for path in ("compiled", "pure"):
+            f = w[path]
+            assert f["rounds"] >= 2 and f["timer"] == f"CPU time, best of {f['rounds']} rounds"
+            assert "Core.playout" in f["timed"]
+            # The rate is one round's decisions over the best round's CPU seconds.
+            assert f["round_games"] == 2
+            assert f["decisions_per_s"] == pytest.approx(f["round_decisions"] / f["seconds"],
+                                                         rel=1e-3)
+        assert w["compiled"]["round_decisions"] == w["pure"]["round_decisions"]
+    assert r["api"]["timer"] == "CPU time, best of 2 rounds"
+    assert "legal_actions()" in r["api"]["python_loop"]["timed"]
+    if "skipped" not in r["pettingzoo"]:
+        assert r["pettingzoo"]["timer"] == "CPU time, best of 2 rounds"
+
+    rc, out, err = run(capsys, "bench", "--games", "2", "--min-seconds", "0", "--rounds", "2")
+    assert rc == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("every figure: the CPU time (time.process_time) of one round")
+    figures = [ln for ln in lines if re.search(r"decisions/s|us/decision| us,", ln)
+               and not ln.startswith("speedup")]
+    assert len(figures) >= 6
+    for ln in figures:  # each line: its unit, its clock, what it timed
+        assert re.search(r"; CPU time, best of \d+ rounds\)", ln), ln
+    assert all(re.search(r"\(Core\.playout of 2 seeded games", ln)
+               for ln in figures if "playout:" in ln)
 
 
 def test_bench_measures_two_and_three_player_workloads(capsys):
@@ -268,6 +360,16 @@ def test_bench_reports_the_python_api(capsys):
     for call in ("legal_actions_us", "observation_vector_us", "observation_vector_new_us",
                  "mask_us", "clone_us", "clone_core_us"):
         assert api[call] > 0, call
+    spiel = json.loads(out)["openspiel"]
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        assert "rl extra" in spiel["skipped"]
+    else:  # its loop against the python loop's decisions/s, timed alike
+        assert spiel["timer"] == "CPU time, best of 1 round"
+        assert "apply_action()" in spiel["timed"] and spiel["loop"]["decisions"] > 0
+        assert spiel["of_plain"] == pytest.approx(
+            spiel["loop"]["decisions_per_s"] / loop["decisions_per_s"], abs=1e-3)
     pz = json.loads(out)["pettingzoo"]
     try:
         import pettingzoo  # noqa: F401
@@ -284,14 +386,17 @@ def test_bench_text_output(capsys):
     rc, out, err = run(capsys, "bench", "--games", "1", "--min-seconds", "0", "--rounds", "1",
                        "--no-pettingzoo")
     assert rc == 0, err
-    assert re.search(r"^pure: \d+ decisions/s, [\d.]+ games/s \(\d+ decisions\)$", out, re.M)
+    assert re.search(r"^pure playout: \d+ decisions/s, [\d.]+ games/s \(Core.playout of 1 seeded "
+                     r"games, \d+ decisions; CPU time, best of 1 round\)$", out, re.M)
     assert re.search(r"^-- 3 players: ", out, re.M)
     assert re.search(r"^python loop \(compiled core\): \d+ decisions/s, [\d.]+ us/decision",
                      out, re.M)
-    assert re.search(r"^per call \(\d+ positions, .*\): legal_actions [\d.]+ us, "
+    assert re.search(r"^per call \(us per call, averaged over the \d+ positions of one game; "
+                     r"CPU time, best of 1 round\): legal_actions [\d.]+ us, "
                      r"observation_vector [\d.]+ us \(new array [\d.]+ us\), mask [\d.]+ us, "
                      r"clone [\d.]+ us \(core [\d.]+ us\)$", out, re.M)
     assert "pettingzoo: skipped (not asked (--no-pettingzoo))" in out
+    assert "openspiel: skipped (not asked (--no-pettingzoo))" in out
 
 
 # ---------------------------------------------------------------------- logs and replays

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rootlaw.runtime import Game, IllegalAction, RandomAgent
+from rootlaw.runtime import Game, IllegalAction, RandomAgent, RootlawError, base_bundle
 from rootlaw.runtime import scenario as sc
 
 
@@ -160,3 +160,79 @@ def test_game_info_is_static_and_consistent(new_game):
     assert info.victory_points == 30  # Law 3.1
     g.playout(1, 50)
     assert g.info == info  # no state in it
+
+
+# ---------------------------------------------------------------------- the automatic-step bound
+
+
+def test_a_loop_of_automatic_steps_is_a_coded_error_not_a_hang(monkeypatch):
+    """Issue 15: a rules bug in a mandatory step made apply() hang (the decision loop had
+    a bound, the automatic steps none).  The bug, on the pure core: a battle's stages
+    never advance (battle_continue does nothing), so run() goes round for ever at the
+    first battle.  run() stops after its bound of passes and apply() raises ENGINE-LOOP.
+    (Content cannot loop the same way: a hook that runs a hook is refused, HOOK-NESTED.)"""
+    g = Game(TWO, 4, pure=True)
+    monkeypatch.setattr(type(g._core), "battle_continue", lambda self: 0)
+    agent = RandomAgent(4)
+    with pytest.raises(RootlawError) as e:
+        for _ in range(2000):
+            g.apply(agent.choose(g, g.legal_actions()))
+    assert e.value.code == "ENGINE-LOOP"
+    assert "automatic steps ran 200000 passes without reaching a decision" in str(e.value)
+    assert g._core.fault and g.state[g.S["B_STAGE"]] != 0  # stuck in the battle
+    with pytest.raises(RootlawError, match="ENGINE-LOOP"):  # and it stays broken
+        g._core.advance()
+
+
+def _seats(factions):
+    return Game(factions, 1)._seats
+
+
+@pytest.mark.parametrize("entry", ["init_game", "apply", "playout", "play_on", "advance"])
+def test_every_entry_point_raises_engine_loop_at_the_bound(core_kind, entry):
+    """The bound lowered to 2 passes (0 for init_game() and advance(), which may need no
+    more) trips on the base game: each entry point into the core raises ENGINE-LOOP
+    instead of going on from a half-run state."""
+    from array import array
+
+    from rootlaw.runtime.core import load_core
+
+    mod = load_core(base_bundle(), pure=core_kind == "pure").module
+    state = array("q", [0]) * mod.LAYOUT["consts"]["STATE_SIZE"]
+    core = mod.Core(state)
+    assert core.run_bound == 200_000 and core.fault == 0
+    if entry != "init_game":
+        core.init_game(5, _seats(TWO))
+    core.run_bound = 0 if entry in ("init_game", "advance") else 2
+    with pytest.raises(RootlawError) as e:
+        if entry == "init_game":
+            core.init_game(5, _seats(TWO))
+        elif entry == "apply":
+            for _ in range(1000):
+                core.apply(core.legal_actions()[0])
+        elif entry == "playout":
+            core.playout_trace(5, 10_000)
+        elif entry == "play_on":
+            core.seed_agent(5)
+            core.play_on(10_000, 0)
+        else:
+            core.advance()
+    assert e.value.code == "ENGINE-LOOP" and core.fault
+    assert core.clone().fault  # a clone of a broken game is broken too
+
+
+def test_the_bound_is_far_above_what_games_need():
+    """Random games of the base factions never need more than a few dozen passes of
+    automatic work between two decisions (the bound is 200,000)."""
+    from array import array
+
+    from rootlaw.runtime.core import load_core
+
+    mod = load_core(base_bundle(), pure=False).module
+    for factions in (TWO, ["marquise", "eyrie", "alliance"]):
+        for seed in range(300):
+            core = mod.Core(array("q", [0]) * mod.LAYOUT["consts"]["STATE_SIZE"])
+            core.run_bound = 60
+            core.init_game(seed, _seats(factions))
+            core.playout(seed, 1_000_000)
+            assert core.fault == 0

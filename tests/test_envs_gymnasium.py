@@ -43,6 +43,18 @@ def test_check_env_for_every_learner_seat(mix):
         env.close()
 
 
+def test_every_listed_render_mode_renders(capsys):
+    """The modes accepted are the metadata's; "human" prints and returns None."""
+    mix = list(MIXES[0])
+    for mode in make(mix).unwrapped.metadata["render_modes"]:
+        env = make(mix, render_mode=mode)
+        env.reset(seed=1)
+        out = env.unwrapped.render()
+        assert (out is None) == (mode == "human"), mode
+        env.close()
+    assert "turn 0 setup" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("mix", MIXES, ids=mix_id)
 def test_an_episode_is_one_learner_against_the_seat_policy(mix):
     for seat, faction in enumerate(mix):
@@ -125,3 +137,27 @@ def test_illegal_actions():
     env.reset(seed=3)
     with pytest.raises(IllegalAction):
         env.step(illegal)
+
+
+def test_the_vp_reward_is_the_vp_gained_at_each_step_over_30():
+    """reward="vp": each step's reward is the VP the learner gained over 30 (plus the
+    terminal reward at the end); the episode's return is final VP / 30 + the outcome."""
+    mix = list(MIXES[0])
+    env = make(mix, reward="vp")
+    obs, _ = env.reset(seed=9)
+    g = env.unwrapped.game
+    rng = np.random.default_rng(9)
+    total, before = 0.0, g.scores[0]
+    while True:
+        obs, reward, terminated, truncated, _ = env.step(
+            int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        end = (1.0 if g.winner == 0 else -1.0) if terminated else 0.0
+        assert reward == pytest.approx((g.scores[0] - before) / 30 + end)
+        before = g.scores[0]
+        total += reward
+        if terminated or truncated:
+            break
+    assert total == pytest.approx(g.scores[0] / 30 + (1.0 if g.winner == 0 else -1.0))
+    with pytest.raises(Exception, match="reward is one of terminal, vp"):
+        make(mix, reward="points")
+

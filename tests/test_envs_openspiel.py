@@ -322,3 +322,96 @@ def test_packs_parameter_loads_a_pack():
     pyspiel.random_sim_test(load(MIXES[0], packs=str(pack), map="thicket", max_decisions=200),
                             num_sims=1,
                             serialize=False, verbose=False)
+
+
+# ---------------------------------------------------------------------- lazy histories, speed
+
+
+def eager_strings(state) -> list[str]:
+    """Every seat's information-state string as the game built them before issue 15:
+    at every decision, each seat's entry (a digest of what it saw, who decided, its own
+    choices) recorded there and then.  The lazy trail must give these very strings."""
+    from hashlib import blake2b
+
+    g = state.position.game
+    replay = Game(list(g.factions), g.seed, bundle=g.bundle)
+    seen: list[list[str]] = [[] for _ in g.factions]
+    for a in g.history:
+        actor = replay.to_play
+        for seat, row in enumerate(seen):
+            saw = blake2b(replay.observation_vector(seat).tobytes(), digest_size=8).hexdigest()
+            row.append(f"{saw}/{actor}:{a if seat == actor else '?'}")
+        replay.apply(a)
+    return [f"p{seat}:{','.join(map(str, g.observation_vector(seat)))}|{','.join(row)}"
+            for seat, row in enumerate(seen)]
+
+
+@pytest.mark.parametrize("mix", MIXES, ids=mix_id)
+def test_information_state_strings_are_built_lazily_and_are_the_same(mix):
+    """Issue 15: every seat's string was built at every decision (most of its cost).
+    Now nothing is built while playing, and the strings asked for, at any point, of a
+    clone, of a copy through serialize() or after a deal, are the eager ones."""
+    for params in ({"seed": 11}, {"seed": 11, "deals": 3}):
+        game = load(mix, **params)
+        state = game.new_initial_state()
+        if state.is_chance_node():
+            state.apply_action(1)
+        rng = np.random.default_rng(11)
+        clones = []
+        n = 0
+        while not state.is_terminal():
+            if n in (0, 1, 2, 40, 41, 150) or n % 97 == 0:
+                want = eager_strings(state)
+                assert [state.information_state_string(p) for p in range(len(mix))] == want
+                clones.append((state.clone(), want))
+                copy = game.deserialize_state(state.serialize())
+                assert [copy.information_state_string(p) for p in range(len(mix))] == want
+            if n == 60:
+                assert len(state.trail.seen[0]) == 41  # nothing built since asked at 41
+            state.apply_action(int(rng.choice(state.legal_actions())))
+            n += 1
+        assert [state.information_state_string(p) for p in range(len(mix))] == \
+            eager_strings(state)
+        for clone, want in clones:  # a clone keeps its own history, and goes on alone
+            assert [clone.information_state_string(p) for p in range(len(mix))] == want
+            if not clone.is_terminal():
+                clone.apply_action(clone.legal_actions()[0])
+                assert clone.information_state_string(0) == eager_strings(clone)[0]
+
+
+@pytest.mark.parametrize("mix", MIXES, ids=mix_id)
+def test_legal_actions_from_python_are_pyspiels_own(mix):
+    """RootState.legal_actions answers from Python what pyspiel's C++ State.legal_actions
+    answers (it skips the trips back into Python): for the seat to play and every other,
+    at the chance node, in play and once terminal."""
+    def both(state, *player):
+        return state.legal_actions(*player), pyspiel.State.legal_actions(state, *player)
+
+    for params in ({"seed": 4, "max_decisions": 300}, {"seed": 4, "deals": 2}):
+        state = load(mix, **params).new_initial_state()
+        rng = np.random.default_rng(4)
+        while True:
+            mine, theirs = both(state)
+            assert mine == theirs
+            for p in range(len(mix)):
+                assert both(state, p)[0] == both(state, p)[1], p
+            if state.is_terminal():
+                assert mine == []
+                break
+            if state.is_chance_node():
+                assert both(state, pyspiel.PlayerId.CHANCE)[0] == mine == [0, 1]
+            state.apply_action(int(rng.choice(mine)))
+
+
+def test_the_bench_loop_plays_the_games_of_the_seeds():
+    """random_games, the loop `rootlaw bench` times, plays game seed+k as its k-th."""
+    n = ros.random_games(list(MIXES[0]), 3, 21)
+    want = 0
+    for k in range(3):
+        state = load(MIXES[0], seed=21 + k).new_initial_state()
+        from rootlaw.runtime import RandomAgent
+        agent = RandomAgent(21 + k)
+        while not state.is_terminal():
+            state.apply_action(agent.choose(None, state.legal_actions()))
+            want += 1
+    assert n == want > 0

@@ -1,5 +1,6 @@
-"""The PettingZoo environment: PettingZoo's own api_test, seed_test, max_cycles_test and
-parallel_api_test for every faction mix the bundle has, and what the docs promise about
+"""The PettingZoo environment: PettingZoo's own api_test, seed_test, max_cycles_test,
+render_test and parallel_api_test for every faction mix the bundle has (with the
+environment's defaults), and what the docs promise about
 observations, masks, rewards, truncation and seeds."""
 
 from __future__ import annotations
@@ -16,10 +17,10 @@ from rl_extra import need
 need("numpy", "gymnasium", "pettingzoo")
 
 import numpy as np  # noqa: E402
-from pettingzoo.test import api_test, max_cycles_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, max_cycles_test, render_test, seed_test  # noqa: E402
 from pettingzoo.test.parallel_test import parallel_api_test  # noqa: E402
 
-from rootlaw.runtime import FirstAgent, Game, IllegalAction  # noqa: E402
+from rootlaw.runtime import FirstAgent, Game, IllegalAction, RootlawError  # noqa: E402
 from rootlaw.runtime.envs import faction_mixes  # noqa: E402
 from rootlaw.runtime.envs.pettingzoo import env, parallel_env, raw_env  # noqa: E402
 
@@ -74,13 +75,33 @@ def test_seed_test(mix):
 
 @pytest.mark.parametrize("mix", MIXES, ids=mix_id)
 def test_max_cycles_test(mix):
-    # max_cycles_test samples actions without the mask; under the default rule an illegal
-    # action ends the game at once, so it runs with illegal_action="random".
-    mod = types.SimpleNamespace(
-        env=functools.partial(env, factions=list(mix), illegal_action="random"),
-        parallel_env=functools.partial(parallel_env, factions=list(mix),
-                                       illegal_action="random"))
-    max_cycles_test(mod)
+    # max_cycles_test samples actions without the mask: with the default rule the seat
+    # policy replaces an illegal one and the game plays on (issue 15: the default used
+    # to end the game at the first one, and the test failed).
+    mod = types.SimpleNamespace(env=functools.partial(env, factions=list(mix)),
+                                parallel_env=functools.partial(parallel_env,
+                                                               factions=list(mix)))
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="rootlaw: .* is not legal now")
+        max_cycles_test(mod)
+
+
+@pytest.mark.parametrize("mix", MIXES, ids=mix_id)
+def test_render_test(mix, capsys):
+    # render_test asks for "human" first, then every mode the metadata lists (issue 15:
+    # "human" was refused although PettingZoo expects it).
+    render_test(functools.partial(env, factions=list(mix)))
+    assert "turn " in capsys.readouterr().out  # "human" printed the board text
+
+
+def test_the_render_modes_accepted_are_the_ones_listed():
+    mix = list(MIXES[0])
+    modes = raw_env.metadata["render_modes"]
+    assert modes == ["human", "ansi", "svg"]
+    for mode in modes:
+        raw_env(factions=mix, render_mode=mode)
+    with pytest.raises(RootlawError, match="render_mode is one of human, ansi, svg"):
+        raw_env(factions=mix, render_mode="rgb_array")
 
 
 @pytest.mark.parametrize("mix", MIXES, ids=mix_id)
@@ -194,7 +215,7 @@ def test_max_cycles_asks_every_agent_equally_often(mix):
 
 def test_an_illegal_action_ends_the_game_offender_minus_one():
     mix = list(MIXES[0])
-    e = env(factions=mix)
+    e = env(factions=mix, illegal_action="terminate")
     e.reset(seed=3)
     agent = e.agent_selection
     mask = e.observe(agent)["action_mask"]
@@ -206,12 +227,19 @@ def test_an_illegal_action_ends_the_game_offender_minus_one():
 
 def test_illegal_action_random_and_raise():
     mix = list(MIXES[0])
-    e = env(factions=mix, illegal_action="random")
+    e = env(factions=mix)  # "random", the default
+    assert e.unwrapped.illegal_action == "random"
     e.reset(seed=3)
     g = e.unwrapped.game
     illegal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
-    e.step(illegal)
+    with pytest.warns(UserWarning, match="is not legal now: the seat policy chose instead"):
+        e.step(illegal)
     assert len(g.history) == 1 and e.unwrapped.illegal_actions == 1
+    illegal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # said once per environment
+        e.step(illegal)
+    assert len(g.history) == 2 and e.unwrapped.illegal_actions == 2
     r = raw_env(factions=mix, illegal_action="raise")
     r.reset(seed=3)
     with pytest.raises(IllegalAction):
@@ -344,3 +372,54 @@ def test_bench_reports_both_loops():
                  "aec_no_observation"):
         assert out[loop]["decisions"] > 0 and out[loop]["decisions_per_s"] > 0
     assert out["aec_over_plain"] > 0 and out["observation_vector_us"] > 0
+
+
+# ---------------------------------------------------------------------- the shaped reward
+
+
+def test_the_vp_reward_adds_up_to_final_vp_over_30_plus_the_terminal_reward():
+    """reward="vp": what each agent's last() reports over the game (what came since it
+    last acted) adds up to its final VP / 30 plus the terminal reward; the default
+    gives the terminal reward alone."""
+    mix = list(MIXES[0])
+    for reward in ("vp", "terminal"):
+        e = env(factions=mix, reward=reward)
+        e.reset(seed=6)
+        got = dict.fromkeys(mix, 0.0)
+        steps_with_vp = 0
+        rng = np.random.default_rng(6)
+        for agent in e.agent_iter():
+            obs, r, terminated, truncated, _ = e.last()
+            got[agent] += r
+            steps_with_vp += 0 < abs(r) < 1
+            e.step(None if terminated or truncated else masked_random(obs, rng))
+        g = e.unwrapped.game
+        final = [1.0 if s == g.winner else -1.0 for s in range(len(mix))]
+        for seat, a in enumerate(mix):
+            vp = g.scores[seat] / 30 if reward == "vp" else 0.0
+            assert got[a] == pytest.approx(vp + final[seat]), (reward, a)
+        assert (steps_with_vp > 10) == (reward == "vp")
+
+
+def test_the_vp_reward_in_the_parallel_view_is_per_step():
+    mix = list(MIXES[0])
+    p = parallel_env(factions=mix, reward="vp")
+    p.reset(seed=8)
+    got = dict.fromkeys(mix, 0.0)
+    rng = np.random.default_rng(8)
+    while p.agents:
+        actions = {a: (masked_random(p.aec.observe(a), rng) if a == p.aec.agent_selection
+                       else 0) for a in p.agents}
+        _, rewards, _, _, _ = p.step(actions)
+        for a, r in rewards.items():
+            got[a] += r
+    g = p.aec.game
+    for seat, a in enumerate(mix):
+        assert got[a] == pytest.approx(g.scores[seat] / 30 + (1.0 if seat == g.winner
+                                                              else -1.0))
+
+
+@pytest.mark.parametrize("mix", MIXES[:3], ids=mix_id)
+def test_api_tests_pass_with_the_vp_reward(mix):
+    api_test(env(factions=list(mix), reward="vp"), num_cycles=1000)
+    parallel_api_test(parallel_env(factions=list(mix), reward="vp"), num_cycles=1000)

@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from rootlaw.runtime import Game, RandomAgent
+from rootlaw.runtime import render as rr
 from rootlaw.runtime.cli import main
 from rootlaw.runtime.layout import clearing_positions
 from rootlaw.runtime.render import compose, faction_colour, picture, render_svg
@@ -190,6 +191,79 @@ def test_the_ruler_of_each_clearing_is_ringed_in_its_colour(mid):
             assert [(r.get("data-faction"), r.get("stroke")) for r in rings] == \
                 [(who, colours[who])]
     assert ruled > 0
+
+
+def test_colour_distance_is_cielab_delta_e():
+    assert rr.lab("#ffffff") == pytest.approx((100.0, 0.0, 0.0), abs=0.05)
+    assert rr.lab("#ff0000") == pytest.approx((53.24, 80.09, 67.20), abs=0.05)
+    assert rr.colour_distance("#000000", "#ffffff") == pytest.approx(100.0, abs=0.01)
+    assert rr.colour_distance("#e9b91c", "#e9b91c") == 0.0
+
+
+FACTION_COLOURS_TRIED = [*rr.SUIT_COLOURS.values(), *rr.SUIT_TINTS.values(), "#e9c020",
+                         "#e07b22", "#2f6db5", "#68b653", "#7a5c9e", rr.INK, "#000000",
+                         "#ffffff", "#808080", "#3a3530"]
+
+
+@pytest.mark.parametrize("colour", FACTION_COLOURS_TRIED)
+def test_a_faction_colour_is_kept_apart_from_every_suit_colour(colour):
+    """Issue 15: a yellow faction's ring vanished into a rabbit clearing's yellow rim.
+    Whatever a faction's colour, its outline (halo) is far, by CIELAB distance, from that
+    colour; and every suit's rim and tint it can be drawn over is far from the halo or,
+    for a colour near the ink (its halo white), from the colour itself."""
+    halo = rr.halo_on(colour)
+    assert rr.colour_distance(halo, colour) >= rr.SEPARATE
+    for suit in rr.SUIT_COLOURS:
+        for under in (rr.SUIT_COLOURS[suit], rr.SUIT_TINTS[suit]):
+            assert max(rr.colour_distance(halo, under),
+                       rr.colour_distance(colour, under)) >= rr.SEPARATE, (suit, under)
+    if rr.colour_distance(colour, rr.SUIT_COLOURS["rabbit"]) < rr.SEPARATE:
+        assert halo == rr.INK  # the issue's case: a yellow kept apart by the ink
+
+
+def _yellow_pack(tmp_path: Path, colour: str) -> Path:
+    pack = tmp_path / "yellow"
+    pack.mkdir()
+    (pack / "pack.json").write_text(json.dumps({
+        "kind": "pack", "id": "yellow-marquise", "name": "A yellow Marquise", "version": "1",
+        "requires": ["base"], "content": ["yellow.json"]}), encoding="utf-8")
+    (pack / "yellow.json").write_text(json.dumps({
+        "kind": "patch", "target": "faction:marquise", "description": "yellow",
+        "patch": [{"op": "replace", "path": "/color", "value": colour}]}), encoding="utf-8")
+    return pack
+
+
+def test_a_faction_in_a_suits_colour_stays_readable_on_its_clearings(tmp_path):
+    """The Marquise in the rabbit suit's own yellow: on each rabbit clearing it rules, its
+    ring lies between the two edges of a halo far from both yellows, and each of its
+    tokens has such a halo too."""
+    rabbit = rr.SUIT_COLOURS["rabbit"]
+    b = resolve([_yellow_pack(tmp_path, rabbit)])
+    g = played(["marquise", "eyrie"], seed=7, decisions=150, bundle=b, pure=True)
+    root = parse(render_svg(g))
+    checked = tokens = 0
+    for c in b.map.clearings:
+        if c.suit != "rabbit" or g.ruler(str(c.id)) != "marquise":
+            continue
+        kids = list(slot(root, f"c{c.id}"))
+        (ring,) = [e for e in kids if e.get("class") == "ruler"]
+        halo = kids[kids.index(ring) - 1]  # drawn just under the ring
+        assert halo.get("class") == "halo" and halo.get("r") == ring.get("r")
+        assert ring.get("stroke") == rabbit
+        assert rr.colour_distance(ring.get("stroke"), rabbit) < rr.SEPARATE  # the old case
+        assert float(halo.get("stroke-width")) - float(ring.get("stroke-width")) >= 3
+        assert rr.colour_distance(halo.get("stroke"), ring.get("stroke")) >= rr.SEPARATE
+        assert rr.colour_distance(halo.get("stroke"), rabbit) >= rr.SEPARATE
+        # The ring lies outside the rim (a 5-wide stroke at R) with its halo's edge.
+        assert float(ring.get("r")) - float(halo.get("stroke-width")) / 2 >= rr.R + 2.5
+        for t in by_class(slot(root, f"c{c.id}"), "token"):
+            edge, face = t.findall(f"{SVG}rect")
+            assert edge.get("class") == "halo" and face.get("stroke") == rabbit
+            assert rr.colour_distance(edge.get("stroke"), rabbit) >= rr.SEPARATE
+            assert float(edge.get("stroke-width")) > float(face.get("stroke-width"))
+            tokens += 1
+        checked += 1
+    assert checked >= 2 and tokens >= 1
 
 
 # ---------------------------------------------------------------------- faction boards

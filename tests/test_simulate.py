@@ -475,7 +475,7 @@ def test_plot_writes_a_png_a_person_can_read(capsys, tmp_path):
     need("plot", "matplotlib")
     from matplotlib.container import ErrorbarContainer
 
-    from rootlaw.runtime.simulate_plot import figure
+    from rootlaw.runtime.simulate_plot import figure, shown_rounds
 
     png = tmp_path / "sim.png"
     rc, out, err = run(capsys, "simulate", "--factions", MQ_EY, "--games", "20", "--seed", "3",
@@ -505,7 +505,121 @@ def test_plot_writes_a_png_a_person_can_read(capsys, tmp_path):
     legend = [t.get_text() for t in vp_ax.get_legend().get_texts()]
     assert legend[:2] == ["marquise", "eyrie"] and "games still playing" in legend
     lines = {ln.get_label(): ln for ln in vp_ax.get_lines()}
-    assert list(lines["eyrie"].get_ydata()) == data["results"]["eyrie"]["mean_vp_by_round"]
+    # The rounds up to the one by which 95% of the games ended (the tail: its own test).
+    last = shown_rounds(data["playing_by_round"], data["games"])
+    assert list(lines["eyrie"].get_ydata()) == \
+        data["results"]["eyrie"]["mean_vp_by_round"][:last]
+
+
+def _hex(c) -> str:
+    from matplotlib.colors import to_hex
+    return to_hex(c)
+
+
+def test_the_plot_paints_each_faction_in_its_own_colour(capsys, tmp_path):
+    """The bars and the VP lines take each faction's ``color``, as ``render`` does:
+    the Marquise orange and the Eyrie blue (matplotlib's cycle had them the other way)."""
+    need("plot", "matplotlib")
+    from rootlaw.runtime.render import faction_colour
+    from rootlaw.runtime.simulate_plot import faction_colours, figure
+
+    out, _ = simulate_json(capsys, "--games", "12", "--seed", "3", "--jobs", "1")
+    data = json.loads(out)
+    specs = {f.id: f for f in base_bundle().factions}
+    want = {f: faction_colour(specs[f]) for f in data["factions"]}
+    assert want == {"marquise": "#e07b22", "eyrie": "#2f6db5"}
+    assert faction_colours(base_bundle(), data["factions"]) == want
+    fig = figure(data, faction_colours(base_bundle(), data["factions"]))
+    wins_ax, vp_ax, _ = fig.axes
+    bars = wins_ax.patches[:len(data["factions"])]
+    assert [_hex(b.get_facecolor()) for b in bars] == list(want.values())
+    lines = {ln.get_label(): _hex(ln.get_color()) for ln in vp_ax.get_lines()}
+    assert {f: lines[f] for f in want} == want
+
+
+def _long_tail(data: dict, longest: int) -> dict:
+    """The summary with a tail added: one game in 20 plays on to round ``longest``
+    (rounds past the last get the last round's figures, as an ended game keeps its VP)."""
+    data = json.loads(json.dumps(data))
+    playing = data["playing_by_round"]
+    extra = max(1, data["games"] // 20)
+    data["games"] += extra
+    playing = [n + extra for n in playing] + [extra] * (longest - len(playing))
+    data["playing_by_round"] = playing
+    for r in data["results"].values():
+        by_round = r["mean_vp_by_round"]
+        by_round += [by_round[-1]] * (longest - len(by_round))
+    return data
+
+
+def test_the_vp_panel_shows_the_rounds_most_games_play_and_states_the_tail(capsys):
+    """A 2,000-round game does not squeeze the first rounds into a sliver: the round axis
+    ends where at most 5% of the games are still playing, and the plot says how many ran
+    longer and how long the longest was."""
+    need("plot", "matplotlib")
+    from rootlaw.runtime.simulate_plot import figure, shown_rounds, tail_note
+
+    assert shown_rounds([100] * 10 + [6, 5, 4], 100) == 11   # after round 11: 5 playing
+    assert shown_rounds([100, 50, 20], 100) == 3              # no tail: every round
+    assert tail_note([100] * 10 + [6, 5, 4], 100, 11) == \
+        "5 of 100 games (5.0%) ran past round 11,\nthe longest to round 13 (not shown)"
+    assert tail_note([100, 50, 20], 100, 3) == ""
+
+    out, _ = simulate_json(capsys, "--games", "40", "--seed", "3", "--jobs", "1")
+    data = _long_tail(json.loads(out), 2275)
+    fig = figure(data)
+    _, vp_ax, share_ax = fig.axes
+    last = shown_rounds(data["playing_by_round"], data["games"])
+    assert last < 100  # the ordinary games, not the tail
+    assert data["playing_by_round"][last] <= 0.05 * data["games"]
+    assert data["playing_by_round"][last - 1] > 0.05 * data["games"]
+    assert vp_ax.get_xlim() == (0.5, last + 0.5)
+    assert max(ln.get_xdata()[-1] for ln in vp_ax.get_lines()[:2]) == last
+    tail = [t for t in share_ax.texts if t.get_gid() == "tail"]
+    assert len(tail) == 1
+    extra = data["playing_by_round"][last]
+    assert f"{extra} of {data['games']} games" in tail[0].get_text()
+    assert "the longest to round 2275" in tail[0].get_text()
+    _assert_inside(fig, share_ax, tail)
+
+
+def _assert_inside(fig, ax, texts) -> None:
+    """Each text lies within the axes and clear of every legend of the figure."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    FigureCanvasAgg(fig).draw()
+    renderer = fig.canvas.get_renderer()
+    box = ax.get_window_extent(renderer)
+    legends = [a.get_legend() for a in fig.axes if a.get_legend() is not None]
+    for t in texts:
+        tb = t.get_window_extent(renderer)
+        assert box.x0 <= tb.x0 and tb.x1 <= box.x1 and box.y0 <= tb.y0 and tb.y1 <= box.y1, \
+            (t.get_text(), tb, box)
+        for leg in legends:
+            assert not tb.overlaps(leg.get_window_extent(renderer)), t.get_text()
+
+
+@pytest.mark.parametrize("rate", [0.0, 0.5, 0.9, 0.998, 1.0])
+def test_win_rate_labels_stay_readable_up_to_a_hundred_percent(capsys, rate):
+    """At any win rate, 100% too, the label sits inside the axes, over its bar's interval,
+    and no legend covers it."""
+    need("plot", "matplotlib")
+    from rootlaw.runtime.simulate_plot import figure
+
+    out, _ = simulate_json(capsys, "--games", "12", "--seed", "3", "--jobs", "1")
+    data = json.loads(out)
+    a, b = data["factions"]
+    data["results"][a].update(win_rate=rate, win_rate_ci95=[max(0, rate - 0.01),
+                                                            min(1, rate + 0.004)])
+    data["results"][b].update(win_rate=1 - rate, win_rate_ci95=[max(0, 0.99 - rate),
+                                                                min(1, 1.004 - rate)])
+    fig = figure(data)
+    wins_ax = fig.axes[0]
+    labels = [t for t in wins_ax.texts if t.get_gid() == "rate"]
+    assert [t.get_text() for t in labels] == [f"{100 * rate:.1f}%", f"{100 * (1 - rate):.1f}%"]
+    _assert_inside(fig, wins_ax, labels)
+    for t, f in zip(labels, (a, b), strict=True):
+        assert t.xy[1] == pytest.approx(data["results"][f]["win_rate_ci95"][1])
 
 
 # ---------------------------------------------------------------------- bad input
@@ -593,17 +707,164 @@ def test_ctrl_c_stops_the_workers_and_prints_what_finished():
     assert not any(_alive(w) for w in workers)
 
 
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_ctrl_c_while_the_workers_start_prints_no_traceback():
+    """A Ctrl-C as soon as the worker processes exist, while they are still starting up
+    (before their initializer): they start with Ctrl-C ignored, so none of them dies
+    with a KeyboardInterrupt traceback, and the parent reports as always."""
+    p = subprocess.Popen([sys.executable, "-m", "rootlaw.runtime.cli", "simulate",
+                          "--factions", MQ_EY, "--games", "400000", "--jobs", "2",
+                          "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+            workers = [c for c in _children(p.pid)
+                       if "spawn_main" in Path(f"/proc/{c}/cmdline").read_text()]
+        assert len(workers) == 2, "the worker processes did not start"
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=60)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert "interrupted: " in err
+
+
+def _replayed(data: dict, ranges: list[tuple[int, int]]) -> dict:
+    """The summary of exactly the games in ``ranges`` (seed ranges, each inside one chunk
+    or made of whole ones), replayed here on the compiled core, chunk by chunk."""
+    requested, seed = data["games_requested"], data["seed"]
+    size = sm.chunk_size(requested)
+    seats = tuple(Game(data["factions"], seed)._seats)
+    mod = load_core(base_bundle()).module
+    sim = sm.Simulation(bundle=data["bundle"], factions=data["factions"], seed=seed,
+                        games_requested=requested, max_decisions=data["max_decisions"],
+                        core_key="k", core_compiled=True, backend="test",
+                        total=sm.Tally(len(seats)), interrupted=data["interrupted"])
+    for lo, hi in ranges:
+        for first in range(lo - seed, hi - seed + 1, size):
+            index = first // size
+            count = min(size - first % size, hi - seed + 1 - first)
+            sim.chunk_tallies[index] = sm.run_chunk(
+                mod, sm.ChunkTask(index, first, count, seed, seats, data["max_decisions"]))
+    for index in sorted(sim.chunk_tallies):
+        sim.total.merge(sim.chunk_tallies[index])
+    assert sim.played() == ranges
+    return sm.summary(sim)
+
+
+def _seed_ranges(err: str) -> list[tuple[int, int]]:
+    m = re.search(r"games finished \(seeds ([\d., ]+)\)", err)
+    assert m, err
+    return [tuple(int(x) for x in (r.split("..") * 2)[:2]) for r in m.group(1).split(", ")]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+def test_ctrl_c_keeps_the_games_finished_inside_unfinished_chunks():
+    """Issue 15: Ctrl-C a few seconds into a million games reported 0 games (whole chunks
+    only).  On the pure core no 1,000-game chunk can finish in those seconds, so every
+    game counted here was finished inside a chunk that was not: the workers return the
+    first games of their chunks, the summary counts them, and it is exactly the summary
+    of those seeds' games replayed here."""
+    p = subprocess.Popen([sys.executable, "-m", "rootlaw.runtime.cli", "simulate",
+                          "--factions", MQ_EY, "--games", "1000000", "--jobs", "2", "--pure",
+                          "--json", "--no-progress"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        workers: list[int] = []
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            workers = [c for c in _children(p.pid)
+                       if "spawn_main" in Path(f"/proc/{c}/cmdline").read_text()]
+        assert len(workers) == 2, "the worker processes did not start"
+        time.sleep(4)
+        os.killpg(p.pid, signal.SIGINT)
+        out, err = p.communicate(timeout=90)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 130, err
+    assert "Traceback" not in err
+    data = json.loads(out)
+    assert data["interrupted"] and data["games_requested"] == 1_000_000
+    ranges = _seed_ranges(err)
+    assert data["games"] > 0 and data["games"] == sum(b - a + 1 for a, b in ranges)
+    assert f"interrupted: {data['games']} of 1000000 games finished" in err
+    size = sm.chunk_size(1_000_000)
+    assert all(a % size == 0 and b - a + 1 < size for a, b in ranges)  # parts of chunks
+    res = data["results"]
+    assert sum(r["wins"] for r in res.values()) + data["outcomes"]["stopped"] == data["games"]
+    assert data["playing_by_round"][0] == data["games"]
+    assert data == _replayed(data, ranges)
+
+
+def test_ctrl_c_in_this_process_ends_the_game_in_play_and_keeps_it(monkeypatch):
+    """--jobs 1: the first Ctrl-C (a real SIGINT, sent during the 7th game) lets that
+    game finish and stops the chunk there: exactly 7 games, seeds 100..106."""
+    played = []
+    real = sm.play_game
+
+    def game(mod, seats, seed, max_decisions):
+        played.append(seed)
+        if len(played) == 7:
+            os.kill(os.getpid(), signal.SIGINT)
+        return real(mod, seats, seed, max_decisions)
+
+    monkeypatch.setattr(sm, "play_game", game)
+    before = signal.getsignal(signal.SIGINT)
+    sim = sm.simulate(base_bundle(), ["marquise", "eyrie"], games=600, seed=100, jobs=1)
+    assert signal.getsignal(signal.SIGINT) is before  # the handler is put back
+    assert sim.interrupted and sim.games == 7 and played == list(range(100, 107))
+    assert sim.played() == [(100, 106)]
+    data = sm.summary(sim)
+    assert data == _replayed(data, [(100, 106)])
+
+
+def test_ray_chunks_in_flight_return_their_games_on_ctrl_c(monkeypatch):
+    """On Ray the driver's SIGINT never reaches the workers: a Ctrl-C raises the stop
+    flag and the chunks in flight return their games so far (the pure core: no chunk can
+    finish), the same games as replayed here."""
+    need("ray", "ray")
+    import _thread
+    import threading
+
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    real_init = sm._ray_init
+
+    def init(address, jobs):
+        started = real_init(address, jobs)
+        threading.Timer(6.0, _thread.interrupt_main).start()  # Ctrl-C, once Ray is up
+        return started
+
+    monkeypatch.setattr(sm, "_ray_init", init)
+    sim = sm.simulate(base_bundle(), ["marquise", "eyrie"], games=1_000_000, seed=9,
+                      jobs=2, ray="local", pure=True)
+    assert sim.interrupted and sim.games > 0
+    ranges = sim.played()
+    size = sm.chunk_size(1_000_000)
+    assert all((a - 9) % size == 0 and b - a + 1 < size for a, b in ranges)
+    data = sm.summary(sim)
+    assert data == _replayed(data, ranges)
+
+
 def test_an_interrupted_run_reports_the_chunks_that_finished(monkeypatch):
     """A Ctrl-C between chunks (simulated: the fourth chunk raises KeyboardInterrupt)
     keeps exactly the chunks that finished, whole."""
     calls = []
     real = sm.run_chunk
 
-    def chunk(mod, task):
+    def chunk(mod, task, stop=None):
         calls.append(task.index)
         if len(calls) == 4:
             raise KeyboardInterrupt
-        return real(mod, task)
+        return real(mod, task, stop)
 
     monkeypatch.setattr(sm, "run_chunk", chunk)
     sim = sm.simulate(base_bundle(), ["marquise", "eyrie"], games=600, seed=1, jobs=1)
@@ -641,3 +902,15 @@ def test_without_a_compiler_the_parent_runs_the_pure_path(tmp_path, monkeypatch)
     mod, compiled, notes = sm.prepare_core(base_bundle())
     assert not compiled and not mod.compiled()
     assert notes == ["compiling the core failed (no C compiler); running the pure-Python path"]
+
+
+def test_a_worker_that_dies_is_a_coded_error():
+    """A worker that cannot start (here: its core file is gone) breaks the pool: the
+    run ends with WORKER-FAILED (the command prints it as a coded error), the workers
+    stopped."""
+    ref = sm.CoreRef(key="gone", name="rootlaw_core_gone", path="/no/such/core.py",
+                     compiled=False)
+    tasks = [sm.ChunkTask(i, i, 1, 1, (0, 1), 1000) for i in range(4)]
+    with pytest.raises(sm.RootlawError) as e:
+        sm._run_processes(ref, tasks, 2, lambda *a: pytest.fail("no chunk can finish"))
+    assert e.value.code == "WORKER-FAILED"

@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import importlib.util
 
-INSTALL = 'pip install "rootlaw[rl]"'
+from .. import extras
+
+INSTALL = extras.install("rl")
 
 
 def missing(*modules: str) -> list[str]:
-    return [m for m in modules if importlib.util.find_spec(m) is None]
+    """The modules not installed (a cheap look, without importing them)."""
+    out = []
+    for m in modules:
+        try:
+            if importlib.util.find_spec(m) is None:
+                out.append(m)
+        except (ImportError, ValueError):  # hidden or half there
+            out.append(m)
+    return out
 
 
 def require(what: str, *modules: str) -> None:
-    """Raise a clear ImportError naming the extra when a dependency is not installed."""
-    absent = missing(*modules)
-    if absent:
-        raise ImportError(f"{what} needs {', '.join(absent)}: {INSTALL}", name=absent[0])
+    """Raise EXTRA-MISSING (an ImportError too) naming the rl extra when a dependency
+    cannot be imported."""
+    extras.require("rl", what, *modules)

@@ -25,13 +25,17 @@ from __future__ import annotations
 import argparse
 import json
 
-import numpy as np
-
 from ..agents import RandomAgent
-from ..bench import best_cpu, loop_figures, python_loop
+from ..bench import best_cpu, loop_figures, python_loop, timer
 from ..game import Game
-from .pettingzoo import env
-from .seats import faction_mixes
+from ._extra import require
+
+require("rootlaw.runtime.envs.bench", "numpy", "gymnasium", "pettingzoo")
+
+import numpy as np  # noqa: E402
+
+from .pettingzoo import env  # noqa: E402
+from .seats import faction_mixes  # noqa: E402
 
 
 def _aec(factions, seeds, observe: bool, mask_pick: bool = False,
@@ -74,7 +78,7 @@ def run(factions: list[str] | None = None, games: int = 20, seed: int = 1,
     factions = list(factions or faction_mixes()[0])
     seeds = list(range(seed, seed + games))
     out: dict = {"factions": factions, "games": games, "seed": seed,
-                 "timer": f"CPU time, best of {max(1, rounds)} rounds"}
+                 "timer": timer(rounds)}
     g = Game(factions, seed)
     out["compiled"] = g.compiled
     runs = {"plain": lambda: python_loop(factions, seeds),

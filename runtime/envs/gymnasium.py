@@ -51,6 +51,9 @@ class RootEnv(gymnasium.Env):
         seeded ``RandomAgent``; one agent plays all of them).
     packs, map, deck, max_decisions, illegal_action, render_mode: as the PettingZoo
         ``raw_env``; an illegal action with "terminate" ends the episode with reward -1.
+    reward: "terminal" (default: win 1, loss -1, stopped 0 at the end) or "vp" (also,
+        at every step, the VP the learner gained since its previous step over 30:
+        ``rootlaw.runtime.envs.outcome``).
     fresh_observations: True (default, Gymnasium's rule: "users keep the data returned
         to them"): new arrays at every observation; False: the same arrays rewritten in
         place (faster; copy what you keep).
@@ -64,7 +67,7 @@ class RootEnv(gymnasium.Env):
                  map: str | None = None, deck: str | None = None,
                  max_decisions: int | None = None, illegal_action: str = "terminate",
                  render_mode: str | None = None, pure: bool | None = None,
-                 fresh_observations: bool = True):
+                 fresh_observations: bool = True, reward: str = "terminal"):
         self.bundle = bundle_for([str(p) for p in packs], map, deck)
         probe = Game(list(factions) if factions is not None else None, 0, bundle=self.bundle,
                      pure=pure)
@@ -78,8 +81,10 @@ class RootEnv(gymnasium.Env):
         self.max_decisions = check_cap("max_decisions", max_decisions) or \
             self.info.max_decisions
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        self.reward = check_choice("reward", reward, outcome.REWARDS)
+        self._vp = 0  # the learner's VP at its last step (reward="vp")
         if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(picture.render_modes()))
+            check_choice("render_mode", render_mode, tuple(self.metadata["render_modes"]))
         self.render_mode = render_mode
         self._opponent = opponent or default_policy
         self._pure = pure
@@ -102,6 +107,7 @@ class RootEnv(gymnasium.Env):
         self._ended = False
         self._legal = None
         self._play_others()
+        self._vp = self.game.scores[self.seat]
         return self._observe(), {}
 
     def step(self, action):
@@ -124,6 +130,10 @@ class RootEnv(gymnasium.Env):
         self._legal = None
         self._play_others()
         reward = outcome.outcome_rewards(g)[self.seat] if g.is_over else 0.0
+        if self.reward == "vp":
+            vp = g.state[g.S["VP"] + self.seat]
+            reward += outcome.vp_reward(vp - self._vp, self.info.victory_points)
+            self._vp = vp
         truncated = not g.is_over and len(g.history) >= self.max_decisions
         return self._observe(), reward, g.is_over, truncated, {}
 

@@ -44,7 +44,13 @@ own decisions only, what it chose.  Not every decision is seen by all (a card a 
 puts face down into a hidden stack, Law 1.2), so another seat's choice shows
 only through what it changes in this seat's observation.  A fixed-size tensor cannot
 hold the whole history of a game of unbounded length, so the information-state *tensor*
-is not perfect recall: use the strings where an algorithm needs perfect recall.
+is not perfect recall: use the strings where an algorithm needs perfect recall.  The
+histories are built when a string is asked for, not at every decision (``_Trail``).
+
+Speed: OpenSpiel asks ``current_player`` and ``is_terminal`` several times per decision,
+so both read the core directly; ``legal_actions()`` called from Python answers from
+Python (pyspiel's own goes from C++ back into Python four times); ``random_games`` is
+the loop ``rootlaw bench`` times.
 
 Serialization: a state pickles as its game's save (``Game.to_dict``, checked by replaying
 it); ``state.serialize()`` and ``game.deserialize_state()`` round-trip, in both chance
@@ -69,6 +75,8 @@ from . import outcome  # noqa: E402
 from .seats import bundle_for, game_info  # noqa: E402
 
 SHORT_NAME = "rootlaw"
+_CHANCE = pyspiel.PlayerId.CHANCE
+_TERMINAL = pyspiel.PlayerId.TERMINAL
 
 _BASE = game_info(base_bundle())
 DEFAULTS = {
@@ -249,14 +257,46 @@ def _restore_sample(content: tuple, factions: list[str], seed: int, state: list[
 
 class _Trail:
     """Each seat's history as its information-state string tells it (module doc): one
-    entry per decision, rendered when the decision is taken.  Entries never change, so
-    a clone copies the lists, not the entries."""
+    entry per decision of the game.  Built when a string is asked for, never while
+    playing (building every seat's entry at every decision was most of a decision's
+    cost): the entries follow from the game's seed and decisions alone, so they are
+    made then by replaying the decisions not yet rendered on a copy of the game at its
+    start (``cursor``), and kept.  Entries never change, so a clone copies the lists,
+    not the entries (and a clone made before any was asked copies nothing)."""
 
-    def __init__(self, seen: list[list[str]]):
+    __slots__ = ("seen", "cursor")
+
+    def __init__(self, seen: list[list[str]], cursor: Game | None = None):
         self.seen = seen
+        self.cursor = cursor  # the game after the decisions rendered so far
 
     def __deepcopy__(self, memo) -> _Trail:
-        return _Trail([row[:] for row in self.seen])
+        return _Trail([row[:] for row in self.seen],
+                      self.cursor.clone() if self.cursor is not None else None)
+
+    def __getstate__(self):
+        return (self.seen, None)  # the cursor is made again from the game when needed
+
+    def __setstate__(self, state) -> None:
+        self.seen, self.cursor = state
+
+    def entries(self, g: Game, seat: int) -> list[str]:
+        """Seat's entries for every decision ``g`` has taken."""
+        history = g.history
+        done = len(self.seen[seat])
+        if done < len(history):
+            at = self.cursor
+            if at is None or len(at.history) != done:
+                # First ask (or after a pickle): from the start of the same game.
+                at = Game(list(g.factions), g.seed, bundle=g.bundle,
+                          pure=not g.compiled)
+                for a in history[:done]:
+                    at.apply(a)
+            for a in history[done:]:
+                self.record(at, a)
+                at.apply(a)
+            self.cursor = at
+        return self.seen[seat]
 
     def record(self, g: Game, action: int) -> None:
         actor = g.to_play
@@ -279,33 +319,63 @@ class RootState(pyspiel.State):
     def game(self) -> Game:
         return self.position.game
 
+    # OpenSpiel asks current_player() and is_terminal() several times per decision
+    # (four and six times in a random playout): both read the game's state directly.
+
     def current_player(self) -> int:
-        if self.position.undealt:
-            return pyspiel.PlayerId.CHANCE
-        if self.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        return self.game.to_play
+        g = self.position._game
+        if g is None:
+            if self.position.by_chance:
+                return _CHANCE
+            g = self.position.game
+        if len(g._history) >= self.max_decisions:
+            return _TERMINAL
+        seat = g._core.deciding()  # -1 once the game is over
+        return seat if seat >= 0 else _TERMINAL
 
     def is_terminal(self) -> bool:
-        if self.position.undealt:
-            return False
-        g = self.game
-        return g.is_over or len(g.history) >= self.max_decisions
+        g = self.position._game
+        if g is None:
+            if self.position.by_chance:
+                return False
+            g = self.position.game
+        return g._core.deciding() < 0 or len(g._history) >= self.max_decisions
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         deals = self.get_game().deals
         return [(k, 1.0 / deals) for k in range(deals)]
 
     def _legal_actions(self, player: int) -> list[int]:
-        return sorted(self.game.legal_actions())
+        return sorted(self.game._core.legal_actions())
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """What pyspiel's ``State.legal_actions`` returns (none once terminal; the chance
+        outcomes at the chance node, whoever asks; sorted for the seat to play, none for
+        another), without
+        its trips from C++ back into Python (``is_terminal``, ``current_player`` twice,
+        ``_legal_actions``): from Python, a decision's listing costs a tenth of that.
+        C++ callers (``legal_actions_mask``, OpenSpiel's C++ algorithms) go its own way,
+        to the same answer."""
+        current = self.current_player()
+        if current == _TERMINAL:
+            return []
+        if current == _CHANCE:
+            return [k for k, _ in self.chance_outcomes()]
+        if player is None or player == current:
+            return sorted(self.game._core.legal_actions())
+        if player < 0:
+            raise pyspiel.SpielError(f"legal_actions: player {player} is not to play")
+        return []
 
     def _apply_action(self, action: int) -> None:
         if self.position.undealt:
             self.position.deal(self.get_game().deal(int(action)))
             return
         g = self.game
-        self.trail.record(g, int(action))
-        g.apply(int(action))
+        if not g._core.apply(action):  # the common case is one call into the core
+            g.apply(int(action))  # the error that says why
+            return
+        g._record(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -387,8 +457,26 @@ class RootObserver:
     def string_from(self, state: RootState, player: int) -> str:
         text = ",".join(map(str, self._vector(state, player).tolist()))
         if self.perfect_recall:
-            text += "|" + ",".join(state.trail.seen[player])
+            text += "|" + ",".join(state.trail.entries(state.game, player))
         return f"p{player}:{text}"
+
+
+def random_games(factions: list[str], games: int, seed: int) -> int:
+    """The loop a tool writes over the OpenSpiel game (``rootlaw bench`` times it): the
+    ``games`` initial states of a game loaded with ``seed`` (seeds seed, seed+1 ...),
+    each played to its end by ``legal_actions()``, a pick of ``RandomAgent(its seed)``
+    and ``apply_action()``; returns the decisions taken."""
+    from ..agents import RandomAgent
+
+    game = pyspiel.load_game(SHORT_NAME, {"factions": ":".join(factions), "seed": seed})
+    n = 0
+    for k in range(games):
+        state = game.new_initial_state()
+        agent = RandomAgent(seed + k)
+        while not state.is_terminal():
+            state.apply_action(agent.choose(None, state.legal_actions()))
+            n += 1
+    return n
 
 
 pyspiel.register_game(GAME_TYPE, RootGame)

@@ -1,4 +1,4 @@
-"""Rewards at the end of a game, the same for every environment.
+"""Rewards, the same for every environment: at the end of a game, and shaped by VP.
 
 - A winner gets ``WIN`` (+1); every other seat gets ``LOSS`` (-1).
 - A coalition wins together: every partner of the winning seat counts as a winner
@@ -14,6 +14,15 @@ maximum utility) apply unchanged, and a stopped game (0) lies halfway between a 
 a loss instead of counting as a loss.  The price: a losing agent gains by stalling a
 game to its cap, so keep caps far above real game lengths when training (``rootlaw
 play --games N --json`` reports mean decisions per game).
+
+Shaped rewards (``reward="vp"`` in the environments; the default ``"terminal"`` gives
+the rewards above alone): at every step an agent also gets the VP it gained since its
+previous reward, divided by the victory total (30 VP: 1.0; VP lost counts negative), so
+an agent's shaped return is its final VP / 30 plus the terminal reward.  The VP credit
+the decisions that score at once, where the terminal reward reaches a decision only
+through the rest of the game; but they also pay for points that do not win, so the
+terminal reward stays the measure of play (against the random agent,
+examples/rl/reinforce.py learns faster without the shaping: docs/agents.md).
 """
 
 from __future__ import annotations
@@ -23,6 +32,7 @@ from collections.abc import Iterable
 WIN = 1.0
 LOSS = -1.0
 STOPPED = 0.0
+REWARDS = ("terminal", "vp")  # the environments' reward= choices
 
 
 def winning_seats(winner: int | None, coalitions: Iterable[Iterable[int]] = ()) -> set[int]:
@@ -53,3 +63,8 @@ def outcome_rewards(game, groups: Iterable[Iterable[int]] | None = None) -> list
         return [STOPPED] * n
     won = winning_seats(game.winner, coalitions(game) if groups is None else groups)
     return [WIN if seat in won else LOSS for seat in range(n)]
+
+
+def vp_reward(gained: int, victory_points: int) -> float:
+    """The shaped part of a step's reward: VP gained over the victory total."""
+    return gained / victory_points

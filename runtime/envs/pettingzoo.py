@@ -9,14 +9,16 @@
         e.step(action)
 
 ``env()`` wraps ``raw_env`` as PettingZoo's classic games do: the order checks of
-``OrderEnforcingWrapper`` (a subclass of it), the assertion of
-``AssertOutOfBoundsWrapper`` (an action outside the space is an ``AssertionError``), and
-an illegal action ends the game as ``TerminateIllegalWrapper`` does (the offender gets
--1, everyone else 0).  The wrapper calls straight through where PettingZoo's generic
-wrappers look every attribute up by ``__getattr__`` (that was most of the API's cost per
-decision), and the illegal-action rule lives in ``raw_env`` so that the parallel view
-shares it.  ``parallel_env()``
-is the turn-based parallel view.  Rewards: ``rootlaw.runtime.envs.outcome``; the
+``OrderEnforcingWrapper`` (a subclass of it) and the assertion of
+``AssertOutOfBoundsWrapper`` (an action outside the space is an ``AssertionError``).  An
+illegal action is replaced by the seat policy's choice by default (counted, and warned
+about once per environment), so tools that sample without the mask play on, PettingZoo's
+``max_cycles_test`` among them; ``illegal_action="terminate"`` ends the game as the
+classic games' ``TerminateIllegalWrapper`` does (the offender gets -1, everyone else
+0).  The wrapper calls straight through where PettingZoo's generic wrappers look every
+attribute up by ``__getattr__`` (that was most of the API's cost per decision), and the
+illegal-action rule lives in ``raw_env`` so that the parallel view shares it.
+``parallel_env()`` is the turn-based parallel view.  Rewards: ``rootlaw.runtime.envs.outcome``; the
 action space and the observation: docs/agents.md.
 
 Each observation is ``{"observation": int64[observation_size], "action_mask":
@@ -29,6 +31,7 @@ The legal actions are listed once per decision, by the core.
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Iterable
 
 from ._extra import require
@@ -61,6 +64,7 @@ from .table import (  # noqa: E402
 )
 
 NAME = "rootlaw_v0"
+RENDER_MODES = picture.render_modes()  # listed in the metadata, and the modes accepted
 
 
 def env(**kwargs) -> AECEnv:
@@ -159,36 +163,41 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
     max_decisions: the game stops after this many decisions in all (counting the seat
         policy's) and every agent still in is truncated, reward 0, as ``rootlaw play
         --max-decisions`` stops a game.  Default: ``Game.info.max_decisions``.
-    illegal_action: "terminate" (default; PettingZoo's classic rule: the game ends, the
-        offender gets -1, everyone else 0), "random" (the seat policy decides instead;
-        counted in ``illegal_actions``; for tools that sample without the mask) or
-        "raise" (``IllegalAction``).
+    illegal_action: "random" (default: the seat policy decides instead; counted in
+        ``illegal_actions`` and warned about once per environment; tools that sample
+        without the mask play on), "terminate" (PettingZoo's classic rule: the game ends,
+        the offender gets -1, everyone else 0) or "raise" (``IllegalAction``).
     seat_policy: makes the agent that plays seats whose agent has left and, with
         "random", replaces illegal actions; called with the game seed (default: the
         seeded ``RandomAgent``).
-    render_mode: "ansi" (text) or "svg" (the board picture, rootlaw.runtime.render).
+    reward: "terminal" (default: win 1, loss -1, stopped 0 at the end) or "vp" (also, at
+        every step, the VP each agent gained in it over 30: ``rewards`` holds the step's,
+        ``last()`` what came since the agent last acted; ``rootlaw.runtime.envs.outcome``).
+    render_mode: "human" (the text printed, render() returns None), "ansi" (the text) or
+        "svg" (the board picture, rootlaw.runtime.render): ``metadata["render_modes"]``.
     fresh_observations: False (default): an agent's observation arrays are its own
         buffers, rewritten in place at its next observation (copy what you keep); True:
         new arrays at every observation (slower).
     """
 
-    metadata = {"name": NAME, "render_modes": picture.render_modes(),
+    metadata = {"name": NAME, "render_modes": RENDER_MODES,
                 "is_parallelizable": False, "render_fps": 1}
     game: Game  # the game of the episode, from reset() on
 
     def __init__(self, factions: Iterable[str] | None = None, seed: int | None = None,
                  packs: Iterable[str | os.PathLike] = (), map: str | None = None,
                  deck: str | None = None, max_cycles: int | None = None,
-                 max_decisions: int | None = None, illegal_action: str = "terminate",
+                 max_decisions: int | None = None, illegal_action: str = "random",
                  seat_policy: SeatPolicy | None = None, render_mode: str | None = None,
-                 pure: bool | None = None, fresh_observations: bool = False):
+                 pure: bool | None = None, fresh_observations: bool = False,
+                 reward: str = "terminal"):
         factions = list(factions) if factions is not None else None
         packs = [str(p) for p in packs]
         EzPickle.__init__(self, factions=factions, seed=seed, packs=packs, map=map, deck=deck,
                           max_cycles=max_cycles, max_decisions=max_decisions,
                           illegal_action=illegal_action, seat_policy=seat_policy,
                           render_mode=render_mode, pure=pure,
-                          fresh_observations=fresh_observations)
+                          fresh_observations=fresh_observations, reward=reward)
         super().__init__()
         self.bundle = bundle_for(packs, map, deck)
         probe = Game(factions, 0, bundle=self.bundle, pure=pure)  # checks the seating
@@ -199,10 +208,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         self.max_decisions = check_cap("max_decisions", max_decisions) or \
             self.info.max_decisions
         self.illegal_action = check_choice("illegal_action", illegal_action, ILLEGAL_ACTIONS)
+        self.reward = check_choice("reward", reward, outcome.REWARDS)
+        if self.reward == "vp":  # the plain step() stays as it is, for the terminal reward
+            setattr(self, "step", self._step_with_vp)  # noqa: B010
         if render_mode is not None:
-            check_choice("render_mode", render_mode, tuple(picture.render_modes()))
+            check_choice("render_mode", render_mode, tuple(RENDER_MODES))
         self.render_mode = render_mode
         self._seat_policy = seat_policy or default_policy
+        self._warned_illegal = False
         self._seeds = Seeds(seed)
         self._pure = pure
         self.moves = 0  # calls of reset() and step(): agent_iter checks one came between
@@ -236,6 +249,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict] = {a: {} for a in self.agents}
         self.asked = dict.fromkeys(self.agents, 0)  # counted under max_cycles
+        self._vp = dict.fromkeys(self.agents, 0)  # each agent's VP so far (reward="vp")
         self._someone_left = False
         self.illegal_actions = 0
         self._skip_agent_selection = None
@@ -284,6 +298,29 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
             return
         self._play_on()
 
+    def _step_with_vp(self, action) -> None:
+        """step() with reward="vp": the step's rewards (cleared first) also hold the VP
+        each agent still in gained in it, over 30, and so do the agents' cumulative
+        rewards; the acting agent's cumulative reward starts again from 0, as an AEC
+        agent's last() reports what came since it acted."""
+        agent = self.agent_selection
+        live = [a for a in self.agents if not (self.terminations[a] or self.truncations[a])]
+        if agent in live:
+            self._cumulative_rewards[agent] = 0.0
+        for a in self.rewards:
+            self.rewards[a] = 0.0
+        raw_env.step(self, action)
+        g = self.game
+        base, victory = g.S["VP"], self.info.victory_points
+        for a in live:
+            vp = g.state[base + self._seat[a]]
+            if vp != self._vp[a]:
+                r = outcome.vp_reward(vp - self._vp[a], victory)
+                self._vp[a] = vp
+                if a in self.rewards:
+                    self.rewards[a] += r
+                    self._cumulative_rewards[a] += r
+
     def _apply_checked(self, g: Game, agent: str, action) -> None:
         """Game.apply with its checks, and what an illegal action does here."""
         try:
@@ -295,6 +332,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 -- PettingZoo's name for the bare
                 self._end_by_illegal_action(agent)
                 return
             self.illegal_actions += 1
+            if not self._warned_illegal:
+                self._warned_illegal = True
+                warnings.warn(f"rootlaw: {agent}'s action {int(action)} is not legal now: the "
+                              "seat policy chose instead (illegal_action='random', the "
+                              "default; this environment counts them in "
+                              "unwrapped.illegal_actions and says so once; 'terminate' ends "
+                              "the game, 'raise' raises)", stacklevel=3)
             g.apply(self.policy.choose(g, self.legal_actions()))
 
     def _play_on(self) -> None:

@@ -1,6 +1,8 @@
 """The board as a picture for ``render()``: text now, the SVG renderer when it exists.
 
-"ansi" is a short text of the public state (no hand contents), built here.
+"ansi" is a short text of the public state (no hand contents), built here; "human"
+prints that text to stdout and returns None (what "human" means to Gymnasium and
+PettingZoo: shown to a person, nothing returned).
 
 "svg" is the board drawing of ``rootlaw.runtime.render`` (``render_svg(game)``: the public
 view, no hand shown).  A mode is offered (``render_modes``) only when the renderer has its
@@ -23,8 +25,10 @@ def _renderer():
 
 
 def render_modes() -> list[str]:
+    """The modes the environments accept and list in their metadata (the same list)."""
     mod = _renderer()
-    return ["ansi"] + [m for m, fn in _HOOKS.items() if mod is not None and hasattr(mod, fn)]
+    return ["human", "ansi"] + [m for m, fn in _HOOKS.items()
+                                if mod is not None and hasattr(mod, fn)]
 
 
 def render(game, mode: str | None):
@@ -33,6 +37,9 @@ def render(game, mode: str | None):
         return None
     if mode == "ansi":
         return board_text(game)
+    if mode == "human":
+        print(board_text(game), flush=True)
+        return None
     mod = _renderer()
     fn = getattr(mod, _HOOKS.get(mode, ""), None) if mod is not None else None
     if fn is None:

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
-
 from ..agents import Agent, RandomAgent
 from ..errors import RootlawError
 from ..game import GameInfo
+from ._extra import require
+
+require("rootlaw.runtime.envs.table", "numpy")
+
+import numpy as np  # noqa: E402
 
 ILLEGAL_ACTIONS = ("terminate", "random", "raise")
 # The observation vector holds counts, indices and -1 for "none" (docs/agents.md); no
