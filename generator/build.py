@@ -72,7 +72,7 @@ def cache_dir() -> Path:
 
 def core_key(bundle: Bundle) -> str:
     """Cache key of a bundle's core: its content and the generator that renders it."""
-    return hashlib.sha256((bundle.hash + generator_fingerprint()).encode()).hexdigest()[:16]
+    return hashlib.sha256((bundle.content_hash + generator_fingerprint()).encode()).hexdigest()[:16]
 
 
 GENERATOR = Path(__file__).resolve().parent

@@ -15,6 +15,8 @@ from typing import TypedDict
 from rootlaw.spec import Bundle
 from rootlaw.spec import models as M
 
+from .programs import ProgramError, compile_use, shape_of
+
 SUITS = ("fox", "rabbit", "mouse", "bird")
 SUIT = {s: i for i, s in enumerate(SUITS)}
 ANY = 3  # a '?' cost icon shares the index of bird: both mean "any suit"
@@ -31,8 +33,11 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
             "end_phase", "setup_home_token", "setup_warriors_everywhere",
             "setup_buildings_near_home", "setup_home_corner", "draw_to_zone",
             "score_forests", "run_stage", "advance_cycle")
-MENU_ACTIONS = ("battle", "march", "recruit_all", "build", "spend_card_place", "craft",
-                "spread", "revolt", "mobilize", "train", "recruit_at", "organize")
+# The parts of programs (spec/models.py Instruction), by their 'op'.
+PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box")
+# Menu entries the engine has a routine for; every other entry names a program of the
+# bundle's libraries ("program": MENU_A is its instance, generator/programs.py).
+MENU_ACTIONS = ("battle", "march", "build", "craft", "spread", "revolt", "program")
 COLUMN_ACTIONS = ("recruit", "move", "battle", "build")
 ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "battle_removal_vp", "exclusive_placement", "rescue_removed_warriors",
@@ -276,6 +281,7 @@ class Partial:
     abilities: tuple[str, ...] = ()
     eops: tuple[str, ...] = ()
     frames: tuple[str, ...] = ()
+    parts: tuple[str, ...] = ()  # program parts (PART_KINDS) whose code calls its methods
 
 
 # The core's class body, in order (the module prelude comes before it).  Adding a
@@ -302,10 +308,10 @@ PARTIALS = (
     Partial("rescue", abilities=("rescue_removed_warriors",), frames=("rescue",)),
     Partial("build", menu=("build",), columns=("build",), frames=("pay",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
-    Partial("zones", ops=("draw_to_zone",), menu=("spread", "revolt", "mobilize", "train"),
+    Partial("zones", ops=("draw_to_zone",), menu=("spread", "revolt"), parts=("put",),
             eops=("give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone"),
             frames=("zone_pay", "zone_give", "zone_trim")),
-    Partial("tokens", menu=("spread", "revolt", "organize")),
+    Partial("tokens", menu=("spread", "revolt")),
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
     Partial("roles", ops=("choose_role",)),
     Partial("effects", abilities=("effect", "trigger"), eops=EFFECT_OPS,
@@ -316,6 +322,7 @@ PARTIALS = (
     Partial("api", always=True),
     Partial("scenario", always=True),
     Partial("knowledge", always=True),
+    Partial("programs", menu=("program",)),
     Partial("observe", always=True),
 )
 
@@ -331,12 +338,14 @@ class Uses:
     columns: tuple[str, ...]    # column actions (COLUMN_ACTIONS)
     abilities: tuple[str, ...]  # ability kinds (ABILITY_KINDS), of factions and cards
     eops: tuple[str, ...]       # effect ops of every program (EFFECT_OPS)
+    parts: tuple[str, ...]      # parts of the programs menus run (PART_KINDS)
     partials: tuple[str, ...]   # the class body's partials, in PARTIALS order
     frames: tuple[str, ...]     # decision frames the emitted partials push (FRAME_KINDS)
 
 
 def uses_of(ops: Iterable[str] = (), menu: Iterable[str] = (), columns: Iterable[str] = (),
-            abilities: Iterable[str] = (), eops: Iterable[str] = ()) -> Uses:
+            abilities: Iterable[str] = (), eops: Iterable[str] = (),
+            parts: Iterable[str] = ()) -> Uses:
     """What is emitted for content that uses these codes: the always-emitted partials,
     every family one of the codes pulls in, and the frames of those partials."""
 
@@ -351,16 +360,18 @@ def uses_of(ops: Iterable[str] = (), menu: Iterable[str] = (), columns: Iterable
     u_columns = in_order(COLUMN_ACTIONS, columns)
     u_abilities = in_order(ABILITY_KINDS, abilities)
     u_eops = in_order(EFFECT_OPS, eops)
+    u_parts = in_order(PART_KINDS, parts)
     emitted = [p for p in PARTIALS
                if p.always or set(p.ops) & set(u_ops) or set(p.menu) & set(u_menu)
                or set(p.columns) & set(u_columns) or set(p.abilities) & set(u_abilities)
-               or set(p.eops) & set(u_eops)]
+               or set(p.eops) & set(u_eops) or set(p.parts) & set(u_parts)]
     frames = in_order(FRAME_KINDS, [fr for p in emitted for fr in p.frames])
-    return Uses(u_ops, u_menu, u_columns, u_abilities, u_eops, tuple(p.name for p in emitted),
-                frames)
+    return Uses(u_ops, u_menu, u_columns, u_abilities, u_eops, u_parts,
+                tuple(p.name for p in emitted), frames)
 
 
-EVERYTHING = uses_of(STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS)
+EVERYTHING = uses_of(STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS,
+                     PART_KINDS)
 
 
 def content_uses(bundle: Bundle) -> Uses:
@@ -369,22 +380,37 @@ def content_uses(bundle: Bundle) -> Uses:
     kinds (of factions and of the deck's cards) and the ops of effect programs."""
     ops: list[str] = []
     menu: list[str] = []
+    library = bundle.programs
+    parts: list[str] = []
+
+    def entries(menu_entries) -> list[str]:
+        """A menu's codes: a program's entry is 'program', and its parts count."""
+        out = []
+        for m in menu_entries:
+            prog = library.get(m.action)
+            if prog is None:
+                out.append(m.action)
+            else:
+                out.append("program")
+                parts.extend(part.op for part in prog.do)
+        return out
+
     for f in bundle.factions:
         for steps in (f.setup, f.turn.birdsong, f.turn.daylight, f.turn.evening,
                       *f.hooks.values()):
             for s in steps:
                 ops.append(s.op)
                 if isinstance(s, M.Actions):
-                    menu.extend(m.action for m in s.menu)
+                    menu.extend(entries(s.menu))
     abilities = [a for f in bundle.factions for a in f.abilities] + \
         [a for c in bundle.deck.cards for a in c.abilities]
     programs = [a.do for a in abilities if isinstance(a, (M.Effect, M.Trigger))] + \
         [c.on_craft for c in bundle.deck.cards if c.on_craft]
     eops = [op.op for prog in programs for op in prog]
-    menu += [m.action for prog in programs for op in prog if isinstance(op, M.TakeActionsOp)
-             for m in op.menu]
+    menu += [x for prog in programs for op in prog if isinstance(op, M.TakeActionsOp)
+             for x in entries(op.menu)]
     return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
-                   [a.kind for a in abilities], eops)
+                   [a.kind for a in abilities], eops, parts)
 
 
 class Layout:
@@ -429,6 +455,7 @@ class Names(TypedDict, total=False):
     hooks: list[str]               # the hooks' ids, in the order of their index
     hook_factions: list[int]       # ... and the faction each belongs to
     programs: list[tuple[int, int, str]]  # effect programs: op range, the effect/card id
+    instances: list[tuple[str, int, int]]  # program uses: program, faction, limit slot
     events: list[str]              # EVENTS: what the core reports, by code
     score_why: list[str]           # SCORE_WHY: why VP were scored, by code
 
@@ -446,6 +473,7 @@ class Tables:
     bundle_hash: str = ""
     uses: Uses = EVERYTHING  # what the core emits: the bundle's own, from build_tables
     observation: list[ObsField] = field(default_factory=list)  # OBSERVATION placed
+    programs: list = field(default_factory=list)  # program instances (generator/programs.py)
 
     def put(self, name: str, values: list[int]) -> None:
         off = self.table_layout.add(name, len(values))
@@ -739,13 +767,38 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     for fi, f in enumerate(factions):
         for h in f.hooks:
             hook_names.append((fi, h))
+    library = bundle.programs
+
+    def reads_hand(entry) -> bool:
+        """Whether a menu entry's options depend on the hand (a card chosen from it)."""
+        prog = library.get(entry.action)
+        return prog is not None and "card" in shape_of(prog)
+
     def emit_menu(menu: list, zones: Sequence[str] = (),
-                  boxes: Sequence[str] = ()) -> tuple[int, int]:
+                  boxes: Sequence[str] = (), fi: int = -1) -> tuple[int, int]:
         """Append menu entries to the menu tables: (first entry, how many).  Zones and
-        boxes are the faction's whose menu it is (the entries that name one)."""
+        boxes are the faction's whose menu it is (the entries that name one); fi that
+        faction (-1: a card's menu, any faction's)."""
         start = len(menu_kind)
         for mn in menu:
             ma = mb = mc = md = mmask = 0
+            prog = library.get(mn.action)
+            if prog is not None:
+                # A program: compiled for this use, its fields binding its parameters; in
+                # a card's menu, once for each faction (MENU_B 1: the actor's is run).
+                # MENU_C 1: its options depend on the hand (public facts: take_actions).
+                first = len(t.programs)
+                for who in ([fi] if fi >= 0 else range(F)):
+                    slot = sum(1 for x in t.programs if x.limit_slot >= 0) \
+                        if prog.once_per_turn else -1
+                    t.programs.append(compile_use(mn, prog, len(t.programs), slot, who,
+                                                  bundle, pidx, pieces))
+                menu_kind.append(MENU_ACTIONS.index("program"))
+                for col, v in ((menu_a, first), (menu_b, int(fi < 0)),
+                               (menu_c, int("card" in t.programs[first].shape)),
+                               (menu_d, 0), (menu_mask, 0)):
+                    col.append(v)
+                continue
             if isinstance(mn, M.MarchAction):
                 ma = mn.moves
             elif isinstance(mn, M.RecruitAllAction):
@@ -796,7 +849,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 else:
                     a = s.count
                 b = SUIT[s.extra_action_suit] if s.extra_action_suit else -1
-                c, d = emit_menu(s.menu, zones, boxes)
+                c, d = emit_menu(s.menu, zones, boxes, fi)
             elif isinstance(s, M.Draw):
                 a = s.count
                 # Every building whose track's uncovered bonuses add to the draw.
@@ -924,7 +977,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         pre, pre_arg = 0, 0
         ta = [(i, op) for i, op in enumerate(eff.do) if isinstance(op, M.TakeActionsOp)]
         # (A menu entry that spends a hand card would make the check depend on the hand.)
-        if ta and not any(isinstance(m, M.SpendCardPlaceAction) for m in ta[0][1].menu):
+        if ta and not any(reads_hand(m) for m in ta[0][1].menu):
             pre, pre_arg = 1, start + ta[0][0]
         elif all(isinstance(op, M.IgnoreRolledHitsOp) for op in eff.do):
             pre = 2
@@ -1033,6 +1086,15 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     A.add("first", max(NTRIG, 1))  # which of a removal's triggers resolves first
     consts["NACTIONS"] = A.size
     assert tuple(A.offsets) == ACTION_TYPES
+    # Program instances: the action type each one's first choice spans (its verb's).
+    spans = {"none": 1, "card": K, "clearing": C, "clearing_card": C * K}
+    for x in t.programs:
+        if x.verb not in A.offsets or A.sizes[x.verb] != spans[x.shape]:
+            raise ProgramError(f"program {x.program}: its verb {x.verb!r} is no action type "
+                               f"whose options are one {x.shape.replace('_', ' and one ')}")
+    t.put("PROG_A0", [A.offsets[x.verb] for x in t.programs] or [0])
+    t.put("PROG_A1", [A.offsets[x.verb] + A.sizes[x.verb] for x in t.programs] or [0])
+    consts["NPROG"] = len(t.programs)
 
     # ---- state layout
     # One removal event touches one clearing, or every clearing of a suit at once (Law
@@ -1049,6 +1111,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     # The FR_REACT_ORDER frame over a seat's triggers of one event (at most one per seat
     # holding two triggers) fits in the slack of 16.
     max_frames = 16 + max(P * (1 + NTRIG), (min(rescuers, P) + holders) * event_clearings)
+    nlimits = sum(1 for x in t.programs if x.limit_slot >= 0)
+    consts["NLIMITS"] = max(1, nlimits)
     S = t.state_layout
     for name, size in [
         ("RNG", 1), ("NPLAYERS", 1), ("CURRENT", 1), ("PHASE", 1), ("STEP", 1),
@@ -1058,7 +1122,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         ("SEAT_FACTION", P), ("VP", P), ("HOME", P), ("ROLE", P), ("ROLES_RETIRED", P),
         ("DOMINANCE", P),
         # per-turn counters
-        ("ACTIONS_LEFT", 1), ("RECRUITED", 1), ("CRAFT_USED", 4), ("MARCH_LEFT", 1),
+        # LIMITS: the once-per-turn programs' uses this turn, one slot each (at least
+        # one: the slot the one once-per-turn recruit held before programs, so the layout
+        # of a bundle with one such program is as it was)
+        ("ACTIONS_LEFT", 1), ("LIMITS", max(1, nlimits)), ("CRAFT_USED", 4),
+        ("MARCH_LEFT", 1),
         ("ADDED", 1), ("ADDED_BIRDS", 1), ("COL", 1), ("CARD_DONE", N),
         ("BUILD_PENDING", 1), ("PAY_LEFT", 1), ("PAY_TOKEN", 1), ("PAY_AT", 1),
         # a placement the supply cannot fully cover: pieces still owed per clearing
@@ -1139,6 +1207,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         "stages": [[list(cy.stages) for cy in f.cycles] for f in factions],
         "hooks": [h for _, h in hook_names],
         "programs": programs,
+        # program instances: what each runs, for whom, and its once-per-turn slot
+        "instances": [(x.program, x.faction, x.limit_slot) for x in t.programs],
         "hook_factions": [fi for fi, _ in hook_names],
         "events": list(EVENTS),
         "score_why": list(SCORE_WHY),

@@ -562,12 +562,19 @@ def counters(g: Game) -> dict:
                          if x == loc and s[S["CARD_DONE"] + i]]
     return {
         "actions_left": s[S["ACTIONS_LEFT"]],
-        "recruited": bool(s[S["RECRUITED"]]),
+        "recruited": any(s[S["LIMITS"] + k] for k in _limit_slots(g, seat)),
         "crafting_used": {su: s[S["CRAFT_USED"] + k] for k, su in enumerate(CRAFT_SUITS)},
         "resolved": resolved,
         "added": s[S["ADDED"]],
         "added_birds": s[S["ADDED_BIRDS"]],
     }
+
+
+def _limit_slots(g: Game, seat: int) -> list[int]:
+    """The once-per-turn slots (LIMITS) of the programs a seat's faction runs (a recruit
+    at each of a building): the scenario counter "recruited" is whether one is used."""
+    f = g._seats[seat]
+    return [slot for _, fi, slot in g.names["instances"] if fi == f and slot >= 0]
 
 
 COUNTERS = ("actions_left", "recruited", "crafting_used", "resolved", "added", "added_birds")
@@ -583,7 +590,8 @@ def set_counter(g: Game, name: str, value) -> None:
     if name == "actions_left":
         s[S["ACTIONS_LEFT"]] = value
     elif name == "recruited":
-        s[S["RECRUITED"]] = int(value)
+        for k in _limit_slots(g, g.current):
+            s[S["LIMITS"] + k] = int(value)
     elif name == "crafting_used":
         for su, n in value.items():
             s[S["CRAFT_USED"] + CRAFT_SUITS.index(su)] = n
@@ -706,7 +714,8 @@ def goto(g: Game, faction: str, phase: str, step: str | None = None) -> None:
     for c in range(g.consts["C"]):
         g.state[s["PLACE_LEFT"] + c] = 0
     g.state[s["CRAFT_ANY_LEFT"]] = 0
-    g.state[s["RECRUITED"]] = 0
+    for k in range(g.consts["NLIMITS"]):
+        g.state[s["LIMITS"] + k] = 0
     g._core.advance()
 
 

@@ -726,7 +726,9 @@ def _run_ray(art: CoreArtifact, tasks: list[ChunkTask], address: str, jobs: int 
         while todo or refs:
             while todo and len(refs) < window:
                 refs.append(remote.remote(art.key, art_box, todo.pop(0), flag))
-            done, refs = ray.wait(refs, num_returns=1)
+            # A bounded wait: Ray's wait does not look at signals, so a Ctrl-C (SIGINT,
+            # or interrupt_main) reaches this loop only between two waits.
+            done, refs = ray.wait(refs, num_returns=1, timeout=0.25)
             for ref in done:
                 index, tally, info = ray.get(ref)
                 on_chunk(index, tally, info)

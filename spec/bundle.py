@@ -35,10 +35,11 @@ from pydantic import BaseModel
 from .diagnostics import Diagnostic, SpecError, located, unlocated, with_lines
 from .jsonio import CONTENT_MAX_BYTES, JsonInputError, read_bytes
 from .loader import load_file, load_pack, validate_data
-from .models import DeckSpec, FactionSpec, MapSpec, PackSpec, PatchSpec
+from .models import DeckSpec, FactionSpec, LibrarySpec, MapSpec, PackSpec, PatchSpec, Program
 from .patch import PatchError, Touch, apply, clash, overlap, parse_pointer, pointer_of
 
 BASE_PACK = Path(__file__).resolve().parent / "content" / "base"
+STANDARD_LIBRARY = "standard"  # the base pack's library of programs: the engine's own
 PACK_PATH_ENV = "ROOTLAW_PACK_PATH"
 ALLOW_CODE_ENV = "ROOTLAW_ALLOW_CODE"
 # Drawing-only fields (models.py says so in their docs), outside the bundle hash.
@@ -46,7 +47,7 @@ _MAP_DRAWING: Any = {"clearings": {"__all__": {"position"}}}
 # A faction's reach (Law 5.2) only recommends tables: not a rule either.
 _FACTION_DRAWING: Any = {"color", "reach"}
 
-Content = MapSpec | DeckSpec | FactionSpec
+Content = MapSpec | DeckSpec | FactionSpec | LibrarySpec
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,8 @@ class Bundle:
     deck: DeckSpec
     factions: tuple[FactionSpec, ...]
     packs: tuple[str, ...] = ()
+    libraries: tuple[LibrarySpec, ...] | None = None
+    """The libraries of programs; None: the standard one alone (a bundle made in code)."""
     sources: dict = field(default_factory=dict, compare=False, hash=False)
     records: tuple[PackRecord, ...] = field(default=(), compare=False, hash=False)
     patched: dict = field(default_factory=dict, compare=False, hash=False)
@@ -97,10 +100,25 @@ class Bundle:
         known = ", ".join(f.id for f in self.factions)
         raise SpecError([Diagnostic("REF-UNDEF", f"unknown faction {fid!r} (known: {known})")])
 
+    @property
+    def library(self) -> tuple[LibrarySpec, ...]:
+        """Every library of programs the bundle has (the standard one first)."""
+        return self.libraries if self.libraries is not None else (standard_library(),)
+
+    @cached_property
+    def programs(self) -> dict[str, Program]:
+        """Every named program, by id (a later library's replaces an earlier one's)."""
+        return {pid: prog for lib in self.library for pid, prog in lib.programs.items()}
+
     def canonical(self) -> dict:
         # How pictures draw content (clearing positions, faction colours) is not a rule:
-        # left out, so a new colour keeps saves, logs and the built core valid.
+        # left out, so a new colour keeps saves, logs and the built core valid.  The
+        # standard library is the engine's (versioned with rootlaw, in the core's key):
+        # a pack's own libraries are the pack's rules.
+        own = [lib.model_dump(mode="json") for lib in self.library
+               if lib.id != STANDARD_LIBRARY]
         return {
+            **({"libraries": own} if own else {}),
             "map": _without_added_defaults(
                 self.map, self.map.model_dump(mode="json", exclude=_MAP_DRAWING)),
             "deck": _without_added_defaults(self.deck, self.deck.model_dump(mode="json")),
@@ -110,7 +128,18 @@ class Bundle:
 
     @cached_property
     def hash(self) -> str:
+        """The rules a record (save, log) was made on: the map, deck, factions and the
+        packs' own programs."""
         blob = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    @cached_property
+    def content_hash(self) -> str:
+        """Everything the core is generated from: the rules and every library, the
+        standard one too (generator/build.py keys the build cache by it)."""
+        blob = json.dumps({"rules": self.hash, "libraries": [
+            lib.model_dump(mode="json") for lib in self.library]}, sort_keys=True,
+            separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
@@ -138,6 +167,18 @@ def _without_added_defaults(model: Any, dumped: Any) -> Any:
             if k in dumped:
                 _without_added_defaults(m, dumped[k])
     return dumped
+
+
+_STANDARD: list[LibrarySpec] = []
+
+
+def standard_library() -> LibrarySpec:
+    """The base pack's library of programs (read once)."""
+    if not _STANDARD:
+        doc = load_file(BASE_PACK / "library.json")
+        assert isinstance(doc, LibrarySpec), "the base pack's library.json is a library"
+        _STANDARD.append(doc)
+    return _STANDARD[0]
 
 
 # ---------------------------------------------------------------------- packs
@@ -243,7 +284,7 @@ def _load(manifest: Path) -> LoadedPack:
             "not supported yet", manifest, ["allow_code"])])
     return LoadedPack(pack, manifest,
                       tuple((f, d) for f, d in docs
-                            if isinstance(d, (MapSpec, DeckSpec, FactionSpec))),
+                            if isinstance(d, (MapSpec, DeckSpec, FactionSpec, LibrarySpec))),
                       tuple((f, d) for f, d in docs if isinstance(d, PatchSpec)),
                       pack_hash(manifest, pack))
 
@@ -363,6 +404,7 @@ class Documents:
     maps: dict[str, MapSpec] = field(default_factory=dict)
     decks: dict[str, DeckSpec] = field(default_factory=dict)
     factions: dict[str, FactionSpec] = field(default_factory=dict)
+    libraries: dict[str, LibrarySpec] = field(default_factory=dict)
     sources: dict[str, str] = field(default_factory=dict)  # 'kind:id' -> file
     origin: dict[str, str] = field(default_factory=dict)  # 'kind:id' -> pack defining it
     patched: dict[str, list[Applied]] = field(default_factory=dict)
@@ -371,7 +413,8 @@ class Documents:
 
     def table(self, kind: str) -> dict[str, Any]:
         tables: dict[str, dict[str, Any]] = {"map": self.maps, "deck": self.decks,
-                                             "faction": self.factions}
+                                             "faction": self.factions,
+                                             "library": self.libraries}
         return tables[kind]
 
     def get(self, key: str) -> Content | None:
@@ -564,6 +607,7 @@ def assemble(chain: list[LoadedPack], *, map_id: str | None = None,
     d = _pick(docs.decks, deck_id or docs.default_deck, "deck")
     fs = tuple(sorted(docs.factions.values(), key=lambda f: (f.setup_order, f.id)))
     return Bundle(map=m, deck=d, factions=fs, packs=tuple(lp.id for lp in chain),
+                  libraries=tuple(docs.libraries.values()),
                   sources=docs.sources, records=tuple(lp.record for lp in chain),
                   patched={k: v for k, v in docs.patched.items() if v})
 
@@ -573,7 +617,8 @@ def findings(b: Bundle) -> list[Diagnostic]:
     from .semantics import Findings, check_bundle, check_document
 
     found = Findings()
-    docs: list[MapSpec | DeckSpec | FactionSpec] = [b.map, b.deck, *b.factions]
+    docs: list[MapSpec | DeckSpec | FactionSpec | LibrarySpec] = [b.map, b.deck, *b.factions,
+                                                                  *b.library]
     for doc in docs:
         check_document(doc, b.sources.get(f"{doc.kind}:{doc.id}", ""), found)
     check_bundle(b.map, b.deck, b.factions, b.sources, found)

@@ -29,6 +29,11 @@ _GROUPS = (
      "The programs of usable effects, triggers and immediate cards (`do`, `on_craft`) are "
      "lists of effect ops, run in order. 'self' is the player carrying out the program, "
      "'target' the player its user chose, 'opponent' the other side of the battle."),
+    ("Program parts", "op", M.Instruction,
+     "The parts of the language rules are programs of (docs/language.md): a library's "
+     "`programs` are lists of parts run for one player, and a menu entry naming a program "
+     "runs it with its fields as the program's parameters. A part names a piece, zone or "
+     "box by id, `warrior` (the player's warrior), or `$param`."),
 )
 
 
@@ -51,7 +56,7 @@ def _type_name(ann) -> str:
     if ann is type(None):
         return "null"
     if isinstance(ann, type) and issubclass(ann, BaseModel):  # a small object, spelled out
-        return "{" + ", ".join(f'"{n}": {_type_name(f.annotation)}'
+        return "{" + ", ".join(f'"{f.alias or n}": {_type_name(f.annotation)}'
                                for n, f in ann.model_fields.items()) + "}"
     if origin is typing.Annotated:
         inner = args[0]
@@ -102,5 +107,17 @@ def catalogue_markdown() -> str:
         doc = " ".join(inspect.cleandoc(model.__doc__ or "").split())
         params = [_param(n, f) for n, f in model.model_fields.items()]
         lines.append(f"| `{key}` | {doc} | {'<br>'.join(params)} |")
+    lines.append("")
+    from .bundle import standard_library  # content, read at run time: not the schema's
+
+    lib = standard_library()
+    lines += ["## The standard programs", "",
+              f"The base pack's library (`spec/content/base/library.json`, `{lib.id}`): menu "
+              "entries of these names run these programs, written in the parts above.", "",
+              "| program | Law | action | parameters | parts |", "|---|---|---|---|---|"]
+    for pid, prog in lib.programs.items():
+        params = ", ".join(f"`{k}` ({v})" for k, v in prog.params.items()) or "-"
+        parts = ", ".join(f"`{x.op}`" for x in prog.do)
+        lines.append(f"| `{pid}` | {prog.law} | `{prog.verb}` | {params} | {parts} |")
     lines.append("")
     return "\n".join(lines)

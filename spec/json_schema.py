@@ -24,10 +24,10 @@ def schema() -> dict:
     s["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     s["title"] = "rootlaw content file"
     s["description"] = ("A rootlaw content document: a pack manifest, a map, a deck, a "
-                        "faction or a patch (JSON Patch, RFC 6902, of one of them). "
-                        "Optional '$schema' names this file.")
+                        "faction, a library of programs or a patch (JSON Patch, RFC 6902, "
+                        "of a map, deck or faction). Optional '$schema' names this file.")
     # Content files carry "$schema" (the loader drops it); the models do not define it.
-    for name in ("PackSpec", "MapSpec", "DeckSpec", "FactionSpec", "PatchSpec"):
+    for name in ("PackSpec", "MapSpec", "DeckSpec", "FactionSpec", "PatchSpec", "LibrarySpec"):
         s["$defs"][name]["properties"]["$schema"] = {
             "type": "string", "description": "The JSON Schema this file follows (for editors)."}
     return s

@@ -26,8 +26,9 @@ from .models import Document, PackSpec, PatchSpec
 
 _DOCUMENT: TypeAdapter[Document] = TypeAdapter(Document)
 DOCUMENT_KINDS = tuple(get_args(t.model_fields["kind"].annotation)[0] for t in
-                       (M.PackSpec, M.MapSpec, M.DeckSpec, M.FactionSpec, M.PatchSpec))
-"""The kinds of content document ('kind': pack, map, deck, faction, patch)."""
+                       (M.PackSpec, M.MapSpec, M.DeckSpec, M.FactionSpec, M.PatchSpec,
+                        M.LibrarySpec))
+"""The kinds of content document ('kind': pack, map, deck, faction, patch, library)."""
 
 _CODES = {
     "extra_forbidden": "KEY-UNKNOWN",

@@ -1051,6 +1051,141 @@ class FactionSpec(Strict):
         return self
 
 
+# --------------------------------------------------------------------------- programs
+#
+# Rules as programs of the language's parts (docs/language.md): a program is a list of
+# instructions run for one player, its actor.  Its first choice is the action a menu
+# offers; the parts say what the action needs, and the generator compiles each use of a
+# program (its parameters bound) into the core.
+
+ParamName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
+ProgramName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$", max_length=64)]
+"""A program's name, a menu entry's 'action' (and a verb: 'spend_place')."""
+Ref = Annotated[str, Field(pattern=r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$", max_length=65)]
+"""What a program names: a piece, zone or box by id, 'warrior' (the actor's warrior), or
+'$name', a parameter of the program."""
+ParamType = Literal["piece", "pieces", "zone", "box", "number"]
+
+
+class ClearingFilter(Strict):
+    """Clearings that pass every test given."""
+
+    has: Ref | None = None
+    """Holding at least one of this piece."""
+    has_any: Ref | list[Ref] | None = None
+    """Holding at least one piece of any of these ('$param' of type pieces, or a list)."""
+    lacks: Ref | None = None
+    """Holding none of this piece."""
+
+
+class CardChoice(Strict):
+    """A card of the actor's, one option per card (by its definition)."""
+
+    source: Literal["hand"] = Field(default="hand", alias="from")
+    """Where the card is chosen from: the actor's hand."""
+    matching: Literal["clearing"] | ClearingFilter | None = None
+    """Only cards whose suit matches (birds match any clearing, Law 2.1.1): the clearing
+    chosen with it, or some clearing that passes a filter."""
+
+
+class ChoosePart(Strict):
+    """The actor chooses: a clearing from a filter, a card, or both at once (one option
+    per pair).  The first choice of a program is the action a menu offers."""
+
+    op: Literal["choose"]
+    clearing: ClearingFilter | None = None
+    card: CardChoice | None = None
+
+
+class DiscardPart(Strict):
+    """Discard the chosen card (Law 2.1; spent)."""
+
+    op: Literal["discard"]
+
+
+class PutPart(Strict):
+    """Put the chosen card into one of the actor's zones (a full zone discards it, Law
+    8.2.3.I)."""
+
+    op: Literal["put"]
+    zone: Ref
+
+
+class AtEach(Strict):
+    """At each piece of this kind on the map (one placement per piece)."""
+
+    each: Ref
+
+
+class PlacePart(Strict):
+    """Place pieces from the supply, as far as it allows (Law 1.5.4): in the chosen
+    clearing, or one at each of a building; score the track space a piece uncovers."""
+
+    op: Literal["place"]
+    piece: Ref
+    at: Literal["clearing"] | AtEach = "clearing"
+    count: int = Field(default=1, ge=1, le=100)
+    score: bool = False
+    """Score the VP of the track space the placed piece uncovered (its track's 'vp')."""
+
+
+class RemovePart(Strict):
+    """Remove one of the actor's pieces from the chosen clearing: a removal event (Law
+    1.5.4), what it sets off resolving before the program goes on."""
+
+    op: Literal["remove"]
+    piece: Ref
+
+
+class IntoBoxPart(Strict):
+    """Put a piece from the actor's supply into one of its boxes (if one is left)."""
+
+    op: Literal["into_box"]
+    piece: Ref
+    box: Ref
+
+
+Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
+                        IntoBoxPart,
+                        Field(discriminator="op")]
+
+
+# The action types a program's first choice may be offered as (its verb), and what one
+# option of each is: none (the action alone), a card (by its definition), a clearing, or a
+# clearing and a card together.  They are action types of the fixed action space
+# (generator/tables.py ACTION_TYPES): a new verb is a new type, appended there.
+# (Not the types of the engine's remaining menu routines: march's move, battle, build,
+# craft, spread, revolt; an action's type tells a menu's entries apart.)
+VERB_SHAPES = {"recruit_all": "none", "mobilize": "card", "train": "card",
+               "recruit": "clearing", "organize": "clearing", "spend_place": "clearing_card"}
+
+
+class Program(Strict):
+    """A rule as a program: instructions run for one player (docs/language.md)."""
+
+    law: str = ""
+    """The Law section the program implements."""
+    verb: ProgramName
+    """The action's notation word and action type ('mobilize cobbler'): one of the
+    action space's types whose options are what the first choice chooses."""
+    params: dict[ParamName, ParamType] = {}
+    """What a use of the program binds ('$zone' in the program; a menu entry's field of
+    the same name): a piece, a list of pieces, a zone, a box, a number."""
+    once_per_turn: bool = False
+    """Offered at most once in each of the actor's turns."""
+    do: list[Instruction] = Field(min_length=1, max_length=100)
+
+
+class LibrarySpec(Strict):
+    """Named programs any faction of the bundle may use (the base pack's is the
+    standard library: docs/language.md)."""
+
+    kind: Literal["library"]
+    id: Ident
+    name: str = ""
+    programs: dict[ProgramName, Program]
+
+
 # --------------------------------------------------------------------------- packs
 
 
@@ -1174,7 +1309,7 @@ class PatchSpec(Strict):
     test."""
 
 
-Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec,
+Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | LibrarySpec,
                      Field(discriminator="kind")]
 
 

@@ -60,6 +60,7 @@ CHECKS: list[Check] = []
 _SCOPE_TYPES: dict[str, Any] = {
     "map": M.MapSpec, "deck": M.DeckSpec, "faction": M.FactionSpec,
     "faction, deck": (M.FactionSpec, M.DeckSpec),  # effects live in both
+    "library": M.LibrarySpec,
 }
 
 
@@ -1247,6 +1248,109 @@ def check_bundle(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
             for doc, loc, message in c.fn(m, d, fs):
                 out.add(c.code, message, sources.get(_key(doc), ""), loc, c.severity)
     return out
+
+
+# --------------------------------------------------------------------------- programs
+
+
+def _part_refs(part: Any) -> Iterator[tuple[str, str]]:
+    """(field, value) of each name a program part gives."""
+    for key in ("piece", "zone", "box"):
+        v = getattr(part, key, None)
+        if isinstance(v, str):
+            yield key, v
+    at = getattr(part, "at", None)
+    if isinstance(at, M.AtEach):
+        yield "at", at.each
+    filters = []
+    if isinstance(part, M.ChoosePart):
+        filters.append(("clearing", part.clearing))
+        if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):
+            filters.append(("card", part.card.matching))
+    for where, f in filters:
+        if f is None:
+            continue
+        for key in ("has", "lacks"):
+            if getattr(f, key) is not None:
+                yield f"{where}/{key}", getattr(f, key)
+        if f.has_any is not None:
+            for v in ([f.has_any] if isinstance(f.has_any, str) else f.has_any):
+                yield f"{where}/has_any", v
+
+
+_REF_TYPES = {"piece": ("piece",), "at": ("piece",), "zone": ("zone",), "box": ("box",)}
+
+
+@check("PROGRAM-REF", "error", "library",
+       "A program's part names a parameter the program does not declare ('$name'), or one "
+       "of the wrong type (a zone where a piece goes ...).",
+       example="library.json:9: PROGRAM-REF at /programs/train/do/2/box: '$boxes' is no "
+               "parameter of train (its parameters: buildings, box)")
+def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
+    for pid, prog in lib.programs.items():
+        for i, part in enumerate(prog.do):
+            for key, v in _part_refs(part):
+                if not v.startswith("$"):
+                    continue
+                name = v[1:]
+                loc = ("programs", pid, "do", i, *key.split("/"))
+                if name not in prog.params:
+                    known = ", ".join(prog.params) or "none"
+                    yield loc, f"{v!r} is no parameter of {pid} (its parameters: {known})"
+                    continue
+                base = key.split("/")[-1]
+                want = ("piece", "pieces") if base in ("has", "lacks", "has_any") else \
+                    _REF_TYPES.get(base, ("piece",))
+                if base in ("has", "lacks"):
+                    want = ("piece",)
+                if prog.params[name] not in want:
+                    yield loc, (f"{v!r} is a {prog.params[name]} parameter; {key} takes "
+                                f"{' or '.join(want)}")
+
+
+@check("PROGRAM-SHAPE", "error", "library",
+       "A program the engine cannot offer: its verb is no action type whose options are "
+       "what its first choice chooses, a choice is not its first part, or a part acts on a "
+       "card or a clearing no choice chose.",
+       example="library.json:4: PROGRAM-SHAPE at /programs/perch/verb: 'mobilize' is "
+               "offered one card at a time; perch's first choice chooses a clearing")
+def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
+    for pid, prog in lib.programs.items():
+        first = prog.do[0] if isinstance(prog.do[0], M.ChoosePart) else None
+        chose = "none" if first is None else \
+            ("clearing_card" if first.clearing is not None and first.card is not None else
+             "card" if first.card is not None else
+             "clearing" if first.clearing is not None else "nothing")
+        if chose == "nothing":
+            yield ("programs", pid, "do", 0), f"{pid}: a choice chooses a clearing, a card " \
+                "or both"
+            continue
+        shape = M.VERB_SHAPES.get(prog.verb)
+        if shape is None:
+            yield ("programs", pid, "verb"), (
+                f"{prog.verb!r} is no action a program can be offered as (one of: "
+                f"{', '.join(M.VERB_SHAPES)})")
+        elif shape != chose:
+            what = {"none": "as one action", "card": "one card at a time",
+                    "clearing": "one clearing at a time",
+                    "clearing_card": "one clearing and card at a time"}
+            chosen = {"none": "nothing", "card": "a card", "clearing": "a clearing",
+                      "clearing_card": "a clearing and a card"}
+            yield ("programs", pid, "verb"), (
+                f"{prog.verb!r} is offered {what[shape]}; {pid}'s first choice chooses "
+                f"{chosen[chose]}")
+        for i, part in enumerate(prog.do):
+            if isinstance(part, M.ChoosePart) and i > 0:
+                yield ("programs", pid, "do", i), \
+                    f"{pid}: a choice after the first part is not supported yet"
+            if isinstance(part, (M.DiscardPart, M.PutPart)) and "card" not in chose:
+                yield ("programs", pid, "do", i), \
+                    f"{pid}: '{part.op}' acts on the chosen card, and no card is chosen"
+            clearing_part = isinstance(part, M.RemovePart) or (
+                isinstance(part, M.PlacePart) and part.at == "clearing")
+            if clearing_part and "clearing" not in chose:
+                yield ("programs", pid, "do", i), \
+                    f"{pid}: '{part.op}' acts in the chosen clearing, and no clearing is chosen"
 
 
 # --------------------------------------------------------------------------- the docs

@@ -27,6 +27,7 @@ from rootlaw.generator.tables import (
     EVERYTHING,
     FRAME_KINDS,
     MENU_ACTIONS,
+    PART_KINDS,
     PARTIALS,
     STEP_OPS,
     uses_of,
@@ -169,7 +170,7 @@ def test_the_base_bundle_uses_every_family():
     uses = build_tables(base_bundle()).uses
     assert HOMEBREW_ONLY.isdisjoint(uses.ops)
     assert uses == uses_of([k for k in STEP_OPS if k not in HOMEBREW_ONLY], MENU_ACTIONS,
-                           COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS)
+                           COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS, PART_KINDS)
     assert set(uses.partials) == set(EVERYTHING.partials) - HOMEBREW_PARTIALS
     assert {p.name for p in PARTIALS if set(p.ops) & HOMEBREW_ONLY} == HOMEBREW_PARTIALS
     covered = {k for mix in MIXES for k in build_tables(mixed_bundle(mix)).uses.ops}
@@ -187,13 +188,14 @@ def test_the_banner_names_the_templates_and_the_command():
 def without(*codes: str) -> tuple:
     """Every code of the catalogues except these (to drop the families they pull in)."""
     keep = [[c for c in cat if c not in codes]
-            for cat in (STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS)]
+            for cat in (STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS,
+                        PART_KINDS)]
     return uses_of(*keep)
 
 
 # Each family left out in turn, then all of them at once; and the subset bundle's own.
 EMISSIONS = {
-    **{f"no-{p.name}": without(*p.ops, *p.menu, *p.columns, *p.abilities, *p.eops)
+    **{f"no-{p.name}": without(*p.ops, *p.menu, *p.columns, *p.abilities, *p.eops, *p.parts)
        for p in PARTIALS if not p.always},
     "no-families": uses_of(),
 }

@@ -47,6 +47,16 @@ def findings(*paths, packs=()) -> list:
 # (fixture, [(code, pointer, a needle on the finding's line, or the line)]): one kind of
 # broken content each
 DOCUMENTS = [
+    # Programs (docs/language.md): names their parts give, and what the engine can offer.
+    ("program-ref.json", [("PROGRAM-REF", "/programs/stash/do/2/box", '"$boxes"'),
+                          ("PROGRAM-REF", "/programs/perch/do/0/clearing/has", '"$roost"')]),
+    ("program-shape.json", [("PROGRAM-SHAPE", "/programs/perch/verb", '"mobilize"'),
+                            ("PROGRAM-SHAPE", "/programs/wade/do/0", '{"op": "discard"}'),
+                            ("PROGRAM-SHAPE", "/programs/wade/do/1",
+                             '{"op": "remove", "piece": "warrior"}'),
+                            ("PROGRAM-SHAPE", "/programs/fish/verb", '"dive"'),
+                            ("PROGRAM-SHAPE", "/programs/fish/do/1",
+                             '{"op": "choose", "card": {"from": "hand"}}\n')]),
     ("map-disconnected.json", [("MAP-DISCONNECTED", "/clearings/2/id", '{"id": 3,')]),
     ("map-no-corner.json", [("MAP-NO-CORNER", "/clearings", '"clearings": [\n')]),
     ("map-opposite-empty.json", [("MAP-OPPOSITE", "/opposite_corners", '"opposite_corners"')]),
@@ -199,7 +209,7 @@ def test_a_copy_of_the_base_game_is_validated_in_place_of_the_installed_one(caps
     shutil.copytree(BASE_PACK, copy)
     rc, out, err = run(capsys, "validate", copy)
     assert (rc, err) == (0, "")
-    assert out.startswith(f"ok: {copy} (pack base: 5 files; bundle {resolve().hash}; played 3 "
+    assert out.startswith(f"ok: {copy} (pack base: 6 files; bundle {resolve().hash}; played 3 "
                           "games on map autumn")
     b = resolve([copy])
     assert b.packs == ("base",) and b.records[0].path == str(copy.resolve())
