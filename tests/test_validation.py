@@ -714,7 +714,8 @@ def test_content_without_a_kind_says_what_kinds_there_are(tmp_path):
     f.write_text('{"id": "x"}', encoding="utf-8")
     [d] = findings(f)
     assert (d.code, d.pointer) == ("KEY-MISSING", "")
-    assert "no 'kind'" in d.message and "pack, map, deck, faction, patch" in d.message
+    assert d.message.startswith("a content file needs 'kind', saying which: pack, map, deck, "
+                                "faction, patch; a rules scenario has no 'kind'")
     assert "docs/scenarios.md" in d.message
 
 
