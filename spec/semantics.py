@@ -40,6 +40,7 @@ from .diagnostics import (
     unlocated,
     with_lines,
 )
+from .words import did_you_mean
 
 Loc = tuple
 
@@ -1005,7 +1006,7 @@ def _card_piece_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...])
             for at, x in names:
                 if x not in known:
                     yield d, ("cards", i, "abilities", j, *at), \
-                        f"card {c.id}: no faction has a piece {x!r}"
+                        f"card {c.id}: no faction has a piece {x!r}{did_you_mean(x, known)}"
 
 
 # --------------------------------------------------------------------------- limits

@@ -300,6 +300,38 @@ CASES = [
         ("KEY-MISSING", "", "a content file needs 'kind', saying which: pack, map, deck, "
                             "faction, patch; a rules scenario has no 'kind' but its own keys "
                             "(position, steps ...): see docs/scenarios.md")]),
+    # References to ids that are not defined (the models' validators): did you mean.
+    ("a misspelt piece", "faction", setv("/turn/birdsong/0/building", "dok"), [
+        ("REF-UNDEF", "/turn/birdsong/0/building",
+         "step place_at_buildings: unknown piece 'dok' (did you mean 'dock'?)")]),
+    ("an unknown piece, nothing close", "faction", setv("/turn/birdsong/0/building",
+                                                        "timber"), [
+        ("REF-UNDEF", "/turn/birdsong/0/building",
+         "step place_at_buildings: unknown piece 'timber' (known: otter-warrior, dock)")]),
+    ("a misspelt zone", "insurgent", setv("/turn/daylight/0/menu/1/zone", "frends"), [
+        ("REF-UNDEF", "/turn/daylight/0/menu/1/zone",
+         "menu mobilize: unknown zone 'frends' (did you mean 'friends'?)")]),
+    ("a misspelt box", "insurgent", setv("/turn/evening/0/count/box", "captain"), [
+        ("REF-UNDEF", "/turn/evening/0/count/box",
+         "step actions: unknown box 'captain' (did you mean 'captains'?)")]),
+    ("a misspelt cycle", "cycle", setv("/turn/evening/2/cycle", "tyde"), [
+        ("REF-UNDEF", "/turn/evening/2/cycle",
+         "step advance_cycle: unknown cycle 'tyde' (did you mean 'tide'?)")]),
+    ("a misspelt stage", "cycle", setv("/turn/birdsong/1/hooks", {"flod": "high-water"}), [
+        ("REF-UNDEF", "/turn/birdsong/1/hooks/flod",
+         "step run_stage: cycle tide has no stage 'flod' (did you mean 'flood'?)")]),
+    ("a misspelt hook", "cycle", setv("/turn/birdsong/1/hooks/flood", "high-waters"), [
+        ("REF-UNDEF", "/turn/birdsong/1/hooks/flood",
+         "step run_stage: unknown hook 'high-waters' (did you mean 'high-water'?)")]),
+    ("a misspelt start stage", "cycle", setv("/cycles/0/start", "eb"), [
+        ("REF-UNDEF", "/cycles/0/start",
+         "cycle tide: 'eb' is not one of its stages (did you mean 'ebb'?)")]),
+    ("a misspelt item", "deck", setv("/cards/0/item", "boots"), [
+        ("REF-UNDEF", "/cards/0/item", "card 'old-boots': unknown item 'boots' (did you "
+                                       "mean 'boot'?)")]),
+    ("a misspelt forest", "map", setv("/forest_adjacency/0/1", "3_4_7"), [
+        ("REF-UNDEF", "/forest_adjacency/0/1",
+         "forest_adjacency: unknown forest '3_4_7' (did you mean '3_4_6'?)")]),
 ]
 
 
@@ -464,3 +496,73 @@ def test_no_message_an_author_can_get_holds_pydantics_words():
            "string_too_long", "value_error", "tuple_type"}
     assert met <= set(kinds), sorted(met - set(kinds))
 
+
+
+# ---------------------------------------------------------------------- references
+
+
+def _pack(tmp_path: Path, files: dict, **manifest) -> Path:
+    pack = tmp_path / "mod"
+    pack.mkdir()
+    (pack / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "mod", "name": "Mod", "requires": ["base"],
+         "content": list(files), **manifest}, indent=2), encoding="utf-8")
+    for name, doc in files.items():
+        (pack / name).write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    return pack
+
+
+def test_a_cards_piece_no_faction_has_names_the_piece_meant(tmp_path):
+    """The bundle check of a card's trigger (semantics, REF-UNDEF): the factions'
+    pieces are what it may name."""
+    deck = base("deck")
+    deck["id"] = "mod-deck"
+    deck["cards"].append({
+        "id": "alarm", "name": "Alarm", "suit": "fox", "kind": "persistent", "cost": ["fox"],
+        "abilities": [{"kind": "trigger", "id": "alarm", "on": "pieces_removed",
+                       "pieces": ["sawmil", "quarry"], "do": [{"op": "draw"}]}]})
+    pack = _pack(tmp_path, {"deck.json": deck})
+    from rootlaw.spec.validate import validate
+
+    got = [(d.code, d.pointer, d.message) for d in validate([pack]).diagnostics
+           if d.code == "REF-UNDEF"]
+    assert got == [
+        ("REF-UNDEF", "/cards/3/abilities/0/pieces/0",
+         "card alarm: no faction has a piece 'sawmil' (did you mean 'sawmill'?)"),
+        ("REF-UNDEF", "/cards/3/abilities/0/pieces/1",
+         "card alarm: no faction has a piece 'quarry'")]
+
+
+def test_a_misspelt_default_map_names_the_map_meant(tmp_path):
+    pack = _pack(tmp_path, {}, default_map="autum")
+    from rootlaw.spec.validate import validate
+
+    [d] = validate([pack]).diagnostics
+    assert (d.code, d.pointer, d.message) == (
+        "REF-UNDEF", "/default_map",
+        "default_map: no map 'autum' in this pack or the packs it requires (did you mean "
+        "'autumn'?)")
+
+
+@pytest.mark.parametrize("args, said", [
+    (["play", "--factions", "marquise,eyri"],
+     "rootlaw: REF-UNDEF: unknown faction 'eyri' (did you mean 'eyrie'?)"),
+    (["play", "--factions", "marquise,eyrie", "--map", "autum"],
+     "<input>: REF-UNDEF: unknown map 'autum' (did you mean 'autumn'?)"),
+])
+def test_a_misspelt_faction_or_map_on_the_command_line_names_the_one_meant(capsys, args,
+                                                                           said):
+    assert main(args) == 1
+    assert capsys.readouterr().err.strip() == said
+
+
+def test_a_misspelt_name_in_the_position_api_names_the_one_meant():
+    from rootlaw.runtime import Game
+    from rootlaw.runtime import position as pos
+    from rootlaw.runtime.errors import RootlawError
+
+    g = Game(["marquise", "eyrie"], 1)
+    with pytest.raises(RootlawError) as e:
+        pos.piece_index(g, "cat-warior")
+    assert (e.value.code, e.value.message) == \
+        ("REF-UNDEF", "unknown piece 'cat-warior' (did you mean 'cat-warrior'?)")
