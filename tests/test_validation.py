@@ -672,7 +672,8 @@ def test_a_scenario_file_is_recognised_and_read_against_the_content(capsys):
 
 
 @pytest.mark.parametrize("name, pointer, needle, message", [
-    ("expect-typo.json", "/expect/peices", '"peices"', "unknown key 'peices'"),
+    ("expect-typo.json", "/expect/peices", '"peices"',
+     "'peices' is not a key of 'expect' (did you mean 'pieces'?)"),
     ("unknown-piece.json", "/position/pieces/5/timber", '"timber"', "unknown piece 'timber'"),
 ])
 def test_a_scenario_that_means_nothing_is_scenario_invalid_at_its_line(capsys, name, pointer,

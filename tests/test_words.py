@@ -566,3 +566,54 @@ def test_a_misspelt_name_in_the_position_api_names_the_one_meant():
         pos.piece_index(g, "cat-warior")
     assert (e.value.code, e.value.message) == \
         ("REF-UNDEF", "unknown piece 'cat-warior' (did you mean 'cat-warrior'?)")
+
+
+# ---------------------------------------------------------------------- scenario files
+
+
+def test_a_scenario_file_is_told_in_the_same_words_in_every_format(capsys):
+    """A scenario's reader (runtime/scenario.py) speaks rootlaw.spec.words too: an
+    unknown key, a value of the wrong type or out of range, a misspelt name."""
+    path = DATA / "scenarios" / "invalid" / "expect-typo.json"
+    assert main(["validate", str(path)]) == 1
+    text = capsys.readouterr().out.strip()
+    message = text.split(": ", 2)[2]
+    assert message.startswith("'peices' is not a key of 'expect' (did you mean 'pieces'?); "
+                              "'expect' has: available_dominance, ")
+    assert main(["validate", "--format", "json", str(path)]) == 1
+    [finding] = json.loads(capsys.readouterr().out)["findings"]
+    assert (finding["code"], finding["pointer"], finding["message"]) == \
+        ("SCENARIO-INVALID", "/expect/peices", message)
+    assert main(["validate", "--format", "github", str(path)]) == 1
+    annotation = capsys.readouterr().out.splitlines()[0]
+    assert annotation.split("::", 2)[2] == f"{message} (at /expect/peices)"
+
+
+@pytest.mark.parametrize("pointer_, value, said", [
+    ("/position/pieces/5/cat-warior", 1,
+     "unknown piece 'cat-warior' (did you mean 'cat-warrior'?)"),
+    ("/position/pieces/5/cat-warrior", "3",
+     "'cat-warrior' is a count of pieces, not the text \"3\""),
+    ("/position/pieces/5/cat-warrior", 26, "'cat-warrior' is from 0 to 25, not 26"),
+    ("/position/turn/phase", "daylite", "unknown phase 'daylite' (did you mean 'daylight'?)"),
+    ("/position/turn/faction", "eyri",
+     "unknown seated faction 'eyri' (did you mean 'eyrie'?)"),
+    ("/stop_at", "end_of_trun",
+     "'stop_at' is end_of_turn or end_of_phase, not 'end_of_trun' (did you mean "
+     "'end_of_turn'?)"),
+])
+def test_a_scenario_value_is_told_in_contents_words(pointer_, value, said):
+    from rootlaw.runtime import scenario as sc
+
+    data = {"factions": ["marquise", "eyrie"], "seed": 1,
+            "position": {"clear": True, "pieces": {"5": {"cat-warrior": 3}},
+                         "turn": {"faction": "marquise", "phase": "daylight"}},
+            "steps": [{"do": [], "expect": {}}]}
+    *up, last = pointer_.split("/")[1:]
+    at = data
+    for p in up:
+        at = at[p]
+    at[last] = value
+    problems = sc.run_scenario(data, where="f.json")
+    assert problems == [f"f.json#{pointer_}: SCENARIO-INVALID: {said}"]
+    assert not any(p in problems[0] for p in PYDANTIC)
