@@ -100,7 +100,7 @@ class Reader:
     # ---- shapes
 
     # The words are content's (rootlaw.spec.words): "'count' is a whole number, not the
-    # text "3"", "unknown card 'anvill' (did you mean 'anvil'?)".
+    # text "3"", "unknown card ... (did you mean ...?)".
 
     def obj(self, v: object, ptr: str, what: str = "an object") -> dict:
         if not isinstance(v, dict):
