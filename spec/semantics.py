@@ -1263,7 +1263,10 @@ def checks_markdown() -> str:
              "file is JSON and follows the schema; then the semantic checks look at what "
              "makes content playable, one document at a time and for the resolved bundle "
              "(each map and deck with the factions). Every finding has a stable code, a "
-             "severity, a file, a line and a JSON pointer. Every command that loads "
+             "severity, a file, a line and a JSON pointer, and says in the author's terms "
+             "what the file has, what it should have there and, for a misspelt key, value, "
+             "op or id, the one meant: `'cout' is not a key of a piece (did you mean "
+             "'count'?); a piece has: kind, count, ...`. Every command that loads "
              "content (`play`, `build`, `check` ...) refuses content with errors, not only "
              "`validate`.", "",
              "Effects are data (abilities of factions and persistent cards, immediate "

@@ -617,3 +617,33 @@ def test_a_scenario_value_is_told_in_contents_words(pointer_, value, said):
     problems = sc.run_scenario(data, where="f.json")
     assert problems == [f"f.json#{pointer_}: SCENARIO-INVALID: {said}"]
     assert not any(p in problems[0] for p in PYDANTIC)
+
+
+# ---------------------------------------------------------------------- the docs
+
+
+def test_the_findings_the_authoring_guide_quotes_are_what_the_loader_says():
+    doc = (ROOT / "docs" / "authoring.md").read_text(encoding="utf-8")
+    block = doc.split("Some of what the loader says", 1)[1].split("```text\n", 1)[1]
+    quoted_lines = block.split("```", 1)[0].strip().splitlines()
+    said = {f"{code} at {ptr}: {message}" for _, fixture, defect, expected in CASES
+            for code, ptr, message in expected}
+    assert len(quoted_lines) >= 8
+    for line in quoted_lines:
+        assert line in said, line
+
+
+def test_the_readmes_example_is_what_validate_prints(tmp_path, capsys, monkeypatch):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = readme.split("e.g.\n`", 1)[1].split("`", 1)[0]
+    file, line, said = example.split(":", 2)
+    lines = ['{', '  "kind": "faction",', '  "id": "mod",', '  "name": "Mod",',
+             '  "setup_order": 5,', '  "setup": [],', '  "turn": {},',
+             '  "pieces": {', '    "hut": {"kind": "building", "count": 3},',
+             '    "warrior": {', '      "kind": "warrior",', '      "cout": 25', '    }',
+             '  }', '}']
+    (tmp_path / "mod").mkdir()
+    (tmp_path / file).write_text("\n".join(lines), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", file]) == 1
+    assert f"{file}:{line}:{said}" in capsys.readouterr().out.splitlines()
