@@ -996,6 +996,9 @@ def _bundle_ids(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
        example='`{"kind": "trigger", "on": "pieces_removed", "pieces": ["nest"]}` on a card')
 def _card_piece_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
     known = {pid for f in fs for pid in f.pieces}
+    # A name is looked for among the pieces for the findings a file lists (the first
+    # MAX_PER_FILE), not for each of a 200,000-name list's.
+    looked = 0
     for i, c in enumerate(d.cards):
         for j, a in enumerate(c.abilities):
             names: list[tuple[Loc, str]] = [(("pieces", k), x) for k, x in
@@ -1005,8 +1008,10 @@ def _card_piece_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...])
                 names.append((("token",), token))
             for at, x in names:
                 if x not in known:
+                    looked += 1
+                    meant = did_you_mean(x, sorted(known)) if looked <= MAX_PER_FILE else ""
                     yield d, ("cards", i, "abilities", j, *at), \
-                        f"card {c.id}: no faction has a piece {x!r}{did_you_mean(x, known)}"
+                        f"card {c.id}: no faction has a piece {x!r}{meant}"
 
 
 # --------------------------------------------------------------------------- limits
