@@ -388,6 +388,10 @@ def explain(err: dict, data: object) -> tuple[str, str, tuple]:
         most = "at most" if kind == "string_too_long" else "at least"
         return code, f"{who} is {most} {n} characters long, not " \
             f"{len(value) if isinstance(value, str) else found(value)}", ()
+    if f.how == "tag" and len(frames) > 1 and not frames[-2].disc:
+        # A member of a union told apart by the value's type (models.ActionCount): the
+        # value may be any of its members.
+        return code, is_not(who, expected(frames[-2]), value), ()
     return code, is_not(who, expected(f), value), ()
 
 

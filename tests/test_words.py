@@ -185,7 +185,14 @@ CASES = [
          "'high-water' in 'hooks' is a list, not the number 3")]),
     ("an actions count as text", "insurgent", setv("/turn/birdsong/0/count", "x"), [
         ("VALUE-INVALID", "/turn/birdsong/0/count",
-         "'count' is a whole number, not the text \"x\"")]),
+         "'count' is a whole number, an object or null, not the text \"x\"")]),
+    ("a count of stages too few", "cycle", setv("/cycles/0/stages", ["ebb"]), [
+        ("VALUE-INVALID", "/cycles/0/stages", "'stages' needs at least 2 items, not 1")]),
+    ("a stage's hooks empty", "cycle", setv("/turn/birdsong/1/hooks", {}), [
+        ("VALUE-INVALID", "/turn/birdsong/1/hooks", "'hooks' needs at least 1 entry, not 0")]),
+    ("a position off the board", "map", setv("/clearings/0/position", [101, 5]), [
+        ("VALUE-INVALID", "/clearings/0/position/0",
+         "each entry of 'position' is from 0 to 100, not 101")]),
     ("a document that is not an object", "faction", whole([]), [
         ("VALUE-INVALID", "", "a content file is an object with 'kind', not an empty list")]),
     # Numbers out of range, lengths.
@@ -442,8 +449,8 @@ def test_a_patched_document_is_told_in_the_same_words(tmp_path):
          "op, count, bonus_building, bonus_buildings (in faction:marquise as patched, at "
          "/turn/evening/0/cuont)"),
         ("VALUE-INVALID", "/patch/0",
-         "'count' is a whole number, not the text \"4\" (in faction:marquise as patched, at "
-         "/turn/daylight/1/count)"),
+         "'count' is a whole number, an object or null, not the text \"4\" (in "
+         "faction:marquise as patched, at /turn/daylight/1/count)"),
     ]
 
 
@@ -670,3 +677,20 @@ def test_the_readmes_example_is_what_validate_prints(tmp_path, capsys, monkeypat
     monkeypatch.chdir(tmp_path)
     assert main(["validate", file]) == 1
     assert f"{file}:{line}:{said}" in capsys.readouterr().out.splitlines()
+
+
+def test_the_packs_guides_patched_finding_is_what_validate_prints(tmp_path, capsys,
+                                                                  monkeypatch):
+    doc = (ROOT / "docs" / "packs.md").read_text(encoding="utf-8")
+    printed = next(x for x in doc.splitlines()
+                   if x.startswith("examples/four-actions/four-actions.json:"))
+    import shutil
+
+    shutil.copytree(ROOT / "examples" / "four-actions", tmp_path / "examples" / "four-actions")
+    f = tmp_path / "examples" / "four-actions" / "four-actions.json"
+    text = f.read_text(encoding="utf-8")
+    assert text.count('"value": 4}') == 1
+    f.write_text(text.replace('"value": 4}', '"value": "4"}'), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", "--play", "0", "examples/four-actions"]) == 1
+    assert capsys.readouterr().out.splitlines() == [printed]
