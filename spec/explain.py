@@ -37,12 +37,12 @@ from . import models as M
 from .diagnostics import LocatedValueError
 from .words import (
     article,
-    bounds,
     did_you_mean,
     found,
     is_not,
     listing,
     needs_key,
+    number,
     out_of_range,
     quoted,
     unknown_key,
@@ -371,16 +371,14 @@ def explain(err: dict, data: object) -> tuple[str, str, tuple]:
         hint = _tag_suggestion(value) if pattern == IDENT else ""
         what = PATTERNS.get(pattern, f"text matching {pattern}")
         return code, f"{who} is {what}, not {quoted(value)}{hint}", ()
-    if kind in ("greater_than_equal", "less_than_equal", "greater_than", "less_than"):
-        lo = _bound(f.meta, "ge") if kind != "greater_than" else None
-        hi = _bound(f.meta, "le") if kind != "less_than" else None
-        if kind in ("greater_than", "less_than"):
-            op = "more than" if kind == "greater_than" else "less than"
-            limit = ctx.get("gt" if kind == "greater_than" else "lt")
-            return code, f"{who} is {op} {limit}, not {value}", ()
-        lo = lo if lo is not None else ctx.get("ge")
-        hi = hi if hi is not None else ctx.get("le")
-        return code, out_of_range(who, value, lo, hi), ()
+    if kind in ("greater_than", "less_than"):  # no model has these; said all the same
+        op, limit = ("more", ctx.get("gt")) if kind == "greater_than" else ("less", ctx.get("lt"))
+        return code, f"{who} is {op} than {limit}, not {number(value)}", ()
+    if kind in ("greater_than_equal", "less_than_equal"):
+        # Both bounds when the schema has both: 'from 1 to 64', not only the one crossed.
+        lo, hi = _bound(f.meta, "ge"), _bound(f.meta, "le")
+        return code, out_of_range(who, value, ctx.get("ge") if lo is None else lo,
+                                  ctx.get("le") if hi is None else hi), ()
     if kind in ("too_short", "too_long"):
         return code, _length(kind, who, f, ctx, value), ()
     if kind in ("string_too_long", "string_too_short"):
@@ -434,5 +432,5 @@ def _length(kind: str, who: str, f: Frame, ctx: dict, value: object) -> str:
     return f"{who} holds at most {n} {plural}, not {actual}"
 
 
-__all__ = ["CODES", "NOUNS", "PATTERNS", "UNIONS", "Frame", "bounds", "expected", "explain",
+__all__ = ["CODES", "NOUNS", "PATTERNS", "UNIONS", "Frame", "expected", "explain",
            "keys_of", "noun", "subject", "walk"]

@@ -90,10 +90,8 @@ def found(v: object, limit: int = 40) -> str:
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, (int, float)):
-        digits = str(v)
-        if len(digits) > 24:
-            return f"a number of {len(digits.lstrip('-'))} digits"
-        return f"the number {digits}"
+        text = number(v)
+        return text if text.startswith("a number") else f"the number {text}"
     if isinstance(v, str):
         text = v if len(v) <= limit else v[:limit] + "..."
         return "the empty text \"\"" if not v else f"the text {json.dumps(text)}"
@@ -119,10 +117,11 @@ def bounds(lo: object = None, hi: object = None) -> str:
 
 def out_of_range(subject: str, value: object, lo: object = None, hi: object = None) -> str:
     """``'count' is from 1 to 64, not 0``."""
-    return f"{subject} is {bounds(lo, hi)}, not {_number(value)}"
+    return f"{subject} is {bounds(lo, hi)}, not {number(value)}"
 
 
-def _number(v: object) -> str:
+def number(v: object) -> str:
+    """A number as written, or how many digits it has when it is too long to read."""
     text = str(v)
     return f"a number of {len(text.lstrip('-'))} digits" if len(text) > 24 else text
 
