@@ -19,6 +19,7 @@ from rootlaw.generator.build import write_atomic
 from rootlaw.generator.tables import STOPS, Names
 from rootlaw.spec import Bundle, SpecError, resolve
 from rootlaw.spec.jsonio import SAVE_MAX_BYTES, JsonInputError, parse, read_text
+from rootlaw.spec.words import unknown_name
 
 from . import content
 from .core import CoreModule, load_core
@@ -123,8 +124,8 @@ class Game:
         seats = []
         for fid in cfg.factions:
             if fid not in names["factions"]:
-                raise RootlawError(f"unknown faction {fid!r} (known: "
-                                   f"{', '.join(names['factions'])})", code="REF-UNDEF")
+                raise RootlawError(unknown_name("faction", fid, names["factions"],
+                                                list_known=None), code="REF-UNDEF")
             seats.append(names["factions"].index(fid))
         if len(set(seats)) != len(seats):
             raise RootlawError("a faction can only be seated once", code="VALUE-INVALID")

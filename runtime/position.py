@@ -18,6 +18,7 @@ from collections.abc import Iterable
 
 from rootlaw.generator.tables import CARD_KINDS, PIECE_KINDS, SUITS
 from rootlaw.generator.tables import STOPS as STOP_NAMES
+from rootlaw.spec.words import unknown_name
 
 from .errors import RootlawError
 from .game import PHASES, Game
@@ -43,7 +44,7 @@ def _index(names: list[str], value: object, what: str) -> int:
     try:
         return names.index(str(value))
     except ValueError:
-        raise _bad(f"unknown {what} {value!r} (known: {', '.join(names)})",
+        raise _bad(unknown_name(what, value, names, list_known=None),
                    code="REF-UNDEF") from None
 
 

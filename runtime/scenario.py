@@ -32,6 +32,16 @@ from typing import Any
 from rootlaw.spec import SpecError, resolve
 from rootlaw.spec.diagnostics import Diagnostic, line_index, nearest_line
 from rootlaw.spec.jsonio import SCENARIO_MAX_BYTES, JsonInputError, parse, read_json, read_text
+from rootlaw.spec.words import (
+    did_you_mean,
+    is_not,
+    listing,
+    out_of_range,
+    pointer_subject,
+    quoted,
+    unknown_key,
+    unknown_name,
+)
 
 from . import position as pos
 from .errors import IllegalAction, RootlawError
@@ -89,37 +99,40 @@ class Reader:
 
     # ---- shapes
 
+    # The words are content's (rootlaw.spec.words): "'count' is a whole number, not the
+    # text "3"", "unknown card ... (did you mean ...?)".
+
     def obj(self, v: object, ptr: str, what: str = "an object") -> dict:
         if not isinstance(v, dict):
-            raise Invalid(ptr, f"must be {what}, not {_kind(v)}")
+            raise wrong(ptr, what, v)
         return v
 
     def lst(self, v: object, ptr: str, what: str = "a list") -> list:
         if not isinstance(v, list):
-            raise Invalid(ptr, f"must be {what}, not {_kind(v)}")
+            raise wrong(ptr, what, v)
         return v
 
     def int_(self, v: object, ptr: str, lo: int, hi: int, what: str = "a whole number") -> int:
         if type(v) is not int:
-            raise Invalid(ptr, f"must be {what}, not {_kind(v)}")
+            raise wrong(ptr, what, v)
         if not lo <= v <= hi:
-            raise Invalid(ptr, f"{v} is out of bounds ({lo} to {hi})")
+            raise Invalid(ptr, out_of_range(pointer_subject(ptr), v, lo, hi))
         return v
 
-    def str_(self, v: object, ptr: str, what: str = "a string") -> str:
+    def str_(self, v: object, ptr: str, what: str = "text") -> str:
         if not isinstance(v, str):
-            raise Invalid(ptr, f"must be {what}, not {_kind(v)}")
+            raise wrong(ptr, what, v)
         return v
 
     def bool_(self, v: object, ptr: str) -> bool:
         if not isinstance(v, bool):
-            raise Invalid(ptr, f"must be true or false, not {_kind(v)}")
+            raise wrong(ptr, "true or false", v)
         return v
 
     def one_of(self, v: object, ptr: str, known: list[str], what: str) -> str:
         self.str_(v, ptr, f"a {what} id")
         if v not in known:
-            raise Invalid(ptr, f"unknown {what} {v!r} (known: {', '.join(known) or 'none'})")
+            raise Invalid(ptr, unknown_name(what, v, known, list_known=None))
         return v
 
     # ---- names
@@ -180,19 +193,20 @@ class Reader:
     def action(self, v: object, ptr: str) -> str:
         self.str_(v, ptr, "an action notation")
         if v not in self.notations():
-            raise Invalid(ptr, f"{v!r} is no action this game can express (a typo? see "
-                          "`rootlaw play` logs for the notation)")
+            # One look among some thousand notations (about 50 ms): once per file.
+            meant = did_you_mean(v, self.notations(), most=len(self.notations())) or \
+                " (a typo? see `rootlaw play` logs for the notation)"
+            raise Invalid(ptr, f"{v!r} is no action this game can express{meant}")
         return v
 
     def actions(self, v: object, ptr: str) -> list[str]:
         return [self.action(a, pointer(ptr, i)) for i, a in enumerate(self.lst(v, ptr))]
 
 
-def _kind(v: object) -> str:
-    if v is None:
-        return "null"
-    return {bool: "true/false", int: "a number", float: "a number", str: "a string",
-            list: "a list", dict: "an object"}.get(type(v), type(v).__name__)
+def wrong(ptr: str, what: str, v: object) -> Invalid:
+    """SCENARIO-INVALID for a value of the wrong type: "'count' is a whole number, not
+    the text "3""."""
+    return Invalid(ptr, is_not(pointer_subject(ptr), what, v))
 
 
 _EXPRESSIBLE: dict[tuple, frozenset[str]] = {}
@@ -673,10 +687,7 @@ def _read_turn(r: Reader, v, ptr):
     t = r.obj(v, ptr)
     allowed = {"faction", "phase", "step", "at", "number"} if r.side == "position" else \
         {"faction", "phase", "step", "number"}
-    for k in t:
-        if k not in allowed:
-            raise Invalid(pointer(ptr, k), f"unknown key {k!r} (known: "
-                          f"{', '.join(sorted(allowed))})")
+    _unknown(t, allowed, ptr, "'turn'")
     out = dict(t)
     if "faction" in t:
         r.faction(t["faction"], pointer(ptr, "faction"))
@@ -750,7 +761,7 @@ def _read_counters(r: Reader, v, ptr):
         elif k == "resolved":
             out[k] = r.obj(x, kp, "an object of column -> cards")
         else:
-            raise Invalid(kp, f"unknown counter {k!r} (known: {', '.join(pos.COUNTERS)})")
+            raise Invalid(kp, unknown_name("counter", k, pos.COUNTERS, list_known=None))
     return out
 
 
@@ -1175,27 +1186,26 @@ class Scenario:
     stop_at: str | None
 
 
-def _unknown(part: dict, known, ptr: str) -> None:
+def _unknown(part: dict, known, ptr: str, noun: str) -> None:
     for k in part:
         if k not in known:
-            raise Invalid(pointer(ptr, k), f"unknown key {k!r} (known: "
-                          f"{', '.join(sorted(known))})")
+            raise Invalid(pointer(ptr, k), unknown_key(k, noun, sorted(known)))
 
 
 def _read_head(data: object) -> tuple[list[str] | None, int]:
     if not isinstance(data, dict):
-        raise Invalid("", "a scenario is a JSON object")
-    _unknown(data, SCENARIO_KEYS, "")
+        raise Invalid("", is_not("a scenario", "a JSON object", data))
+    _unknown(data, SCENARIO_KEYS, "", "a scenario")
     for k in ("name", "law", "$schema"):
         if k in data and not isinstance(data[k], str):
-            raise Invalid(pointer("", k), f"must be a string, not {_kind(data[k])}")
+            raise wrong(pointer("", k), "text", data[k])
     factions = data.get("factions")
     if factions is not None and (not isinstance(factions, list) or not factions or
                                  not all(isinstance(f, str) for f in factions)):
-        raise Invalid("/factions", "must be a list of faction ids")
+        raise wrong("/factions", "a list of faction ids", factions)
     seed = data.get("seed", 1)
     if type(seed) is not int or not -(2**63) <= seed < 2**63:
-        raise Invalid("/seed", "must be a 64-bit whole number")
+        raise wrong("/seed", "a 64-bit whole number", seed)
     if "steps" in data and ("do" in data or "expect" in data):
         raise Invalid("/steps", "give `steps`, or `do` and `expect` (one step), not both")
     return factions, seed
@@ -1206,11 +1216,12 @@ def read_scenario(data: dict, g: Game) -> Scenario:
     factions, seed = _read_head(data)
     stop_at = data.get("stop_at")
     if stop_at is not None and stop_at not in STOPS:
-        raise Invalid("/stop_at", f"one of {', '.join(STOPS)}, not {stop_at!r}")
+        raise Invalid("/stop_at", f"'stop_at' is {listing(STOPS, ' or ')}, not "
+                      f"{quoted(stop_at)}{did_you_mean(stop_at, STOPS)}")
     r = Reader(g, "position")
     position = []
     raw = r.obj(data.get("position", {}), "/position")
-    _unknown(raw, POSITION_KEYS, "/position")
+    _unknown(raw, POSITION_KEYS, "/position", "'position'")
     for key in KEYS:  # table order
         if key.put is not None and key.name in raw:
             ptr = pointer("/position", key.name)
@@ -1225,7 +1236,7 @@ def read_scenario(data: dict, g: Game) -> Scenario:
     e = Reader(g, "expect", _notations=None)
     for base, raw_step in raw_steps:
         r.obj(raw_step, base or "", "a step object {do, expect}")
-        _unknown(raw_step, STEP_KEYS, base)
+        _unknown(raw_step, STEP_KEYS, base, "a step")
         if "note" in raw_step:
             r.str_(raw_step["note"], pointer(base, "note"))
         do = []
@@ -1241,7 +1252,7 @@ def read_scenario(data: dict, g: Game) -> Scenario:
             raise Invalid(pointer(base, "do"), f"more than {MAX_STEPS} decisions")
         expect = []
         raw_expect = e.obj(raw_step.get("expect", {}), pointer(base, "expect"))
-        _unknown(raw_expect, EXPECT_KEYS, pointer(base, "expect"))
+        _unknown(raw_expect, EXPECT_KEYS, pointer(base, "expect"), "'expect'")
         for key in KEYS:
             if key.check is not None and key.name in raw_expect:
                 ptr = pointer(base, "expect", key.name)
@@ -1258,7 +1269,7 @@ def apply_position(g: Game, items: list[tuple[str, Key, Any]] | dict) -> None:
     if isinstance(items, dict):
         r = Reader(g)
         raw = r.obj(items, "/position")
-        _unknown(raw, POSITION_KEYS, "/position")
+        _unknown(raw, POSITION_KEYS, "/position", "'position'")
         items = [(pointer("/position", k.name), k, k.read(r, raw[k.name],
                                                           pointer("/position", k.name)))
                  for k in KEYS if k.put is not None and k.name in raw]
@@ -1288,7 +1299,7 @@ def check(g: Game, expect: dict, base: str = "/expect") -> list[str]:
     expectation raises Invalid."""
     e = Reader(g, "expect")
     raw = e.obj(expect, base)
-    _unknown(raw, EXPECT_KEYS, base)
+    _unknown(raw, EXPECT_KEYS, base, "'expect'")
     out = []
     for key in KEYS:
         if key.check is not None and key.name in raw:

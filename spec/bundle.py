@@ -37,6 +37,7 @@ from .jsonio import CONTENT_MAX_BYTES, JsonInputError, read_bytes
 from .loader import load_file, load_pack, validate_data
 from .models import DeckSpec, FactionSpec, LibrarySpec, MapSpec, PackSpec, PatchSpec, Program
 from .patch import PatchError, Touch, apply, clash, overlap, parse_pointer, pointer_of
+from .words import did_you_mean, unknown_name
 
 BASE_PACK = Path(__file__).resolve().parent / "content" / "base"
 STANDARD_LIBRARY = "standard"  # the base pack's library of programs: the engine's own
@@ -97,8 +98,8 @@ class Bundle:
         for f in self.factions:
             if f.id == fid:
                 return f
-        known = ", ".join(f.id for f in self.factions)
-        raise SpecError([Diagnostic("REF-UNDEF", f"unknown faction {fid!r} (known: {known})")])
+        raise SpecError([Diagnostic("REF-UNDEF", unknown_name(
+            "faction", fid, [f.id for f in self.factions], list_known=None))])
 
     @property
     def library(self) -> tuple[LibrarySpec, ...]:
@@ -468,9 +469,10 @@ def documents(chain: list[LoadedPack]) -> Documents:
             defaults[kind] = (wanted, lp)
     for kind, (wanted, lp) in defaults.items():
         if wanted not in out.table(kind):
+            known = list(out.table(kind))
+            hint = did_you_mean(wanted, known) or f" (known: {', '.join(known)})"
             errors.append(located("REF-UNDEF", f"default_{kind}: no {kind} {wanted!r} in this "
-                                  f"pack or the packs it requires (known: "
-                                  f"{', '.join(out.table(kind))})", lp.manifest,
+                                  f"pack or the packs it requires{hint}", lp.manifest,
                                   [f"default_{kind}"]))
         setattr(out, f"default_{kind}", wanted)
     if errors:
@@ -661,6 +663,6 @@ def _pick(table: dict, wanted: str | None, kind: str):
     if wanted is None:
         return next(iter(table.values()))
     if wanted not in table:
-        raise SpecError([Diagnostic("REF-UNDEF",
-                                    f"unknown {kind} {wanted!r} (known: {', '.join(table)})")])
+        raise SpecError([Diagnostic("REF-UNDEF", unknown_name(kind, wanted, table,
+                                                              list_known=None))])
     return table[wanted]

@@ -29,14 +29,22 @@ LOADER_CODES: dict[str, tuple[str, str]] = {  # code -> (what it means, an examp
     "FILE-ENCODING": ("a file is not UTF-8 text", "a file saved as UTF-16"),
     "FILE-TOO-BIG": ("a file is larger than its kind of file can sensibly be (content: 1 MiB)",
                      "a 50 MB content file"),
-    "KEY-UNKNOWN": ("a key the schema does not define (often a typo)", '`"cout": 25`'),
-    "KEY-MISSING": ("a required key is absent", 'a piece without `"count"`'),
+    "KEY-UNKNOWN": ("a key the schema does not define (often a typo: the message names the "
+                    "key meant, and the keys there are)",
+                    "`\"cout\": 25`: 'cout' is not a key of a piece (did you mean 'count'?)"),
+    "KEY-MISSING": ("a required key is absent (a step's `op`, an ability's `kind`, a menu "
+                    "entry's `action` too: the message lists what it may name)",
+                    "a piece without `\"count\"`: a piece needs 'count'"),
     "KEY-DUP": ("an object names one key twice (JSON keeps only the last)",
                 '`{"count": 25, "count": 20}`'),
-    "VALUE-INVALID": ("a value of the wrong type or out of range",
-                      '`"count": "25"`, `"count": true`, `"vp": -1`'),
-    "REF-UNDEF": ("a reference to an id that is not defined",
-                  '`"piece": "timber"` with no piece `timber`'),
+    "VALUE-INVALID": ("a value of the wrong type, out of range, too long or short, not one "
+                      "of its choices (an `op`, `kind` or `action` that names nothing, too), "
+                      "or not an id; a misspelt choice gets a 'did you mean'",
+                      "`\"count\": \"25\"`: 'count' is a whole number, not the text \"25\"; "
+                      "`\"vp\": -1`; `\"op\": \"drawz\"` (did you mean 'draw'?)"),
+    "REF-UNDEF": ("a reference to an id that is not defined (the message names the id meant "
+                  "when one is close, or the ids there are when they are few)",
+                  '`"piece": "timbr"`: unknown piece \'timbr\' (did you mean \'timber\'?)'),
     "ID-DUP": ("two documents of one kind in a pack, or two entries of a list, share an id",
                'two cards `"id": "twin-card"` in one deck'),
     "PACK-CYCLE": ("packs that require each other", '`a` requires `b`, `b` requires `a`'),

@@ -11,7 +11,6 @@ from . import models as M
 from .diagnostics import (
     MAX_PER_FILE,
     Diagnostic,
-    LocatedValueError,
     SpecError,
     line_index,
     located,
@@ -21,6 +20,7 @@ from .diagnostics import (
     unlocated,
     with_lines,
 )
+from .explain import explain
 from .jsonio import CONTENT_MAX_BYTES, parse, read_text
 from .models import Document, PackSpec, PatchSpec
 
@@ -29,14 +29,6 @@ DOCUMENT_KINDS = tuple(get_args(t.model_fields["kind"].annotation)[0] for t in
                        (M.PackSpec, M.MapSpec, M.DeckSpec, M.FactionSpec, M.PatchSpec,
                         M.LibrarySpec))
 """The kinds of content document ('kind': pack, map, deck, faction, patch, library)."""
-
-_CODES = {
-    "extra_forbidden": "KEY-UNKNOWN",
-    "missing": "KEY-MISSING",
-    "union_tag_invalid": "VALUE-INVALID",
-    "union_tag_not_found": "KEY-MISSING",
-}
-
 
 def _strip_schema_key(data: object) -> object:
     # "$schema" lets editors autocomplete; it is not content.
@@ -80,25 +72,10 @@ def validate_data(data: object, limit: int = MAX_PER_FILE
         errors = e.errors(include_url=False)
     found: list[tuple[str, str, str]] = []
     for err in errors[:max(0, limit)]:
-        loc = _content_loc(err["loc"], data)
-        code = _CODES.get(err["type"], "VALUE-INVALID")
-        msg = err["msg"]
-        if err["type"] == "union_tag_not_found":
-            # pydantic's "Unable to extract tag using discriminator 'kind'" says how it
-            # failed, not what the file lacks.
-            tag = str(err.get("ctx", {}).get("discriminator", "")).strip("'")
-            msg = f"no {tag!r}: it says what this is"
-            if not loc:
-                msg += (f" (a content file is one of: {', '.join(DOCUMENT_KINDS)}); a rules "
-                        "scenario has no 'kind' but its own keys (position, steps ...): "
-                        "see docs/scenarios.md")
-        if err["type"] == "value_error":
-            msg = msg.removeprefix("Value error, ")
-            cause = err.get("ctx", {}).get("error")
-            if isinstance(cause, LocatedValueError):
-                # A model validator's error: its location is relative to the model.
-                code, loc = cause.code, [*loc, *cause.loc]
-        found.append((code, msg, pointer(loc)))
+        # pydantic's words say how validation failed; explain says what the file says,
+        # what it should say and what was meant, in the author's terms.
+        code, msg, inner = explain(err, data)
+        found.append((code, msg, pointer([*_content_loc(err["loc"], data), *inner])))
     return None, found, len(errors)
 
 
@@ -109,6 +86,8 @@ def _content_loc(loc: tuple, data: object) -> list:
     if loc and isinstance(data, dict) and loc[0] == data.get("kind"):
         loc = loc[1:]  # the document's tag ('patch' is a key of patches too)
     for part in loc:
+        if part == "[key]":
+            continue  # pydantic's mark of a key (not its value): the pointer is the key's
         in_dict = isinstance(cur, dict) and part in cur
         in_list = isinstance(cur, list) and isinstance(part, int) and part < len(cur)
         if in_dict or in_list:

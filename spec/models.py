@@ -15,6 +15,13 @@ from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_val
 from pydantic import Strict as Strictness
 
 from .diagnostics import LocatedValueError as Err
+from .words import did_you_mean, unknown_name
+
+
+def unknown(what: str, name: object, known) -> str:
+    """A reference to an id that is not defined, in the author's words: the id meant
+    when one is close, else the ids there are (when they are few)."""
+    return unknown_name(what, name, known, list_known=12)
 
 Suit = Literal["fox", "rabbit", "mouse", "bird"]
 ClearingSuit = Literal["fox", "rabbit", "mouse"]
@@ -113,7 +120,7 @@ class MapSpec(Strict):
             for j, fid in enumerate(pair):
                 if fid not in forests:
                     raise Err("REF-UNDEF", ("forest_adjacency", i, j),
-                              f"forest_adjacency: unknown forest {fid!r}")
+                              f"forest_adjacency: {unknown('forest', fid, forests)}")
         return self
 
 
@@ -182,7 +189,7 @@ class DeckSpec(Strict):
             first[c.id] = i
             if c.item is not None and c.item not in self.items:
                 raise Err("REF-UNDEF", ("cards", i, "item"),
-                          f"card {c.id!r}: unknown item {c.item!r}")
+                          f"card {c.id!r}: {unknown('item', c.item, self.items)}")
         return self
 
 
@@ -938,7 +945,7 @@ class FactionSpec(Strict):
         def need(name: str, loc: tuple, where: str) -> None:
             # References only; the kind a field takes is a semantic check (PIECE-KIND).
             if name not in pieces:
-                raise Err("REF-UNDEF", loc, f"{where}: unknown piece {name!r}")
+                raise Err("REF-UNDEF", loc, f"{where}: {unknown('piece', name, pieces)}")
 
         if self.crafting_piece:
             need(self.crafting_piece, ("crafting_piece",), "crafting_piece")
@@ -947,7 +954,7 @@ class FactionSpec(Strict):
 
         def named(ref: str | None, known: list[str], loc: tuple, where: str, what: str) -> None:
             if ref is not None and ref not in known:
-                raise Err("REF-UNDEF", loc, f"{where}: unknown {what} {ref!r}")
+                raise Err("REF-UNDEF", loc, f"{where}: {unknown(what, ref, known)}")
 
         for i, z in enumerate(self.zones):
             for j, lifter in enumerate(z.unlimited_while):
@@ -981,7 +988,8 @@ class FactionSpec(Strict):
         for i, cy in enumerate(self.cycles):
             if cy.start is not None and cy.start not in cy.stages:
                 raise Err("REF-UNDEF", ("cycles", i, "start"),
-                          f"cycle {cy.id}: {cy.start!r} is not one of its stages")
+                          f"cycle {cy.id}: {cy.start!r} is not one of its stages"
+                          f"{did_you_mean(cy.start, cy.stages)}")
         columns = {c.id for c in self.columns}
         for i, c in enumerate(self.columns):
             if c.action in ("recruit", "build"):
@@ -993,12 +1001,12 @@ class FactionSpec(Strict):
             for j, col in enumerate(r.tuck):
                 if col not in columns:
                     raise Err("REF-UNDEF", ("roles", i, "tuck", j),
-                              f"role {r.id}: unknown column {col!r}")
+                              f"role {r.id}: {unknown('column', col, columns)}")
             for key in ("abilities", "suppress"):
                 for j, ab in enumerate(getattr(r, key)):
                     if ab not in ability_ids:
                         raise Err("REF-UNDEF", ("roles", i, key, j),
-                                  f"role {r.id}: unknown ability {ab!r}")
+                                  f"role {r.id}: {unknown('ability', ab, ability_ids)}")
         programs = [(("setup",), self.setup),
                     *((("turn", ph), getattr(self.turn, ph))
                       for ph in ("birdsong", "daylight", "evening")),
@@ -1018,19 +1026,22 @@ class FactionSpec(Strict):
                     named(s.count.box, box_ids, (*at, "count", "box"), where, "box")
                 if isinstance(s, ResolveColumns) and s.on_fail not in self.hooks:
                     raise Err("REF-UNDEF", (*at, "on_fail"),
-                              f"{where}: unknown hook {s.on_fail!r}")
+                              f"{where}: {unknown('hook', s.on_fail, self.hooks)}")
                 if isinstance(s, (RunStage, AdvanceCycle)):
                     cycle = next((c for c in self.cycles if c.id == s.cycle), None)
                     if cycle is None:
-                        raise Err("REF-UNDEF", (*at, "cycle"), f"{where}: unknown cycle "
-                                  f"{s.cycle!r} (the faction's 'cycles' define it)")
+                        ids = [c.id for c in self.cycles]
+                        raise Err("REF-UNDEF", (*at, "cycle"), f"{where}: "
+                                  f"{unknown('cycle', s.cycle, ids)}" +
+                                  ("" if ids else " (the faction's 'cycles' define it)"))
                     for stage, hook in getattr(s, "hooks", {}).items():
                         if stage not in cycle.stages:
                             raise Err("REF-UNDEF", (*at, "hooks", stage),
-                                      f"{where}: cycle {cycle.id} has no stage {stage!r}")
+                                      f"{where}: cycle {cycle.id} has no stage {stage!r}"
+                                      f"{did_you_mean(stage, cycle.stages)}")
                         if hook not in self.hooks:
                             raise Err("REF-UNDEF", (*at, "hooks", stage),
-                                      f"{where}: unknown hook {hook!r}")
+                                      f"{where}: {unknown('hook', hook, self.hooks)}")
                 if isinstance(s, Craft) and not self.crafting_piece:
                     raise Err("VALUE-INVALID", at, f"{where}: the faction has no crafting_piece")
                 if isinstance(s, Actions):

@@ -40,6 +40,7 @@ from .diagnostics import (
     unlocated,
     with_lines,
 )
+from .words import did_you_mean
 
 Loc = tuple
 
@@ -996,6 +997,9 @@ def _bundle_ids(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
        example='`{"kind": "trigger", "on": "pieces_removed", "pieces": ["nest"]}` on a card')
 def _card_piece_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
     known = {pid for f in fs for pid in f.pieces}
+    # A name is looked for among the pieces for the findings a file lists (the first
+    # MAX_PER_FILE), not for each of a 200,000-name list's.
+    looked = 0
     for i, c in enumerate(d.cards):
         for j, a in enumerate(c.abilities):
             names: list[tuple[Loc, str]] = [(("pieces", k), x) for k, x in
@@ -1005,8 +1009,10 @@ def _card_piece_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...])
                 names.append((("token",), token))
             for at, x in names:
                 if x not in known:
+                    looked += 1
+                    meant = did_you_mean(x, sorted(known)) if looked <= MAX_PER_FILE else ""
                     yield d, ("cards", i, "abilities", j, *at), \
-                        f"card {c.id}: no faction has a piece {x!r}"
+                        f"card {c.id}: no faction has a piece {x!r}{meant}"
 
 
 # --------------------------------------------------------------------------- limits
@@ -1366,7 +1372,10 @@ def checks_markdown() -> str:
              "file is JSON and follows the schema; then the semantic checks look at what "
              "makes content playable, one document at a time and for the resolved bundle "
              "(each map and deck with the factions). Every finding has a stable code, a "
-             "severity, a file, a line and a JSON pointer. Every command that loads "
+             "severity, a file, a line and a JSON pointer, and says in the author's terms "
+             "what the file has, what it should have there and, for a misspelt key, value, "
+             "op or id, the one meant: `'cout' is not a key of a piece (did you mean "
+             "'count'?); a piece has: kind, count, ...`. Every command that loads "
              "content (`play`, `build`, `check` ...) refuses content with errors, not only "
              "`validate`.", "",
              "Effects are data (abilities of factions and persistent cards, immediate "

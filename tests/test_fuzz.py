@@ -72,6 +72,25 @@ def test_a_clean_mutant_that_breaks_a_game_is_a_finding(tmp_path, monkeypatch):
     assert "INVARIANT" in tally.findings[0] and "planted" in tally.findings[0]
 
 
+def test_a_finding_in_pydantics_words_is_a_finding(tmp_path, monkeypatch):
+    # A planted report in pydantic's words (issue 12): the oracle must report it.
+    import random
+
+    import rootlaw.spec.validate as V
+    from rootlaw.spec.diagnostics import Diagnostic
+
+    planted = V.Report([V.Checked("x", diagnostics=[
+        Diagnostic("KEY-MISSING", "Field required", "f.json", 3, "/pieces/dock/count")])])
+    monkeypatch.setattr(V, "validate", lambda paths, packs=None, **kw: planted)
+    tally = C.Tally()
+    verdict = mutate.check_mutant(tmp_path, random.Random(1), tally, "planted",
+                                  subprocess_too=False, games=1, cap=50)
+    assert verdict == "reported"
+    assert len(tally.findings) == 1 and "pydantic's words" in tally.findings[0]
+    assert C.machine_words([SpecError(planted.diagnostics)]) == [str(planted.diagnostics[0])]
+    assert C.machine_words(["f.json#/x: SCENARIO-INVALID: 'x' is not a key of a step"]) == []
+
+
 @pytest.mark.parametrize("kind", ["faction", "map", "deck", "patch", "pack"])
 def test_every_document_kind_is_mutated(kind):
     import random

@@ -682,7 +682,8 @@ def test_a_scenario_file_is_recognised_and_read_against_the_content(capsys):
 
 
 @pytest.mark.parametrize("name, pointer, needle, message", [
-    ("expect-typo.json", "/expect/peices", '"peices"', "unknown key 'peices'"),
+    ("expect-typo.json", "/expect/peices", '"peices"',
+     "'peices' is not a key of 'expect' (did you mean 'pieces'?)"),
     ("unknown-piece.json", "/position/pieces/5/timber", '"timber"', "unknown piece 'timber'"),
 ])
 def test_a_scenario_that_means_nothing_is_scenario_invalid_at_its_line(capsys, name, pointer,
@@ -724,7 +725,8 @@ def test_content_without_a_kind_says_what_kinds_there_are(tmp_path):
     f.write_text('{"id": "x"}', encoding="utf-8")
     [d] = findings(f)
     assert (d.code, d.pointer) == ("KEY-MISSING", "")
-    assert "no 'kind'" in d.message and "pack, map, deck, faction, patch" in d.message
+    assert d.message.startswith("a content file needs 'kind', saying which: pack, map, deck, "
+                                "faction, patch, library; a rules scenario has no 'kind'")
     assert "docs/scenarios.md" in d.message
 
 

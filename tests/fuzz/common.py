@@ -157,6 +157,28 @@ def unlocated(diags) -> list[str]:
     return bad
 
 
+PYDANTIC_WORDS = ("Field required", "Extra inputs are not permitted", "Input should be",
+                  "Unable to extract tag", "validation error", "type=", "Input tag",
+                  "String should", "List should", "Tuple should", "Dictionary should",
+                  "Value error, ", "[key]")
+"""pydantic's own phrases (issue 12): a message an author reads says what the file has,
+what it should have and what was meant (rootlaw.spec.explain), never these."""
+
+
+def machine_words(messages) -> list[str]:
+    """The messages (diagnostics, errors or strings) that hold pydantic's phrases."""
+    out = []
+    for m in messages:
+        if isinstance(m, SpecError):
+            out += machine_words(m.diagnostics)
+            continue
+        text = getattr(m, "message", None) or str(m)
+        ptr = getattr(m, "pointer", "")
+        if any(p in text or p in ptr for p in PYDANTIC_WORDS):
+            out.append(str(m))
+    return out
+
+
 def error_unlocated(e: RootlawError) -> str:
     """What a coded runtime error lacks ('' when it has a code and a place)."""
     if isinstance(e, SpecError):

@@ -20,8 +20,9 @@ logs (of base-game and pack games, format 2).  Each garbage input is one of:
 - ``tiny``: an empty file, whitespace, ``null``, ``[]``, ``{}``, a string, a number.
 
 Every reader must give a result or a coded error (a RootlawError: SpecError,
-SaveError, LogError ...) within 2 s, and every finding of validate's report a code and a
-location: ``validate`` (the file, and the pack holding it),
+SaveError, LogError ...) within 2 s, every finding of validate's report a code and a
+location, and no message in pydantic's words (issue 12: in the author's instead):
+``validate`` (the file, and the pack holding it; a scenario file),
 ``Game.load``, ``replay_log``, the scenario runner, and the render path
 (``viewer.position`` + ``render_svg``); a sample goes through the ``rootlaw`` CLI in a
 subprocess (``validate``, ``replay``, ``scenario``, ``render``), which must exit without
@@ -292,7 +293,8 @@ def readers(kind: str, f: Path, folder: Path) -> list[tuple[str, object]]:
             out.append(("validate file", lambda: checked(validate([f]))))
         return out
     if kind == "scenario":
-        return [("scenario", lambda: run_file(f, pure=True))]
+        return [("scenario", lambda: run_file(f, pure=True)),
+                ("validate scenario", lambda: checked(validate([f])))]
     if kind == "save":
         return [("Game.load", lambda: Game.load(f, pure=True)),
                 ("render save", lambda: render_svg(position(save=f)))]
@@ -359,12 +361,23 @@ def campaign(count: int, seed: int, out: Path, *, big: bool = False,
                 miss = C.error_unlocated(r.error)
                 if miss:
                     tally.find(f"{label}: {what}: {miss}")
+                machine = C.machine_words([r.error])
+                if machine:
+                    tally.find(f"{label}: {what}: in pydantic's words: {machine[:3]}")
             else:
                 tally.count(f"{what}: result")
                 bad = C.unlocated(getattr(r.value, "diagnostics", []))
                 if bad:  # validate's report: every finding has a code and a place
                     tally.find(f"{label}: {what}: findings without a code or a location: "
                                f"{bad[:3]}")
+                said = getattr(r.value, "diagnostics", None)
+                if said is None:  # the scenario runner: its problems as lines
+                    said = [x for x in r.value if isinstance(x, str)] \
+                        if isinstance(r.value, list) else []
+                machine = C.machine_words(said)
+                if machine:
+                    tally.find(f"{label}: {what}: findings in pydantic's words: "
+                               f"{machine[:3]}")
         if subprocess_every and i % subprocess_every == 0:
             args = [*CLI[kind], str(folder if kind == "manifest" else f)]
             rc, o, e, secs = C.cli(*args)

@@ -21,8 +21,9 @@ there.
 
 The oracle, for each mutant (a pack folder that replaces or patches the base game):
 
-1. ``validate([pack])`` returns within 2 s without a traceback, and every finding has
-   a code and a location (a file, and a line or a JSON pointer); a few mutants are also
+1. ``validate([pack])`` returns within 2 s without a traceback, every finding has a
+   code and a location (a file, and a line or a JSON pointer) and is in the author's
+   words, not pydantic's ("Field required" ...: issue 12); a few mutants are also
    validated by ``rootlaw validate --strict`` in a subprocess (exit 0, 1 or 2, no
    traceback).
 2. When it reports no error (warnings allowed), ``resolve([pack])`` accepts it and
@@ -1137,6 +1138,9 @@ def check_mutant(folder: Path, rng: random.Random, tally: C.Tally, label: str, *
     bad = C.unlocated(rep.diagnostics)  # type: ignore[attr-defined]
     if bad:
         tally.find(f"{label}: findings without a code or a location: {bad[:3]}")
+    machine = C.machine_words(rep.diagnostics)  # type: ignore[attr-defined]
+    if machine:
+        tally.find(f"{label}: findings in pydantic's words, not the author's: {machine[:3]}")
     codes = sorted({d.code for d in rep.diagnostics if d.severity == "error"})  # type: ignore[attr-defined]
     for c in codes:
         tally.count(f"code {c}")
