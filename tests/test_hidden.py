@@ -317,3 +317,21 @@ def test_cards_of_a_face_up_zone_are_seen_by_everyone():
     for viewer in range(4):
         ob = g.observation(viewer)["players"][alliance]["zones"]["supporters"]
         assert (ob["cards"] is None) == (viewer != alliance)
+
+
+@pytest.mark.parametrize("factions", [("marquise", "eyrie"), ("marquise", "eyrie", "alliance")])
+def test_a_sample_depends_only_on_what_the_seat_knows(factions):
+    """Two games a seat cannot tell apart (a twin: the other hands, the face-down zones
+    and the deck's order dealt again, the dice to come drawn again) give the same sample
+    for the same seed: what a search agent plays on is a function of the seat's view."""
+    pairs = differ = 0
+    for g in positions(factions, 5, every=29):
+        for seat in range(g.num_players):
+            twin = g.determinize(seat, 1000 + len(g.history))
+            differ += where(twin) != where(g)
+            for seed in (1, 2):
+                a, b = g.determinize(seat, seed), twin.determinize(seat, seed)
+                assert list(a.state) == list(b.state), (len(g.history), seat)
+                assert a.knowledge(seat) == b.knowledge(seat)
+                pairs += 1
+    assert pairs > 40 and differ > 10, (pairs, differ)
