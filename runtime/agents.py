@@ -5,6 +5,7 @@
 - ``HeuristicAgent``: a one-ply look-ahead on an evaluation built from what the content
   declares (VP, what a track scores next or every turn, pieces and rule on the map,
   cards, dominance), run in the core.
+- ``ISMCTSAgent`` (``rootlaw.runtime.search``): information-set Monte Carlo tree search.
 
 Every agent is generic over content and reproducible from its seed, and none sees more
 than its seat's observation: the heuristic and the search run on copies in which what
@@ -121,8 +122,8 @@ DEFAULT_WEIGHTS: dict[str, int] = {
     "column_card": 25,     # a card in a column (the Decree)
     "zone_card": 50,       # a card in a zone (a pile apart from the hand)
     "play_card": 60,       # a card in the play area (crafted persistent cards)
-    "dominance": 2000,     # an activated dominance card (its VP no longer count) ...
-    "dominance_step": 400,  # ... and each step towards winning by it
+    "dominance": 800,      # an activated dominance card (its VP no longer count) ...
+    "dominance_step": 600,  # ... and each step towards winning by it
     "win": 100_000,        # the game won (lost: the negative)
 }
 """The evaluation's weights, one per term of ``EVAL_TERMS`` (generator/tables.py; the
@@ -263,8 +264,15 @@ def _heuristic(spec: Spec, seed: int):
     return HeuristicAgent(seed, weights=w, **opts)
 
 
+def _ismcts(spec: Spec, seed: int):
+    from .search import ISMCTSAgent, spec_options
+
+    opts, w = _options(spec, *spec_options(), weights=True)
+    return ISMCTSAgent(seed, weights=w, **opts)
+
+
 AGENTS: dict[str, Callable[[Spec, int], Agent]] = {
-    "random": _random, "first": _first, "heuristic": _heuristic}
+    "random": _random, "first": _first, "heuristic": _heuristic, "ismcts": _ismcts}
 """The agents a spec can name, and how each is made from its options and a seed."""
 
 

@@ -12,6 +12,9 @@ Measured here, never in tests.  Three parts:
   tool writes), and the cost of one call of ``legal_actions``, ``observation_vector``
   (into a reused buffer and into a new array), ``action_mask`` (into a reused buffer) and
   ``clone``, averaged over every position of one game.
+- ``agents``: per workload, the heuristic agent's decisions/s over every position of one
+  seeded game, and the search agent's iterations/s at its default budget, with the share
+  of its time spent sampling, on priors, on rollouts and in the tree (``run_agents``).
 - ``pettingzoo``: the same games through the PettingZoo AEC API against the plain loop
   (``rootlaw.runtime.envs.bench``), when the ``rl`` extra is installed.
 
@@ -128,6 +131,45 @@ def run_pettingzoo(factions: list[str], games: int, seed: int, rounds: int) -> d
     return {k: out[k] for k in (*loops, "aec_over_plain")}
 
 
+def run_agents(bundle: Bundle, factions: list[str], seed: int, rounds: int,
+               searches: int = 6) -> dict:
+    """The heuristic agent's decisions/s (every position with a choice of one seeded
+    random game, CPU time, best of ``rounds``) and the search agent's iterations/s at
+    its default budget (``searches`` of those positions, spread over the game), with
+    where the search's time goes."""
+    from .agents import HeuristicAgent
+    from .search import ISMCTSAgent
+
+    positions = [g for g in game_positions(Game(factions, seed, bundle=bundle))
+                 if not g.is_over and len(g.legal_actions()) > 1]
+
+    def heuristic() -> int:
+        agent = HeuristicAgent(seed)
+        for g in positions:
+            agent.choose(g, g.legal_actions())
+        return len(positions)
+
+    n, dt = best_cpu(heuristic, rounds)
+    step = max(1, len(positions) // searches)
+    search = ISMCTSAgent(seed)
+    t0 = time.process_time()
+    for g in positions[::step][:searches]:
+        search.choose(g, g.legal_actions())
+    cpu = max(time.process_time() - t0, 1e-9)
+    t = search.timing
+    parts = {k: t[k] for k in ("determinize", "priors", "rollout")}
+    parts["tree"] = max(0.0, t["total"] - sum(parts.values()))
+    return {"heuristic": {**loop_figures(n, dt), "positions": len(positions)},
+            "ismcts": {"budget": f"{search.iterations} iterations, rollout {search.rollout}",
+                       "searches": min(searches, len(positions[::step])),
+                       "iterations": search.searched,
+                       "iterations_per_s": round(search.searched / cpu),
+                       "ms_per_decision": round(cpu / max(1, min(searches, len(positions)))
+                                                * 1e3, 1),
+                       "time_share": {k: round(v / max(t["total"], 1e-9), 3)
+                                      for k, v in parts.items()}}}
+
+
 def default_workloads(bundle: Bundle) -> list[list[str]]:
     """The seatings measured when none is named: the bundle's first two factions (in
     setup order) and, when it has three or more, its first three."""
@@ -168,7 +210,7 @@ def run_playouts(bundle: Bundle, factions: list[str], seeds: list[int],
 
 def run_bench(bundle: Bundle, factions: list[str] | list[list[str]] | None = None, *,
               games: int = 20, seed: int = 1, min_seconds: float = 1.0, rounds: int = 5,
-              pettingzoo: bool = True) -> dict:
+              pettingzoo: bool = True, agents: bool = True) -> dict:
     """Every figure of ``rootlaw bench``.  ``factions``: one seating, several (each a
     workload of playouts; the API and PettingZoo figures use the first), or None for
     ``default_workloads``."""
@@ -184,6 +226,8 @@ def run_bench(bundle: Bundle, factions: list[str] | list[list[str]] | None = Non
     out.update({k: measured[0][k] for k in ("compiled", "pure", "speedup")})
     out["workloads"] = measured
     out["api"] = run_api(bundle, first, seeds, rounds)
+    out["agents"] = [{"factions": w, **run_agents(bundle, w, seed, rounds)}
+                     for w in workloads] if agents else {"skipped": "not asked (--no-agents)"}
     if pettingzoo and bundle.hash == _base_hash():
         out["pettingzoo"] = run_pettingzoo(first, games, seed, rounds)
     else:
@@ -226,6 +270,16 @@ def text(result: dict) -> list[str]:
                      f"(new array {api['observation_vector_new_us']:.3f} us), "
                      f"mask {api['mask_us']:.3f} us, clone {api['clone_us']:.3f} us "
                      f"(core {api['clone_core_us']:.3f} us)")
+    for ag in result.get("agents") or []:
+        if not isinstance(ag, dict) or "heuristic" not in ag:
+            continue
+        h, m = ag["heuristic"], ag["ismcts"]
+        share = ", ".join(f"{k} {100 * v:.0f}%" for k, v in m["time_share"].items())
+        lines.append(f"agents ({', '.join(ag['factions'])}): heuristic {h['decisions_per_s']} "
+                     f"decisions/s ({h['us_per_decision']:.0f} us a decision, "
+                     f"{h['positions']} positions); ismcts ({m['budget']}) "
+                     f"{m['iterations_per_s']} iterations/s, {m['ms_per_decision']:.0f} ms a "
+                     f"decision (time: {share})")
     pz = result.get("pettingzoo")
     if pz and "skipped" not in pz:
         lines.append(f"pettingzoo AEC loop: {pz['aec']['us_per_decision']:.2f} us/decision, "

@@ -6,7 +6,11 @@ docs/agents.md), not asserted here beyond a handful of small seeded games."""
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
+from test_simulate import need, run, simulate_json
 
 from rootlaw.generator.tables import EVAL_TERMS
 from rootlaw.runtime import Game, RandomAgent, RootlawError
@@ -21,6 +25,7 @@ from rootlaw.runtime.agents import (
     weights_array,
 )
 from rootlaw.runtime.hidden import check_agent
+from rootlaw.runtime.search import DEFAULTS
 
 W = weights_array()
 MIXES = [("marquise", "eyrie"), ("eyrie", "alliance"), ("marquise", "eyrie", "alliance")]
@@ -282,3 +287,203 @@ def test_the_heuristic_chooses_from_its_seat_s_view_alone(factions):
     assert compared > 60 and not peeks, "\n".join(map(str, peeks[:5]))
     compared, peeks = check_agent(CheatingHeuristic, factions=factions, games=2, every=5)
     assert compared > 60 and peeks, "the cheating agent was not caught"
+
+
+# ------------------------------------------------------------------ the search
+
+
+def test_the_search_beats_random_agents_at_a_small_budget():
+    wins = games = 0
+    for seed in range(2):
+        for seat in range(2):
+            specs = ["ismcts:iterations=12" if q == seat else "random" for q in range(2)]
+            g = play(("eyrie", "marquise"), specs, seed)
+            wins += g.winner == seat
+            games += 1
+    assert wins == games
+
+
+def test_the_search_follows_its_seed_and_budget():
+    def choices(spec: str, seed: int, n: int = 6):
+        g = Game(["marquise", "eyrie"], 4)
+        agent = make_agent(spec, seed)
+        out, iterations = [], []
+        while len(out) < n:
+            legal = g.legal_actions()
+            a = agent.choose(g, legal)
+            if len(legal) > 1:
+                out.append(a)
+                iterations.append(agent.last_iterations)
+            g.apply(a)
+        return out, iterations
+
+    a, its = choices("ismcts:iterations=8", 1)
+    assert (a, its) == choices("ismcts:iterations=8", 1) and its == [8] * 6
+    _, timed = choices("ismcts:seconds=0.02", 1, n=2)  # a time budget: what fits in it
+    assert all(n >= 1 for n in timed)
+
+
+def test_search_specs():
+    agent = make_agent("ismcts:iterations=50:rollout=random:c=0.5:horizon=2:vp=120", 3)
+    assert (agent.iterations, agent.rollout, agent.c, agent.horizon) == (50, "random", 0.5, 2)
+    assert agent.weights[EVAL_TERMS.index("vp")] == 120
+    for bad, says in [("ismcts:rollout=smart", "one of heuristic, random"),
+                      ("ismcts:iterations=0", "at least 1"), ("ismcts:depth=-1", "at least 0"),
+                      ("ismcts:budget=3", "no option 'budget'")]:
+        with pytest.raises(RootlawError) as e:
+            parse_spec(bad)
+        assert e.value.code == "AGENT-INVALID" and says in e.value.message, (bad, e.value)
+
+
+class Peeking:
+    """A game whose determinize hands out the game itself (a clone of the whole state):
+    a search given it searches the real hands, deck and dice to come."""
+
+    def __init__(self, game):
+        self._game = game
+
+    def __getattr__(self, name):
+        return getattr(self._game, name)
+
+    def determinize(self, seat, rng=None, **kw):
+        if rng is not None and not isinstance(rng, int):
+            rng.getrandbits(63)
+        return self._game.clone()
+
+
+class CheatingSearch:
+    def __init__(self, seed: int):
+        self.agent = make_agent("ismcts:iterations=10", seed)
+
+    def choose(self, game, legal):
+        return self.agent.choose(Peeking(game), legal)
+
+
+def test_the_search_chooses_from_its_seat_s_view_alone():
+    """Law 1.2 for the search: every iteration searches a fresh sample of what its seat
+    cannot see, so twins of a game give the same choice; searching the game itself
+    does not (the check fails on it)."""
+    honest = check_agent(lambda s: make_agent("ismcts:iterations=10", s),
+                         factions=("marquise", "eyrie"), games=1, every=6)
+    assert honest[0] > 20 and not honest[1], "\n".join(map(str, honest[1][:5]))
+    cheat = check_agent(CheatingSearch, factions=("marquise", "eyrie"), games=1, every=6)
+    assert cheat[0] > 20 and cheat[1], "the cheating search was not caught"
+
+
+# ------------------------------------------------------------------ where people use them
+
+
+def test_simulate_with_agents_is_the_same_on_one_process_and_two(capsys):
+    argv = ["--games", "4", "--seed", "3", "--agents", "heuristic,ismcts:iterations=4"]
+    one, _ = simulate_json(capsys, *argv, "--jobs", "1")
+    two, err = simulate_json(capsys, *argv, "--jobs", "2")
+    assert one == two and "none compiled" in err
+    data = json.loads(one)
+    assert data["agents"] == ["heuristic", "ismcts:iterations=4"] and data["games"] == 4
+    assert sum(x["wins"] for x in data["turn_order"]) + data["outcomes"]["stopped"] == 4
+    # Game i is the game play --agents plays with seed 3 + i.
+    rc, out, _ = run(capsys, "play", "--factions", "marquise,eyrie", "--seed", "3", "--games",
+                     "4", "--agents", "heuristic,ismcts:iterations=4", "--json")
+    played = json.loads(out)
+    assert rc == 0 and played["agents"] == data["agents"]
+    assert played["wins"] == {f: r["wins"] for f, r in data["results"].items()}
+
+
+def test_simulate_with_random_agents_is_the_random_simulation(capsys):
+    plain, _ = simulate_json(capsys, "--games", "30", "--seed", "2", "--jobs", "1")
+    said, _ = simulate_json(capsys, "--games", "30", "--seed", "2", "--jobs", "1",
+                            "--agents", "random")
+    assert plain == said and "agents" not in json.loads(plain)
+
+
+def test_simulate_with_agents_on_ray(capsys, monkeypatch):
+    need("ray", "ray")
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
+    argv = ["--games", "3", "--seed", "8", "--agents", "ismcts:iterations=3,heuristic"]
+    one, _ = simulate_json(capsys, *argv, "--jobs", "1")
+    on_ray, err = simulate_json(capsys, *argv, "--jobs", "2", "--ray")
+    assert on_ray == one and "none compiled" in err
+
+
+def test_a_match_is_seat_balanced(capsys):
+    rc, out, err = run(capsys, "simulate", "--factions", "marquise,eyrie,alliance", "--match",
+                       "heuristic,random", "--games", "3", "--seed", "1", "--jobs", "1",
+                       "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    assert data["kind"] == "match" and data["a"] == "heuristic" and data["b"] == "random"
+    seats = data["seatings"]
+    assert [s["faction"] for s in seats] == ["marquise", "eyrie", "alliance"]
+    assert [s["agents"] for s in seats][1] == ["random", "heuristic", "random"]
+    a = data["result"]["a"]
+    assert a["games"] == 9 and a["wins"] == sum(s["a"]["wins"] for s in seats)
+    assert a["win_rate_ci95"][0] <= a["win_rate"] <= a["win_rate_ci95"][1]
+    assert a["wins"] + data["result"]["b"]["wins"] + sum(s["stopped"] for s in seats) == 9
+    rc, text, _ = run(capsys, "simulate", "--factions", "marquise,eyrie", "--match",
+                      "heuristic,random", "--games", "2", "--jobs", "1")
+    assert rc == 0 and "A as marquise" in text and "A as eyrie" in text and "95% CI" in text
+
+
+def test_a_round_robin_sets_every_table_beside_random_agents(capsys):
+    rc, out, err = run(capsys, "simulate", "--factions", "marquise,eyrie,alliance",
+                       "--round-robin", "--agents", "heuristic", "--games", "2",
+                       "--baseline-games", "20", "--jobs", "1", "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    assert [t["factions"] for t in data["tables"]] == [
+        ["marquise", "eyrie"], ["marquise", "alliance"], ["eyrie", "alliance"],
+        ["marquise", "eyrie", "alliance"]]
+    for t in data["tables"]:
+        assert t["agent"]["games"] == 2 and t["random"]["games"] == 20
+        assert len(t["agent"]["turn_order"]) == len(t["factions"])
+    baseline, _ = simulate_json(capsys, "--games", "20", "--seed", "0", "--jobs", "1")
+    first = json.loads(baseline)["results"]
+    assert {f: r["wins"] for f, r in data["tables"][0]["random"]["results"].items()} == \
+        {f: r["wins"] for f, r in first.items()}
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["play", "--agents", "wizard"], "unknown agent 'wizard'"),
+    (["play", "--factions", "marquise,eyrie", "--agents", "random,random,random"],
+     "3 agents for 2 seats"),
+    (["simulate", "--games", "2", "--agents", "ismcts:iterations=none"], "is a number"),
+    (["simulate", "--games", "2", "--match", "heuristic"], "two agent specs"),
+    (["simulate", "--games", "2", "--match", "a,b", "--round-robin"], "one at a time"),
+    (["simulate", "--games", "2", "--round-robin", "--agents", "random,heuristic"],
+     "one agent spec"),
+])
+def test_bad_agent_options_are_clean_errors(capsys, argv, says):
+    rc, _, err = run(capsys, *argv)
+    assert rc == 1 and says in err and "Traceback" not in err
+
+
+def test_a_game_of_agents_is_logged_and_replays(capsys, tmp_path):
+    log = tmp_path / "g.jsonl"
+    rc, out, err = run(capsys, "play", "--factions", "marquise,eyrie", "--seed", "1",
+                       "--agents", "ismcts:iterations=4,heuristic", "--log", log)
+    assert rc == 0 and "winner: " in out, err
+    rc, out, _ = run(capsys, "replay", log)
+    assert rc == 0 and "replays to the same end" in out
+
+
+def test_bench_reports_the_agents(capsys):
+    rc, out, err = run(capsys, "bench", "--json", "--games", "1", "--min-seconds", "0",
+                       "--rounds", "1", "--no-pettingzoo", "--factions", "marquise,eyrie")
+    assert rc == 0, err
+    (ag,) = json.loads(out)["agents"]
+    assert ag["factions"] == ["marquise", "eyrie"]
+    h, m = ag["heuristic"], ag["ismcts"]
+    assert h["positions"] > 50 and h["decisions"] == h["positions"] and h["decisions_per_s"] > 0
+    budget = DEFAULTS["iterations"]
+    assert m["searches"] == 6 and m["iterations"] == 6 * budget and m["iterations_per_s"] > 0
+    assert set(m["time_share"]) == {"determinize", "priors", "rollout", "tree"}
+    assert 0.99 <= sum(m["time_share"].values()) <= 1.01
+    rc, out, _ = run(capsys, "bench", "--games", "1", "--min-seconds", "0", "--rounds", "1",
+                     "--no-pettingzoo", "--factions", "marquise,eyrie")
+    assert re.search(r"^agents \(marquise, eyrie\): heuristic \d+ decisions/s \(\d+ us a "
+                     rf"decision, \d+ positions\); ismcts \({budget} iterations, rollout "
+                     r"heuristic\) \d+ iterations/s, \d+ ms a decision \(time: determinize \d+%",
+                     out, re.M)
+    rc, out, _ = run(capsys, "bench", "--json", "--games", "1", "--min-seconds", "0",
+                     "--rounds", "1", "--no-pettingzoo", "--no-agents")
+    assert json.loads(out)["agents"] == {"skipped": "not asked (--no-agents)"}
