@@ -13,8 +13,9 @@ Measured here, never in tests.  Three parts:
   (into a reused buffer and into a new array), ``action_mask`` (into a reused buffer) and
   ``clone``, averaged over every position of one game.
 - ``agents``: per workload, the heuristic agent's decisions/s over every position of one
-  seeded game, and the search agent's iterations/s at its default budget, with the share
-  of its time spent sampling, on priors, on rollouts and in the tree (``run_agents``).
+  seeded game the heuristic plays, and the search agent's iterations/s at its default
+  budget on some of them, with the share of its time spent sampling, on priors, on
+  rollouts and in the tree (``run_agents``).
 - ``pettingzoo``: the same games through the PettingZoo AEC API against the plain loop
   (``rootlaw.runtime.envs.bench``), when the ``rl`` extra is installed.
 
@@ -71,10 +72,11 @@ def python_loop(factions: list[str], seeds: list[int], bundle: Bundle | None = N
     return n
 
 
-def game_positions(start: Game) -> list[Game]:
-    """Every position of one random game, from its start to its end."""
+def game_positions(start: Game, agent=None) -> list[Game]:
+    """Every position of one game played by ``agent`` in every seat (default: random),
+    from its start to its end."""
     g = start.clone()
-    agent = RandomAgent(g.seed)
+    agent = agent or RandomAgent(g.seed)
     out = [g.clone()]
     while not g.is_over:
         g.apply(agent.choose(g, g.legal_actions()))
@@ -134,14 +136,14 @@ def run_pettingzoo(factions: list[str], games: int, seed: int, rounds: int) -> d
 def run_agents(bundle: Bundle, factions: list[str], seed: int, rounds: int,
                searches: int = 6) -> dict:
     """The heuristic agent's decisions/s (every position with a choice of one seeded
-    random game, CPU time, best of ``rounds``) and the search agent's iterations/s at
-    its default budget (``searches`` of those positions, spread over the game), with
-    where the search's time goes."""
+    game the heuristic plays in every seat, CPU time, best of ``rounds``) and the search
+    agent's iterations/s at its default budget (``searches`` of those positions, spread
+    over the game), with where the search's time goes."""
     from .agents import HeuristicAgent
     from .search import ISMCTSAgent
 
-    positions = [g for g in game_positions(Game(factions, seed, bundle=bundle))
-                 if not g.is_over and len(g.legal_actions()) > 1]
+    played = game_positions(Game(factions, seed, bundle=bundle), HeuristicAgent(seed))
+    positions = [g for g in played if not g.is_over and len(g.legal_actions()) > 1]
 
     def heuristic() -> int:
         agent = HeuristicAgent(seed)

@@ -30,7 +30,7 @@ DEFAULTS = {
     "iterations": 200,
     "seconds": 0.0,        # 0: the iteration budget alone
     "rollout": "heuristic",
-    "horizon": 1,          # rollouts stop this many turns on (0: at the leaf itself)
+    "horizon": 2,          # rollouts stop this many turns on (0: at the leaf itself)
     "depth": 60,           # ... or after this many decisions, whichever comes first
     "c": 1.5,              # PUCT's exploration constant
     "temperature": 100.0,  # the prior: exp(utility gap / temperature), in 1/100 VP

@@ -399,7 +399,7 @@ def test_simulate_with_random_agents_is_the_random_simulation(capsys):
 def test_simulate_with_agents_on_ray(capsys, monkeypatch):
     need("ray", "ray")
     monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
-    argv = ["--games", "3", "--seed", "8", "--agents", "ismcts:iterations=3,heuristic"]
+    argv = ["--games", "2", "--seed", "8", "--agents", "ismcts:iterations=3,heuristic"]
     one, _ = simulate_json(capsys, *argv, "--jobs", "1")
     on_ray, err = simulate_json(capsys, *argv, "--jobs", "2", "--ray")
     assert on_ray == one and "none compiled" in err

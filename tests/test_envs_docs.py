@@ -39,3 +39,30 @@ def test_the_training_example_runs(capsys):
     out = capsys.readouterr().out
     assert "epoch 1: mean log-loss" in out
     assert out.count("vs random: win rate") == 3
+
+
+def rows_after(heading: str) -> list[list[str]]:
+    """The rows (cells) of the tables under a '## heading' whose first cell is code."""
+    section = DOC.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return [[c.strip() for c in line.strip("|").split("|")]
+            for line in section.splitlines() if line.startswith("| `")]
+
+
+def test_the_agents_tables_are_the_code():
+    from rootlaw.generator.tables import EVAL_TERMS
+    from rootlaw.runtime.agents import AGENTS, DEFAULT_WEIGHTS
+    from rootlaw.runtime.search import DEFAULTS
+
+    rows = rows_after("rootlaw's agents: random, heuristic, search")
+    named = {r[0].strip("`"): r for r in rows}
+    assert sorted(r[0].strip("`") for r in rows[:len(AGENTS)]) == sorted(AGENTS)
+    terms = [n for n in named if n in DEFAULT_WEIGHTS]
+    assert terms == list(EVAL_TERMS)
+    for t in terms:
+        assert int(named[t][1]) == DEFAULT_WEIGHTS[t], t
+    options = [n for n in named if n in DEFAULTS]
+    assert options == list(DEFAULTS)
+    for o in options:
+        value = DEFAULTS[o]
+        assert named[o][1] == (str(value) if not isinstance(value, float) or
+                               value != int(value) else str(int(value))), o
