@@ -335,3 +335,20 @@ def test_a_sample_depends_only_on_what_the_seat_knows(factions):
                 assert a.knowledge(seat) == b.knowledge(seat)
                 pairs += 1
     assert pairs > 40 and differ > 10, (pairs, differ)
+
+
+def test_a_sample_is_the_same_on_both_cores():
+    fast = Game(["marquise", "eyrie", "alliance"], 12)
+    slow = Game(["marquise", "eyrie", "alliance"], 12, pure=True)
+    agent = RandomAgent(12)
+    compared = 0
+    while not fast.is_over and len(fast.history) < 300:
+        if len(fast.history) % 50 == 0:
+            for seat in range(3):
+                assert list(fast.determinize(seat, 9).state) == \
+                    list(slow.determinize(seat, 9).state)
+                compared += 1
+        a = agent.choose(fast, fast.legal_actions())
+        fast.apply(a)
+        slow.apply(a)
+    assert compared >= 15
