@@ -293,7 +293,7 @@ class SeatedRandom:
         return a.choose(game, legal)
 
 
-def make_agent(spec: Spec | str, seed: int) -> Agent:
+def make_agent(spec: Spec | str, seed: int = 0) -> Agent:
     """The agent a spec names, seeded."""
     if isinstance(spec, str):
         spec = parse_spec(spec)
