@@ -158,12 +158,12 @@ def test_heuristic_playouts_agree_on_both_cores_and_follow_the_seed():
     for pure in (False, True, False):
         g = Game(["marquise", "eyrie"], 6, pure=pure)
         g._core.seed_agent(11)
-        n = g._core.play_heuristic(W, 1, 100, 120, 0)
+        n = g._core.play_heuristic(W, 1, 100, 80, 0)
         ends.append((n, list(g.state)))
-    assert ends[0] == ends[1] == ends[2] and ends[0][0] == 120
+    assert ends[0] == ends[1] == ends[2] and ends[0][0] == 80
     g = Game(["marquise", "eyrie"], 6)
     g._core.seed_agent(12)
-    g._core.play_heuristic(W, 1, 100, 120, 0)
+    g._core.play_heuristic(W, 1, 100, 80, 0)
     assert list(g.state) != ends[0][1]
 
 
@@ -487,3 +487,16 @@ def test_bench_reports_the_agents(capsys):
     rc, out, _ = run(capsys, "bench", "--json", "--games", "1", "--min-seconds", "0",
                      "--rounds", "1", "--no-pettingzoo", "--no-agents")
     assert json.loads(out)["agents"] == {"skipped": "not asked (--no-agents)"}
+
+
+def test_the_search_chooses_alike_on_both_cores():
+    fast = Game(["marquise", "eyrie"], 5)
+    slow = Game(["marquise", "eyrie"], 5, pure=True)
+    agent = RandomAgent(5)
+    while len(fast.history) < 40 or len(fast.legal_actions()) < 3:
+        a = agent.choose(fast, fast.legal_actions())
+        fast.apply(a)
+        slow.apply(a)
+    spec = "ismcts:iterations=3:horizon=1"
+    assert make_agent(spec, 2).choose(fast, fast.legal_actions()) == \
+        make_agent(spec, 2).choose(slow, slow.legal_actions())
