@@ -164,7 +164,7 @@ def format_match(data: dict) -> str:
         a = s["a"]
         lines.append(f"  A as {s['faction']:<10} {a['wins']:>5}/{a['games']:<5} "
                      f"{_pct(a['win_rate']):>6}  95% CI {_ci(a):<17} "
-                     f"({s['seconds_per_game']:.1f} s a game, {s['stopped']} stopped)")
+                     f"({s['seconds_per_game']:.2f} s a game, {s['stopped']} stopped)")
     a, b = data["result"]["a"], data["result"]["b"]
     lines.append(f"A: {a['wins']}/{a['games']} {_pct(a['win_rate'])} (95% CI {_ci(a)}); "
                  f"B: {b['wins']}/{b['games']} {_pct(b['win_rate'])} (95% CI {_ci(b)})")

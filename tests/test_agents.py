@@ -10,6 +10,7 @@ import json
 import re
 
 import pytest
+from conftest import example_bundle
 from test_simulate import need, run, simulate_json
 
 from rootlaw.generator.tables import EVAL_TERMS
@@ -500,3 +501,20 @@ def test_the_search_chooses_alike_on_both_cores():
     spec = "ismcts:iterations=3:horizon=1"
     assert make_agent(spec, 2).choose(fast, fast.legal_actions()) == \
         make_agent(spec, 2).choose(slow, slow.legal_actions())
+
+
+def test_a_pack_s_faction_is_played_as_a_base_one():
+    """Nothing in the agents names content: the example pack's druids (cycles of their
+    own, tracks, rule ties) are played by the same evaluation, honestly."""
+    bundle = example_bundle("hedge-druids")
+    wins = 0
+    for seed in range(2):
+        g = Game(["druids", "marquise"], seed, bundle=bundle)
+        agents = [HeuristicAgent(seed), RandomAgent(seed)]
+        while not g.is_over:
+            g.apply(agents[g.to_play].choose(g, g.legal_actions()))
+        wins += g.winner == 0
+    assert wins == 2
+    compared, peeks = check_agent(HeuristicAgent, bundle, ("druids", "marquise"), games=1,
+                                  every=4)
+    assert compared > 20 and not peeks
