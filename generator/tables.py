@@ -144,6 +144,13 @@ class Obs:
     empty: int = 0
 
 
+# The terms of the agents' evaluation of a position (core/agent.py.j2), in the order of
+# the weight vector an agent hands the core (runtime/agents.py holds their values): each
+# is read from what the content declares (VP, tracks, pieces, rule, cards, dominance).
+EVAL_TERMS = ("vp", "income", "next_step", "draw_bonus", "warrior", "boxed", "building",
+              "token", "rule", "card", "card_over", "column_card", "zone_card", "play_card",
+              "dominance", "dominance_step", "win")
+
 OBS_KINDS = ("observer", "state", "flag", "seat", "to_play", "decision", "cards")
 VISIBILITY = ("public", "owner", "hidden", "face_up")
 
@@ -324,6 +331,7 @@ PARTIALS = (
     Partial("knowledge", always=True),
     Partial("programs", menu=("program",)),
     Partial("observe", always=True),
+    Partial("agent", always=True),
 )
 
 
@@ -617,6 +625,19 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("TRACK_VP", vp)
     t.put("TRACK_COST", cost)
     t.put("TRACK_DRAW_AT", draw)
+    # Pieces whose track a score_track step scores again and again (an income, not a
+    # one-off on placement), and the hand a faction keeps at its turn's end (its
+    # discard_down_to limit): what the agents' evaluation reads (core/agent.py.j2).
+    def steps_of(f: M.FactionSpec) -> list:
+        return [st for steps in (f.setup, f.turn.birdsong, f.turn.daylight, f.turn.evening,
+                                 *f.hooks.values()) for st in steps]
+
+    income = {pidx[st.building] for f in factions for st in steps_of(f)
+              if isinstance(st, M.ScoreTrack)}
+    t.put("PIECE_INCOME", [int(i in income) for i in range(NP)])
+    t.put("FACTION_HAND_LIMIT", [min([st.limit for st in steps_of(f)
+                                      if isinstance(st, M.DiscardDownTo)] or [1 << 20])
+                                 for f in factions])
     t.put("FACTION_WARRIOR", [pidx[next(n for n, p in f.pieces.items() if p.kind == "warrior")]
                               for f in factions])
     t.put("FACTION_CRAFTING", [pidx[f.crafting_piece] if f.crafting_piece else -1
@@ -1185,7 +1206,16 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     # Scratch (Core.k): the largest of the helpers' needs, among them the observation's
     # table of where each card location counts (NLOC rows of 1 + one per cards field).
     consts["OBS_ROW"] = 1 + sum(f.kind == "cards" for f in t.observation)
-    consts["SCRATCH"] = max(64 + 4 * C, consts["NLOC"] * consts["OBS_ROW"])
+    # ... and the evaluation's (core/agent.py.j2): a ruler per clearing, a count per
+    # card location, a worth per seat.
+    consts["SCRATCH"] = max(64 + 4 * C, consts["NLOC"] * consts["OBS_ROW"],
+                            C + consts["NLOC"] + P)
+    for i, term in enumerate(EVAL_TERMS):
+        consts[f"W_{term.upper()}"] = i
+    consts["NW"] = len(EVAL_TERMS)
+    # The look-ahead answers at most this many questions an action raises (a march's
+    # second move, a payment, an ambush ...) before it evaluates (core/agent.py.j2).
+    consts["SETTLE"] = 8
 
     t.names = {
         "clearings": [str(c) for c in c_ids],

@@ -12,6 +12,10 @@ Measured here, never in tests.  Three parts:
   tool writes), and the cost of one call of ``legal_actions``, ``observation_vector``
   (into a reused buffer and into a new array), ``action_mask`` (into a reused buffer) and
   ``clone``, averaged over every position of one game.
+- ``agents``: per workload, the heuristic agent's decisions/s over every position of one
+  seeded game the heuristic plays, and the search agent's iterations/s at its default
+  budget on some of them, with the share of its time spent sampling, on priors, on
+  rollouts and in the tree (``run_agents``).
 - ``pettingzoo``: the same games through the PettingZoo AEC API against the plain loop
   (``rootlaw.runtime.envs.bench``), when the ``rl`` extra is installed.
 - ``openspiel``: the seeded games through the OpenSpiel game (``legal_actions()``,
@@ -75,10 +79,11 @@ def python_loop(factions: list[str], seeds: list[int], bundle: Bundle | None = N
     return n
 
 
-def game_positions(start: Game) -> list[Game]:
-    """Every position of one random game, from its start to its end."""
+def game_positions(start: Game, agent=None) -> list[Game]:
+    """Every position of one game played by ``agent`` in every seat (default: random),
+    from its start to its end."""
     g = start.clone()
-    agent = RandomAgent(g.seed)
+    agent = agent or RandomAgent(g.seed)
     out = [g.clone()]
     while not g.is_over:
         g.apply(agent.choose(g, g.legal_actions()))
@@ -152,6 +157,56 @@ def run_openspiel(factions: list[str], games: int, seed: int, rounds: int,
             "of_plain": round(loop["decisions_per_s"] / plain["decisions_per_s"], 3)}
 
 
+AGENTS_TIMED = ("the heuristic's choose() at every position with a choice of one seeded "
+                "game it plays in every seat; the search's choose() at some of them")
+
+
+def run_agents(bundle: Bundle, factions: list[str], seed: int, rounds: int,
+               searches: int = 6) -> dict:
+    """The heuristic agent's decisions/s (every position with a choice of one seeded
+    game the heuristic plays in every seat, CPU time, best of ``rounds``) and the search
+    agent's iterations/s at its default budget (``searches`` of those positions, spread
+    over the game), with where the search's time goes."""
+    from .agents import HeuristicAgent
+    from .search import ISMCTSAgent
+
+    played = game_positions(Game(factions, seed, bundle=bundle), HeuristicAgent(seed))
+    positions = [g for g in played if not g.is_over and len(g.legal_actions()) > 1]
+
+    def heuristic() -> int:
+        agent = HeuristicAgent(seed)
+        for g in positions:
+            agent.choose(g, g.legal_actions())
+        return len(positions)
+
+    n, dt = best_cpu(heuristic, rounds)
+    step = max(1, len(positions) // searches)
+    chosen = positions[::step][:searches]
+    agents: list = []
+
+    def search() -> int:
+        # A fresh agent a round, seeded alike: every round searches the same trees.
+        agents.append(ISMCTSAgent(seed))
+        for g in chosen:
+            agents[-1].choose(g, g.legal_actions())
+        return agents[-1].searched
+
+    searched, cpu = best_cpu(search, rounds)
+    t = agents[-1].timing
+    parts = {k: t[k] for k in ("determinize", "priors", "rollout")}
+    parts["tree"] = max(0.0, t["total"] - sum(parts.values()))
+    return {"timer": timer(rounds), "timed": AGENTS_TIMED,
+            "heuristic": {**loop_figures(n, dt), "positions": len(positions)},
+            "ismcts": {"budget": f"{agents[-1].iterations} iterations, rollout "
+                                 f"{agents[-1].rollout}",
+                       "searches": len(chosen),
+                       "iterations": searched,
+                       "iterations_per_s": round(searched / cpu),
+                       "ms_per_decision": round(cpu / max(1, len(chosen)) * 1e3, 1),
+                       "time_share": {k: round(v / max(t["total"], 1e-9), 3)
+                                      for k, v in parts.items()}}}
+
+
 def default_workloads(bundle: Bundle) -> list[list[str]]:
     """The seatings measured when none is named: the bundle's first two factions (in
     setup order) and, when it has three or more, its first three."""
@@ -207,7 +262,7 @@ def run_playouts(bundle: Bundle, factions: list[str], seeds: list[int],
 
 def run_bench(bundle: Bundle, factions: list[str] | list[list[str]] | None = None, *,
               games: int = 20, seed: int = 1, min_seconds: float = 1.0, rounds: int = 3,
-              pettingzoo: bool = True) -> dict:
+              pettingzoo: bool = True, agents: bool = True) -> dict:
     """Every figure of ``rootlaw bench``.  ``factions``: one seating, several (each a
     workload of playouts; the API and PettingZoo figures use the first), or None for
     ``default_workloads``."""
@@ -224,6 +279,8 @@ def run_bench(bundle: Bundle, factions: list[str] | list[list[str]] | None = Non
     out.update({k: measured[0][k] for k in ("compiled", "pure", "speedup")})
     out["workloads"] = measured
     out["api"] = run_api(bundle, first, seeds, rounds)
+    out["agents"] = [{"factions": w, **run_agents(bundle, w, seed, rounds)}
+                     for w in workloads] if agents else {"skipped": "not asked (--no-agents)"}
     if pettingzoo and bundle.hash == _base_hash():
         out["pettingzoo"] = run_pettingzoo(first, games, seed, rounds)
         out["openspiel"] = run_openspiel(first, games, seed, rounds,
@@ -273,6 +330,19 @@ def text(result: dict) -> list[str]:
                      f"(new array {api['observation_vector_new_us']:.3f} us), "
                      f"mask {api['mask_us']:.3f} us, clone {api['clone_us']:.3f} us "
                      f"(core {api['clone_core_us']:.3f} us)")
+    for ag in result.get("agents") or []:
+        if not isinstance(ag, dict) or "heuristic" not in ag:
+            continue
+        h, m = ag["heuristic"], ag["ismcts"]
+        share = ", ".join(f"{k} {100 * v:.0f}%" for k, v in m["time_share"].items())
+        lines.append(f"heuristic agent ({', '.join(ag['factions'])}): {h['decisions_per_s']} "
+                     f"decisions/s, {h['us_per_decision']:.0f} us a decision (choose() at "
+                     f"the {h['positions']} positions with a choice of a game it plays; "
+                     f"{ag['timer']})")
+        lines.append(f"search agent ({', '.join(ag['factions'])}): ismcts ({m['budget']}) "
+                     f"{m['iterations_per_s']} iterations/s, {m['ms_per_decision']:.0f} ms a "
+                     f"decision, time: {share} (choose() at {m['searches']} of those "
+                     f"positions; {ag['timer']})")
     pz = result.get("pettingzoo")
     if pz and "skipped" not in pz:
         lines.append(f"pettingzoo AEC loop: {pz['aec']['decisions_per_s']} decisions/s, "

@@ -122,6 +122,7 @@ def cmd_play(args) -> int:
     if (args.quiet or args.json) and games > 1 and args.progress:
         from tqdm import tqdm
         progress = tqdm(total=games, unit="game", file=sys.stderr)
+    specs = _agent_specs(args, len(factions))
     stats = _Stats(factions)
     interrupted = False
     try:
@@ -130,7 +131,8 @@ def cmd_play(args) -> int:
             out = None if args.quiet or args.json else sys.stdout
             g = play_game(bundle, factions, seed, out=out, log_path=args.log, pure=args.pure,
                           max_decisions=args.max_decisions,
-                          view=_view_seat(args.view, None, factions=factions))
+                          view=_view_seat(args.view, None, factions=factions),
+                          agents=None if specs is None else table_agents(specs, seed))
             if i == 0 and games >= 50 and not g.compiled and not args.pure:
                 print("rootlaw: this bundle runs on the pure-Python core; `rootlaw build` "
                       "with the same --pack/--map options compiles it (tens of times faster)",
@@ -147,6 +149,7 @@ def cmd_play(args) -> int:
     if args.json:
         seeds = [args.seed, args.seed + stats.games - 1] if stats.games else []
         summary = {"bundle": bundle.hash, "factions": factions, "seeds": seeds,
+                   **({"agents": [str(a) for a in specs]} if specs else {}),
                    **stats.summary()}
         if interrupted:
             summary["interrupted"] = True
@@ -158,6 +161,23 @@ def cmd_play(args) -> int:
         print("wins: " + ", ".join(f"{f}={n}" for f, n in tally) +
               (f" (interrupted after {stats.games} games)" if interrupted else ""))
     return 130 if interrupted else 0
+
+
+def _agent_specs(args, seats: int):
+    """--agents as one spec per seat, or None for random agents alone (the games
+    ``rootlaw play`` has always played: one random agent seeded with the game seed)."""
+    from .agents import all_random, parse_agents
+
+    if not getattr(args, "agents", None):
+        return None
+    specs = parse_agents(args.agents, seats)
+    return None if all_random(specs) else specs
+
+
+def table_agents(specs, seed: int) -> list:
+    from .agents import table_agents as make
+
+    return make(specs, seed)
 
 
 def _report_game(args, g, i: int, seed: int, progress) -> None:
@@ -204,9 +224,13 @@ def cmd_simulate(args) -> int:
         return tqdm(total=sim.games_requested, unit=" games", file=sys.stderr,
                     dynamic_ncols=True)
 
+    if args.match or args.round_robin:
+        return _cmd_strength(args, bundle, factions)
+    specs = _agent_specs(args, len(factions))
     sim = sim_mod.simulate(bundle, factions, games=args.games, seed=args.seed, jobs=args.jobs,
                            ray=args.ray, max_decisions=args.max_decisions, pure=args.pure,
-                           on_start=on_start)
+                           on_start=on_start,
+                           agents=None if specs is None else [str(a) for a in specs])
     data = sim_mod.summary(sim)
     if sim.interrupted:
         print(f"rootlaw: interrupted: {sim.games} of {sim.games_requested} games finished "
@@ -228,6 +252,44 @@ def cmd_simulate(args) -> int:
         plot_summary(data, Path(args.plot), faction_colours(bundle, sim.factions))
         print(f"wrote {args.plot}", file=sys.stderr)
     return 130 if sim.interrupted else 0
+
+
+def _cmd_strength(args, bundle, factions: list[str]) -> int:
+    """simulate --match A,B / --round-robin: tables of agents, each a simulate run."""
+    from . import match as m
+
+    if args.match and args.round_robin:
+        raise RootlawError("--match and --round-robin are two modes: one at a time",
+                           code="VALUE-INVALID")
+    if args.plot:
+        raise RootlawError("--plot draws one simulate run, not a match", code="VALUE-INVALID")
+
+    def on_table(what: str) -> None:
+        print(f"rootlaw: {what}", file=sys.stderr, flush=True)
+
+    common = {"games": args.games, "seed": args.seed, "jobs": args.jobs, "ray": args.ray,
+              "max_decisions": args.max_decisions, "pure": args.pure, "on_table": on_table}
+    try:
+        if args.match:
+            pair = [x for x in args.match.split(",") if x.strip()]
+            if len(pair) != 2:
+                raise RootlawError("--match takes two agent specs, A,B (e.g. "
+                                   "ismcts,random)", code="AGENT-INVALID")
+            data = m.match(bundle, factions, pair[0], pair[1], **common)
+            text = m.format_match(data)
+        else:
+            agent = args.agents or "ismcts"
+            if "," in agent:
+                raise RootlawError("--round-robin seats one agent spec in every seat",
+                                   code="AGENT-INVALID")
+            data = m.round_robin(bundle, factions, agent, baseline_games=args.baseline_games,
+                                 **common)
+            text = m.format_round_robin(data)
+    except KeyboardInterrupt:
+        print("rootlaw: interrupted", file=sys.stderr)
+        return 130
+    print(json.dumps(data, indent=2) if args.json else text)
+    return 0
 
 
 # ---------------------------------------------------------------------- info
@@ -398,7 +460,7 @@ def cmd_bench(args) -> int:
     result = run_bench(bundle, [w for w in workloads if w] or None, games=args.games,
                        seed=args.seed,
                        min_seconds=args.min_seconds, rounds=args.rounds,
-                       pettingzoo=not args.no_pettingzoo)
+                       pettingzoo=not args.no_pettingzoo, agents=not args.no_agents)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -604,6 +666,13 @@ def at_least(minimum: int, kind: type = int):
     return parse
 
 
+def agents_option(p) -> None:
+    p.add_argument("--agents", metavar="SPEC[,SPEC...]",
+                   help="who plays each seat, in seat order (one spec: every seat): random "
+                        "(default), first, heuristic, ismcts, with options as "
+                        "name:key=value:... (ismcts:iterations=200); docs/agents.md")
+
+
 def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="rootlaw", description="Root (Leder Games) as data, "
                                  "compiled: play, validate and build content.")
@@ -616,7 +685,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--map", metavar="ID", help="map id (default: the first loaded)")
         p.add_argument("--deck", metavar="ID", help="deck id (default: the first loaded)")
 
-    p = sub.add_parser("play", help="play games with random agents")
+    p = sub.add_parser("play", help="play games (random agents unless --agents)")
     p.add_argument("--factions", default="", help="comma-separated faction ids "
                    "(default: every faction of the bundle)")
     p.add_argument("--seed", type=int, default=0,
@@ -642,6 +711,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "own name, the seed before the suffix (game.json -> game-7.json)")
     p.add_argument("--pure", action="store_true", default=None,
                    help="force the pure-Python core")
+    agents_option(p)
     packs(p)
     p.set_defaults(func=cmd_play)
 
@@ -666,6 +736,15 @@ def build_parser() -> argparse.ArgumentParser:
                    help="progress bar with games/s and ETA on stderr (default: on a terminal)")
     p.add_argument("--pure", action="store_true", default=None,
                    help="force the pure-Python core")
+    agents_option(p)
+    p.add_argument("--match", metavar="A,B",
+                   help="a seat-balanced match of two agent specs: --games games with A in "
+                        "each seat in turn, B in the others; A's win rate with 95%% CIs")
+    p.add_argument("--round-robin", action="store_true",
+                   help="every table of two or more of --factions with the --agents spec "
+                        "(default ismcts) in every seat, beside random agents' figures")
+    p.add_argument("--baseline-games", type=int, default=10_000, metavar="N",
+                   help="--round-robin: random games per table beside it (default 10000)")
     packs(p)
     p.set_defaults(func=cmd_simulate)
 
@@ -722,7 +801,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_build)
 
     p = sub.add_parser("bench", help="speed on the same seeded games: playouts on the compiled "
-                       "and pure cores, the Python API, the PettingZoo loop")
+                       "and pure cores, the Python API, the agents, the PettingZoo loop")
     p.add_argument("--factions", action="append", metavar="A,B[,C]",
                    help="a seating to measure (repeatable: one workload each; the first "
                    "is also used for the Python API figures); default: the bundle's first "
@@ -739,6 +818,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-pettingzoo", action="store_true",
                    help="skip the environments' loops, PettingZoo and OpenSpiel (measured "
                         "when the rl extra is installed)")
+    p.add_argument("--no-agents", action="store_true",
+                   help="skip the agents (the heuristic's decisions/s, the search's "
+                        "iterations/s)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     packs(p)
     p.set_defaults(func=cmd_bench)

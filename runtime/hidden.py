@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 from rootlaw.spec import Bundle
 
+from .agents import RandomAgent
 from .events import describe, public_fingerprint
 from .game import Game
 
@@ -209,4 +210,53 @@ def check_hidden(bundle: Bundle, factions: Sequence[str] | None = None, *, games
     return rep
 
 
-__all__ = ["CARD_FIELDS", "HiddenReport", "Leak", "check_hidden", "play_twins"]
+@dataclass(frozen=True)
+class Peek:
+    """A position where an agent chose differently in games its seat cannot tell apart."""
+
+    seed: int        # the game's seed (random agents seeded with it played to the position)
+    position: int    # decisions taken before it
+    seat: int
+    choices: tuple[str, ...]  # in the game, then in each twin (notation)
+
+    def __str__(self) -> str:
+        return (f"AGENT-PEEKS seed {self.seed} after decision {self.position}: seat "
+                f"{self.seat} chose {', '.join(self.choices)} in twins it cannot tell apart")
+
+
+def check_agent(make: Callable[[int], object], bundle: Bundle | None = None,
+                factions: Sequence[str] | None = None, *, games: int = 3, seed: int = 1,
+                every: int = 7, twins: int = 2, agent_seed: int = 42,
+                max_decisions: int = 3000) -> tuple[int, list[Peek]]:
+    """Whether an agent chooses from its seat's view alone (Law 1.2).  At every
+    ``every``-th position of seeded random games where the seat deciding has a choice,
+    ``twins`` twins of the game are made for that seat (``Game.determinize``: the other
+    hands, face-down zones, the deck's order and the dice to come dealt again; the
+    seat's observation stays the same), and a new agent (``make(agent_seed)``) chooses
+    in the game and in each twin.  An honest agent chooses the same in all; one that
+    reads the hidden state does not.  Returns (positions compared, the positions where
+    the choices differed)."""
+    peeks: list[Peek] = []
+    compared = 0
+    for i in range(games):
+        gseed = seed + i
+        g = Game(list(factions) if factions else None, gseed, bundle=bundle)
+        walker = RandomAgent(gseed)
+        pick = random.Random(gseed)
+        while not g.is_over and len(g.history) < max_decisions:
+            legal = g.legal_actions()
+            if len(g.history) % every == 0 and len(legal) > 1:
+                seat = g.to_play
+                games_alike = [g] + [g.determinize(seat, pick.getrandbits(63))
+                                     for _ in range(twins)]
+                choices = tuple(g.notation(make(agent_seed).choose(x, x.legal_actions()))
+                                for x in games_alike)
+                compared += 1
+                if len(set(choices)) > 1:
+                    peeks.append(Peek(gseed, len(g.history), seat, choices))
+            g.apply(walker.choose(g, legal))
+    return compared, peeks
+
+
+__all__ = ["CARD_FIELDS", "HiddenReport", "Leak", "Peek", "check_agent", "check_hidden",
+           "play_twins"]

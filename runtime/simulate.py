@@ -41,7 +41,7 @@ import socket
 import sys
 import time
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -199,9 +199,11 @@ class Tally:
     decisions: dict[int, int] = field(default_factory=dict)
     stalled_turns: int = 0  # over all games (runtime/stall.py)
     longest_stall: dict[int, int] = field(default_factory=dict)  # histogram, in turns
+    order_wins: list[int] = field(default_factory=list)  # by turn order: 0 the first player
 
     def __post_init__(self) -> None:
         p = self.players
+        self.order_wins = self.order_wins or [0] * p
         self.wins = self.wins or [0] * p
         self.outcomes = self.outcomes or {o: [0] * p for o in OUTCOMES if o != "stopped"}
         self.first = self.first or [0] * p
@@ -215,6 +217,7 @@ class Tally:
             self.stopped += 1
         else:
             self.wins[g.winner] += 1
+            self.order_wins[(g.winner - g.first) % self.players] += 1
             self.outcomes[g.outcome][g.winner] += 1
             if g.winner == g.first:
                 self.first_wins[g.winner] += 1
@@ -254,7 +257,8 @@ class Tally:
         self.games += other.games
         self.stopped += other.stopped
         for mine, theirs in ((self.wins, other.wins), (self.first, other.first),
-                             (self.first_wins, other.first_wins), (self.vp, other.vp)):
+                             (self.first_wins, other.first_wins), (self.vp, other.vp),
+                             (self.order_wins, other.order_wins)):
             for p, v in enumerate(theirs):
                 mine[p] += v
         for o, row in other.outcomes.items():
@@ -318,6 +322,12 @@ class ChunkTask:
     seed: int
     seats: tuple[int, ...]
     max_decisions: int
+    # A table of agents other than random ones (runtime/agents.py specs, one per seat),
+    # and what a worker needs to seat them: the factions and the bundle.
+    agents: tuple[str, ...] = ()
+    factions: tuple[str, ...] = ()
+    bundle: Any = None
+    core_key: str = ""
 
 
 _LOADED: dict[str, tuple[ModuleType, bool]] = {}  # per process: core key -> (module, installed)
@@ -402,8 +412,52 @@ def run_chunk(mod: ModuleType, task: ChunkTask,
     for i in range(task.first, task.first + task.count):
         if stop is not None and stop():
             break
-        tally.add(play_game(mod, seats, task.seed + i, task.max_decisions))
+        if task.agents:
+            tally.add(play_agents_game(mod, task, task.seed + i))
+        else:
+            tally.add(play_game(mod, seats, task.seed + i, task.max_decisions))
     return tally
+
+
+class AgentsTable:
+    """What play_rounds asks of a core (``play_on``), for a table of agents choosing
+    through the Game API one decision at a time."""
+
+    def __init__(self, game, agents: list):
+        self.game = game
+        self.agents = agents
+
+    def play_on(self, max_decisions: int, stop_turn: int) -> int:
+        g, agents = self.game, self.agents
+        taken = 0
+        while not g.is_over and taken < max_decisions:
+            if stop_turn > 0 and g.turn >= stop_turn:
+                break
+            legal = g.legal_actions()
+            if not legal:
+                break
+            g.apply(agents[g.to_play].choose(g, legal))
+            taken += 1
+        return taken
+
+
+def play_agents_game(mod: ModuleType, task: ChunkTask, seed: int) -> GameRecord:
+    """Game ``seed`` from setup to the end, each seat played by its agent, made from the
+    game seed (runtime/agents.py: the same agents on every backend)."""
+    from rootlaw.generator.tables import build_tables
+
+    from . import core as rcore
+    from .agents import parse_spec, table_agents
+    from .game import Game
+
+    pure = not mod.compiled()
+    key = (task.core_key, pure)
+    if key not in rcore._LOADED:  # this process's Game runs on the core it loaded
+        rcore._LOADED[key] = rcore.CoreModule(mod, not pure, "simulate",
+                                              build_tables(task.bundle))
+    g = Game(list(task.factions), seed, bundle=task.bundle, pure=pure)
+    agents = table_agents([parse_spec(a) for a in task.agents], seed)
+    return play_rounds(AgentsTable(g, agents), g.state, g.S, task.max_decisions)
 
 
 _STOP = [False]  # a local worker's: set by its SIGINT handler, read between games
@@ -491,6 +545,7 @@ class Simulation:
     seconds: float = 0.0  # the whole run, from starting the workers to the last chunk
     ray_start_seconds: float | None = None  # of which starting or reaching Ray
     notes: list[str] = field(default_factory=list)
+    agents: list[str] | None = None  # the seats' agent specs (None: random agents)
 
     @property
     def games(self) -> int:
@@ -753,14 +808,17 @@ def _run_ray(art: CoreArtifact, tasks: list[ChunkTask], address: str, jobs: int 
 def simulate(bundle, factions: list[str], *, games: int, seed: int = 0,
              jobs: int | None = None, ray: str | None = None,
              max_decisions: int = 1_000_000, pure: bool | None = None,
-             on_start: Callable[[Simulation], Any] | None = None) -> Simulation:
+             on_start: Callable[[Simulation], Any] | None = None,
+             agents: Sequence[str] | None = None) -> Simulation:
     """Play ``games`` random games (game i: seed+i) and total them.  jobs=None: one
     process per CPU; jobs=1: in this process.  ray: None (local processes), "local"
     (start a local Ray instance) or a Ray address.  A Ctrl-C stops the workers and
     returns every game that finished (``interrupted``; ``Simulation.played`` says which:
     whole chunks, and the first games of the chunks that were playing).  ``on_start(sim)``,
-    called once the core
-    is ready, may return a progress bar (``update(n)``, ``close()``) to follow the games."""
+    called once the core is ready, may return a progress bar (``update(n)``, ``close()``)
+    to follow the games.  ``agents``: one agent spec per seat (runtime/agents.py; each
+    agent made from the game's seed, so the same on every backend); None or random agents
+    alone: the random games, played inside the core."""
     from rootlaw.generator.build import core_key
 
     from .game import Game
@@ -783,8 +841,16 @@ def simulate(bundle, factions: list[str], *, games: int, seed: int = 0,
     g = Game(factions, seed, bundle=bundle, pure=not compiled)
     seats = tuple(g._seats)
     key = core_key(bundle)
+    specs = None
+    if agents is not None:
+        from .agents import all_random, parse_agents
+
+        parsed = parse_agents(",".join(agents), len(seats))
+        specs = None if all_random(parsed) else tuple(str(a) for a in parsed)
+    table = {} if specs is None else {"agents": specs, "factions": tuple(g.factions),
+                                      "bundle": bundle, "core_key": key}
     tasks = [ChunkTask(index=i, first=first, count=count, seed=seed, seats=seats,
-                       max_decisions=max_decisions)
+                       max_decisions=max_decisions, **table)
              for i, (first, count) in enumerate(chunks(games))]
     k = min(jobs or os.cpu_count() or 1, len(tasks))  # no idle workers to start
     backend = (f"ray ({'local' if ray == 'local' else ray})" if ray else
@@ -792,7 +858,7 @@ def simulate(bundle, factions: list[str], *, games: int, seed: int = 0,
     sim = Simulation(bundle=bundle.hash, factions=list(g.factions), seed=seed,
                      games_requested=games, max_decisions=max_decisions, core_key=key,
                      core_compiled=compiled, backend=backend, total=Tally(len(seats)),
-                     notes=notes)
+                     notes=notes, agents=list(specs) if specs else None)
 
     def on_chunk(index: int, tally: Tally, info: WorkerInfo | None) -> None:
         # One assignment, so a Ctrl-C arriving here leaves the chunk in or out, whole.
@@ -890,10 +956,12 @@ def summary(sim: Simulation) -> dict:
             "mean_vp": _r(t.vp[p] / n) if n else None,
             "mean_vp_by_round": [_r(row[p]) for row in by_round],
         }
+    agents = {"agents": sim.agents} if sim.agents else {}
     return {
         "format": FORMAT,
         "bundle": sim.bundle,
         "factions": sim.factions,
+        **agents,
         "seed": sim.seed,
         "seeds": "game i uses seed + i",
         "games_requested": sim.games_requested,
@@ -904,6 +972,11 @@ def summary(sim: Simulation) -> dict:
         "outcomes": {o: (t.stopped if o == "stopped" else sum(t.outcomes[o]))
                      for o in OUTCOMES},
         "results": factions,
+        # Wins by place in the turn order (the first player, the second ...): seat
+        # effects apart from the factions.
+        "turn_order": [{"wins": w, "win_rate": _r(w / n) if n else None,
+                        "win_rate_ci95": [_r(x) for x in wilson_interval(w, n)] if n else None}
+                       for w in t.order_wins],
         "playing_by_round": list(t.round_games),
         "length": {"turns": spread(t.turns), "rounds": spread(t.rounds),
                    "decisions": spread(t.decisions)},
@@ -913,6 +986,10 @@ def summary(sim: Simulation) -> dict:
                    "share": _r(t.stalled_turns / all_turns) if all_turns else None,
                    "longest": spread(t.longest_stall)},
     }
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
 
 
 def _pct(x: float | None) -> str:
@@ -936,6 +1013,10 @@ def format_text(data: dict) -> str:
         lines.append(f"{f:<{w}}  {r['wins']:>6}  {_pct(r['win_rate']):>8}  {ci_text:<17}  "
                      f"{r['wins_by']['vp']:>6}  {r['wins_by']['dominance']:>9}  "
                      f"{r['wins_by']['coalition']:>9}  {first:>11}  {mean_vp:>7}")
+    order = data.get("turn_order")
+    if order:
+        lines.append("by turn order: " + ", ".join(
+            f"{_ordinal(i + 1)} {x['wins']} ({_pct(x['win_rate'])})" for i, x in enumerate(order)))
     o = data["outcomes"]
     lines.append(f"outcomes: 30 VP {o['vp']}, dominance {o['dominance']}, coalition "
                  f"{o['coalition']}, stopped {o['stopped']} (the cap: {data['max_decisions']} "
@@ -1000,6 +1081,8 @@ def seed_ranges(ranges: list[tuple[int, int]], most: int = 6) -> str:
 
 def cli_header(sim: Simulation) -> str:
     last = sim.seed + sim.games_requested - 1
+    seated = sim.factions if not sim.agents else \
+        [f"{f} ({a})" for f, a in zip(sim.factions, sim.agents, strict=True)]
     return (f"simulate: {sim.games_requested} games, seeds {sim.seed}..{last}, "
-            f"{' vs '.join(sim.factions)}; core {'compiled' if sim.core_compiled else 'pure'} "
+            f"{' vs '.join(seated)}; core {'compiled' if sim.core_compiled else 'pure'} "
             f"({sim.core_key}); {sim.backend}")

@@ -77,3 +77,28 @@ def test_the_reinforcement_example_learns_to_beat_random():
     assert r["before"] == 0.24  # the untrained policy is uniform: the random agent
     assert r["after"] >= r["before"] + 0.1
 
+def rows_after(heading: str) -> list[list[str]]:
+    """The rows (cells) of the tables under a '## heading' whose first cell is code."""
+    section = DOC.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    return [[c.strip() for c in line.strip("|").split("|")]
+            for line in section.splitlines() if line.startswith("| `")]
+
+
+def test_the_agents_tables_are_the_code():
+    from rootlaw.generator.tables import EVAL_TERMS
+    from rootlaw.runtime.agents import AGENTS, DEFAULT_WEIGHTS
+    from rootlaw.runtime.search import DEFAULTS
+
+    rows = rows_after("rootlaw's agents: random, heuristic, search")
+    named = {r[0].strip("`"): r for r in rows}
+    assert sorted(r[0].strip("`") for r in rows[:len(AGENTS)]) == sorted(AGENTS)
+    terms = [n for n in named if n in DEFAULT_WEIGHTS]
+    assert terms == list(EVAL_TERMS)
+    for t in terms:
+        assert int(named[t][1]) == DEFAULT_WEIGHTS[t], t
+    options = [n for n in named if n in DEFAULTS]
+    assert options == list(DEFAULTS)
+    for o in options:
+        value = DEFAULTS[o]
+        assert named[o][1] == (str(value) if not isinstance(value, float) or
+                               value != int(value) else str(int(value))), o

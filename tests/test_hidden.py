@@ -338,3 +338,36 @@ def test_check_hidden_command(capsys, monkeypatch):
     out = capsys.readouterr().out
     assert rc == 1 and "FAIL HIDDEN-LEAK marquise,eyrie,alliance seed" in out
     assert "FAILED:" in out.splitlines()[-1]
+@pytest.mark.parametrize("factions", [("marquise", "eyrie"), ("marquise", "eyrie", "alliance")])
+def test_a_sample_depends_only_on_what_the_seat_knows(factions):
+    """Two games a seat cannot tell apart (a twin: the other hands, the face-down zones
+    and the deck's order dealt again, the dice to come drawn again) give the same sample
+    for the same seed: what a search agent plays on is a function of the seat's view."""
+    pairs = differ = 0
+    for g in positions(factions, 5, every=29):
+        for seat in range(g.num_players):
+            twin = g.determinize(seat, 1000 + len(g.history))
+            differ += where(twin) != where(g)
+            for seed in (1, 2):
+                a, b = g.determinize(seat, seed), twin.determinize(seat, seed)
+                assert list(a.state) == list(b.state), (len(g.history), seat)
+                assert a.knowledge(seat) == b.knowledge(seat)
+                pairs += 1
+    assert pairs > 40 and differ > 10, (pairs, differ)
+
+
+def test_a_sample_is_the_same_on_both_cores():
+    fast = Game(["marquise", "eyrie", "alliance"], 12)
+    slow = Game(["marquise", "eyrie", "alliance"], 12, pure=True)
+    agent = RandomAgent(12)
+    compared = 0
+    while not fast.is_over and len(fast.history) < 300:
+        if len(fast.history) % 50 == 0:
+            for seat in range(3):
+                assert list(fast.determinize(seat, 9).state) == \
+                    list(slow.determinize(seat, 9).state)
+                compared += 1
+        a = agent.choose(fast, fast.legal_actions())
+        fast.apply(a)
+        slow.apply(a)
+    assert compared >= 15

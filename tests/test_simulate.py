@@ -325,7 +325,8 @@ def test_jobs_1_and_jobs_2_give_byte_identical_json_and_workers_never_compile(ca
     data = json.loads(one)
     assert list(data) == ["format", "bundle", "factions", "seed", "seeds", "games_requested",
                           "games", "interrupted", "max_decisions", "confidence", "outcomes",
-                          "results", "playing_by_round", "length", "rounds_over", "stalls"]
+                          "results", "turn_order", "playing_by_round", "length",
+                          "rounds_over", "stalls"]
     assert data["games"] == 36 and not data["interrupted"]
     res = data["results"]
     assert sum(r["wins"] for r in res.values()) + data["outcomes"]["stopped"] == 36

@@ -305,8 +305,8 @@ CASES = [
     # A content file without a kind: what kinds there are (and that scenarios differ).
     ("no kind", "faction", whole({"id": "x"}), [
         ("KEY-MISSING", "", "a content file needs 'kind', saying which: pack, map, deck, "
-                            "faction, patch, library; a rules scenario has no 'kind' but its own keys "
-                            "(position, steps ...): see docs/scenarios.md")]),
+                            "faction, patch, library; a rules scenario has no 'kind' but its "
+                            "own keys (position, steps ...): see docs/scenarios.md")]),
     # References to ids that are not defined (the models' validators): did you mean.
     ("a misspelt piece", "faction", setv("/turn/birdsong/0/building", "dok"), [
         ("REF-UNDEF", "/turn/birdsong/0/building",
