@@ -85,20 +85,93 @@ def _param(name: str, f: FieldInfo) -> str:
     return f"`{name}` ({_type_name(f.annotation)}, {default}){': ' + doc if doc else ''}"
 
 
+def content_files() -> list[tuple[str, object]]:
+    """The content the catalogue counts uses in: the base pack's files and, in a checkout,
+    the example packs' (each as (its pack folder/file name, its document))."""
+    from .loader import load_pack
+
+    root = CATALOGUE_PATH.parent.parent
+    manifests = [Path(__file__).resolve().parent / "content" / "base" / "pack.json"]
+    manifests += sorted((root / "examples").glob("*/pack.json"))
+    out = []
+    for manifest in manifests:
+        _, docs = load_pack(manifest)
+        out += [(f"{manifest.parent.name}/{Path(f).name}", d) for f, d in docs]
+    return out
+
+
+def _walk(obj, seen: set[type]) -> None:
+    if isinstance(obj, BaseModel):
+        seen.add(type(obj))
+        for name in type(obj).model_fields:
+            _walk(getattr(obj, name), seen)
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            _walk(v, seen)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            _walk(v, seen)
+
+
+def uses(files: list[tuple[str, object]] | None = None) -> dict[type, list[str]]:
+    """Each model of the content (a step, a menu action ...) -> the content files that use
+    it, in order; a program part -> the programs that use it (a library is one file
+    holding many rules: a part serves each program it is in)."""
+    parts = set(_members(M.Instruction))
+    out: dict[type, list[str]] = {}
+    for name, doc in content_files() if files is None else files:
+        seen: set[type] = set()
+        _walk(doc, seen)
+        for model in seen - parts:
+            out.setdefault(model, []).append(name)
+        for pid, prog in (doc.programs.items() if isinstance(doc, M.LibrarySpec) else ()):
+            in_prog: set[type] = set()
+            _walk(prog, in_prog)
+            for model in in_prog & parts:
+                out.setdefault(model, []).append(f"{doc.id}:{pid}")
+    return out
+
+
+def use_counts(files: list[tuple[str, object]] | None = None) -> dict[str, int]:
+    """'group name' (e.g. 'Steps craft') -> how many content files (for a program part:
+    programs) use that primitive, for every primitive of the catalogue's groups."""
+    used = uses(files)
+    out = {}
+    for title, tag, union, _ in _GROUPS:
+        for model in _members(union):
+            tag_value = typing.get_args(model.model_fields[tag].annotation)[0]
+            out[f"{title} {tag_value}"] = len(used.get(model, []))
+    return out
+
+
+def _used_by(files: list[str]) -> str:
+    return ", ".join(f"`{f}`" for f in files) if files else "(none)"
+
+
 def catalogue_markdown() -> str:
     lines = ["# Primitive catalogue", "",
              "Generated from `spec/models.py` by `rootlaw catalogue`; do not edit by hand.",
              "Content names these primitives; the engine implements each once and never",
              "names the content that uses it.", ""]
+    used = uses()
+    counts = use_counts()
+    ones = sum(1 for n in counts.values() if n == 1)
+    lines += [f"Used by (the last column): the content files that use each primitive, of "
+              f"the base pack and the example packs (for a program part: the programs, as "
+              f"library:program). Of the {len(counts)} primitives, "
+              f"{sum(1 for n in counts.values() if n > 1)} are used by more than one file, "
+              f"{ones} by one ({100 * ones / len(counts):.0f}%) and "
+              f"{sum(1 for n in counts.values() if n == 0)} by none.", ""]
     for title, tag, union, intro in _GROUPS:
-        lines += [f"## {title}", "", intro, "", "| name | what it does | parameters |",
-                  "|---|---|---|"]
+        lines += [f"## {title}", "", intro, "",
+                  "| name | what it does | parameters | used by |", "|---|---|---|---|"]
         for model in _members(union):
             fields = model.model_fields
             tag_value = typing.get_args(fields[tag].annotation)[0]
             doc = " ".join(inspect.cleandoc(model.__doc__ or "").split())
             params = [_param(n, f) for n, f in fields.items() if n != tag]
-            lines.append(f"| `{tag_value}` | {doc} | {'<br>'.join(params) or '-'} |")
+            lines.append(f"| `{tag_value}` | {doc} | {'<br>'.join(params) or '-'} | "
+                         f"{_used_by(used.get(model, []))} |")
         lines.append("")
     lines += ["## Faction parts", "",
               "Keys of a faction file whose entries steps and menu actions name.", "",

@@ -56,6 +56,28 @@ def test_primitive_catalogue_is_current():
         "docs/catalogue.md is stale: run `rootlaw catalogue --out docs/catalogue.md`"
 
 
+def test_the_catalogue_counts_the_content_that_uses_each_primitive():
+    """Issue 12's measure of a catalogue of mechanisms: how many content files use each
+    primitive (a program part: how many programs)."""
+    from rootlaw.spec import models as M
+    from rootlaw.spec.catalogue import content_files, use_counts, uses
+
+    files = [name for name, _ in content_files()]
+    assert "base/alliance.json" in files and "hedge-druids/druids.json" in files
+    used = uses()
+    # The Marquise and the Eyrie craft in a step, the Alliance from its menu; only the
+    # Alliance revolts; the standard library's mobilize and train both choose a card.
+    assert set(used[M.Craft]) >= {"base/eyrie.json", "base/marquise.json"}
+    assert used[M.CraftAction] == ["base/alliance.json"]
+    assert used[M.RevoltAction] == ["base/alliance.json"]
+    choose = next(m for m in used if m.__name__ == "ChoosePart")
+    assert {"standard:mobilize", "standard:train"} <= set(used[choose])
+    counts = use_counts()
+    assert counts["Menu actions revolt"] == 1 and counts["Steps craft"] >= 2
+    # Counted over the files given: the base pack's manifest alone uses no menu action.
+    assert use_counts(content_files()[:1])["Menu actions revolt"] == 0
+
+
 def test_content_files_are_data_only():
     for f in (ROOT / "spec" / "content").rglob("*"):
         if f.is_file():
