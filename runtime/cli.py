@@ -420,7 +420,13 @@ def cmd_schema(args) -> int:
 def cmd_catalogue(args) -> int:
     from rootlaw.spec.catalogue import catalogue_markdown
 
-    return _write_or_print(catalogue_markdown(), args.out)
+    examples = Path(args.examples) if args.examples else Path("examples")
+    if not any(examples.glob("*/pack.json")):
+        if args.examples:
+            raise RootlawError(f"{args.examples}: no pack (*/pack.json) in this folder",
+                               code="FILE-MISSING")
+        examples = None
+    return _write_or_print(catalogue_markdown(examples), args.out)
 
 
 # ---------------------------------------------------------------------- build
@@ -792,6 +798,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("catalogue", help="print the primitive catalogue (markdown)")
     p.add_argument("--out", metavar="FILE", help="write it to FILE (default: stdout)")
+    p.add_argument("--examples", metavar="DIR",
+                   help="count the uses in the packs of DIR too (default: ./examples when "
+                        "it holds packs, as in a checkout)")
     p.set_defaults(func=cmd_catalogue)
 
     p = sub.add_parser("build", help="render and compile the core for a bundle")

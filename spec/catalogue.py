@@ -85,14 +85,15 @@ def _param(name: str, f: FieldInfo) -> str:
     return f"`{name}` ({_type_name(f.annotation)}, {default}){': ' + doc if doc else ''}"
 
 
-def content_files() -> list[tuple[str, object]]:
-    """The content the catalogue counts uses in: the base pack's files and, in a checkout,
-    the example packs' (each as (its pack folder/file name, its document))."""
+def content_files(examples: Path | None = None) -> list[tuple[str, object]]:
+    """The content the catalogue counts uses in: the base pack's files and the packs of
+    the folder ``examples`` (a checkout's examples/: each ``*/pack.json``), each as
+    (its pack folder/file name, its document)."""
     from .loader import load_pack
 
-    root = CATALOGUE_PATH.parent.parent
     manifests = [Path(__file__).resolve().parent / "content" / "base" / "pack.json"]
-    manifests += sorted((root / "examples").glob("*/pack.json"))
+    if examples is not None:
+        manifests += sorted(Path(examples).glob("*/pack.json"))
     out = []
     for manifest in manifests:
         _, docs = load_pack(manifest)
@@ -113,13 +114,13 @@ def _walk(obj, seen: set[type]) -> None:
             _walk(v, seen)
 
 
-def uses(files: list[tuple[str, object]] | None = None) -> dict[type, list[str]]:
+def uses(files: list[tuple[str, object]]) -> dict[type, list[str]]:
     """Each model of the content (a step, a menu action ...) -> the content files that use
     it, in order; a program part -> the programs that use it (a library is one file
     holding many rules: a part serves each program it is in)."""
     parts = set(_members(M.Instruction))
     out: dict[type, list[str]] = {}
-    for name, doc in content_files() if files is None else files:
+    for name, doc in files:
         seen: set[type] = set()
         _walk(doc, seen)
         for model in seen - parts:
@@ -132,7 +133,7 @@ def uses(files: list[tuple[str, object]] | None = None) -> dict[type, list[str]]
     return out
 
 
-def use_counts(files: list[tuple[str, object]] | None = None) -> dict[str, int]:
+def use_counts(files: list[tuple[str, object]]) -> dict[str, int]:
     """'group name' (e.g. 'Steps craft') -> how many content files (for a program part:
     programs) use that primitive, for every primitive of the catalogue's groups."""
     used = uses(files)
@@ -148,16 +149,20 @@ def _used_by(files: list[str]) -> str:
     return ", ".join(f"`{f}`" for f in files) if files else "(none)"
 
 
-def catalogue_markdown() -> str:
+def catalogue_markdown(examples: Path | None = None) -> str:
+    """The catalogue; its 'used by' column counts the base pack and the packs of
+    ``examples`` (``rootlaw catalogue`` in a checkout: its examples/ folder)."""
     lines = ["# Primitive catalogue", "",
              "Generated from `spec/models.py` by `rootlaw catalogue`; do not edit by hand.",
              "Content names these primitives; the engine implements each once and never",
              "names the content that uses it.", ""]
-    used = uses()
-    counts = use_counts()
+    files = content_files(examples)
+    used = uses(files)
+    counts = use_counts(files)
     ones = sum(1 for n in counts.values() if n == 1)
     lines += [f"Used by (the last column): the content files that use each primitive, of "
-              f"the base pack and the example packs (for a program part: the programs, as "
+              f"the base pack{' and the example packs' if examples is not None else ''} (for a "
+              f"program part: the programs, as "
               f"library:program). Of the {len(counts)} primitives, "
               f"{sum(1 for n in counts.values() if n > 1)} are used by more than one file, "
               f"{ones} by one ({100 * ones / len(counts):.0f}%) and "

@@ -52,7 +52,7 @@ def test_engine_code_names_no_faction_card_or_map():
 
 def test_primitive_catalogue_is_current():
     committed = (ROOT / "docs" / "catalogue.md").read_text(encoding="utf-8")
-    assert committed == catalogue_markdown(), \
+    assert committed == catalogue_markdown(ROOT / "examples"), \
         "docs/catalogue.md is stale: run `rootlaw catalogue --out docs/catalogue.md`"
 
 
@@ -62,9 +62,11 @@ def test_the_catalogue_counts_the_content_that_uses_each_primitive():
     from rootlaw.spec import models as M
     from rootlaw.spec.catalogue import content_files, use_counts, uses
 
-    files = [name for name, _ in content_files()]
+    content = content_files(ROOT / "examples")
+    files = [name for name, _ in content]
     assert "base/alliance.json" in files and "hedge-druids/druids.json" in files
-    used = uses()
+    assert "hedge-druids/druids.json" not in [name for name, _ in content_files()]
+    used = uses(content)
     # The Marquise and the Eyrie craft in a step, the Alliance from its menu; only the
     # Alliance revolts; the standard library's mobilize and train both choose a card.
     assert set(used[M.Craft]) >= {"base/eyrie.json", "base/marquise.json"}
@@ -72,10 +74,25 @@ def test_the_catalogue_counts_the_content_that_uses_each_primitive():
     assert used[M.RevoltAction] == ["base/alliance.json"]
     choose = next(m for m in used if m.__name__ == "ChoosePart")
     assert {"standard:mobilize", "standard:train"} <= set(used[choose])
-    counts = use_counts()
+    counts = use_counts(content)
     assert counts["Menu actions revolt"] == 1 and counts["Steps craft"] >= 2
-    # Counted over the files given: the base pack's manifest alone uses no menu action.
-    assert use_counts(content_files()[:1])["Menu actions revolt"] == 0
+    # Counted over the files given: the base pack's map alone uses no menu action.
+    assert use_counts(content[:1])["Menu actions revolt"] == 0
+
+
+def test_the_catalogue_command_counts_a_checkouts_examples(capsys, tmp_path, monkeypatch):
+    from rootlaw.runtime.cli import main
+
+    monkeypatch.chdir(ROOT)  # a checkout: its examples/ are counted
+    assert main(["catalogue"]) == 0
+    printed = capsys.readouterr().out.rstrip("\n")
+    assert printed == catalogue_markdown(ROOT / "examples").rstrip("\n")
+    monkeypatch.chdir(tmp_path)  # elsewhere (an installed rootlaw): the base pack alone
+    assert main(["catalogue"]) == 0
+    out = capsys.readouterr().out
+    assert "of the base pack (for a program part" in out and "hedge-druids/" not in out
+    assert main(["catalogue", "--examples", str(tmp_path)]) != 0
+    assert "FILE-MISSING" in capsys.readouterr().err
 
 
 def test_content_files_are_data_only():
