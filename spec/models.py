@@ -274,7 +274,9 @@ ActionCount = Annotated[
     Annotated[FromBox, Tag("from-box")] | Annotated[None, Tag("any-number")],
     Discriminator(_count_form),
 ]
-UNION_TAGS = frozenset({"number", "from-box", "any-number"})
+UNION_TAGS = frozenset({"number", "from-box", "any-number", "parameter", "track-cost",
+                        "warriors-at", "sum-of", "if-then", "at-least", "none-on-map",
+                        "negation"})
 
 
 class FactionCard(Strict):
@@ -1078,6 +1080,121 @@ Ref = Annotated[str, Field(pattern=r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$", max
 ParamType = Literal["piece", "pieces", "zone", "box", "number"]
 
 
+ParamRef = Annotated[str, Field(pattern=r"^\$[a-z][a-z0-9_]*$", max_length=65)]
+"""'$name': a number parameter of the program."""
+
+
+# ---- values and conditions: numbers a part reads when it runs (its count, a cost) and
+# tests of the game; "the clearing" is the one the program's first choice chose.
+
+
+class TrackCost(Strict):
+    """The cost printed above the next piece of a track: what placing it costs (Law
+    8.4.2: sympathy's supporters; Law 6.5.1 a building's wood)."""
+
+    track_cost: Ref
+    """The piece whose track is read."""
+
+
+class WarriorsAt(Strict):
+    """Warriors in the chosen clearing: the actor's ('self'), or the most that any one
+    other player has there ('another': Law 8.4.2.I, martial law's 'three or more
+    warriors of another player'; rule, Law 2.5, counts them alike)."""
+
+    warriors: Literal["self", "another"]
+    at: Literal["clearing"] = "clearing"
+
+
+class SumValue(Strict):
+    """The sum of values (a cost and its surcharge)."""
+
+    sum: list[Value] = Field(min_length=1, max_length=20)
+
+
+class IfValue(Strict):
+    """One value while a condition holds, another (0 unless given) while it does not:
+    a surcharge (Law 8.4.2.I), a bonus."""
+
+    if_: Condition = Field(alias="if")
+    then: Value
+    else_: Value = Field(default=0, alias="else")
+
+
+class AtLeast(Strict):
+    """A value is at least another: [value, least].  A number parameter a use leaves
+    out (null: the rule does not apply there) makes it false."""
+
+    at_least: list[Value] = Field(min_length=2, max_length=2)
+
+
+class NoneOnMap(Strict):
+    """No piece of this kind is on the map (Law 8.4.2: 'if there are no sympathetic
+    clearings'; a first building, a first token)."""
+
+    none_on_map: Ref
+
+
+class NotCondition(Strict):
+    """The condition does not hold."""
+
+    not_: Condition = Field(alias="not")
+
+
+_VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "sum-of",
+                "if": "if-then"}
+_CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation"}
+
+
+def _value_form(v: object) -> str:
+    if isinstance(v, str):
+        return "parameter"
+    if isinstance(v, (dict, BaseModel)):
+        return _dict_form(v, _VALUE_FORMS, _VALUE_MODELS)
+    return "number"
+
+
+def _condition_form(v: object) -> str:
+    return _dict_form(v, _CONDITION_FORMS, _CONDITION_MODELS)
+
+
+def _dict_form(v: object, forms: dict[str, str], models: dict[str, type]) -> str:
+    """A small object's member, by its one key (for a misspelt key: the closest's)."""
+    for tag, model in models.items():
+        if isinstance(v, model):
+            return tag
+    if isinstance(v, dict):
+        for key, tag in forms.items():
+            if key in v:
+                return tag
+        for k in v:
+            if isinstance(k, str):
+                hint = did_you_mean(k, list(forms))
+                for key, tag in forms.items():
+                    if hint and f"'{key}'" in hint:
+                        return tag
+    return next(iter(forms.values()))
+
+
+Value = Annotated[
+    Annotated[Annotated[int, Field(ge=0, le=100)], Tag("number")] |
+    Annotated[ParamRef, Tag("parameter")] | Annotated[TrackCost, Tag("track-cost")] |
+    Annotated[WarriorsAt, Tag("warriors-at")] | Annotated[SumValue, Tag("sum-of")] |
+    Annotated[IfValue, Tag("if-then")],
+    Discriminator(_value_form),
+]
+"""A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
+next cost, warriors in the clearing, a sum, a value while a condition holds."""
+Condition = Annotated[
+    Annotated[AtLeast, Tag("at-least")] | Annotated[NoneOnMap, Tag("none-on-map")] |
+    Annotated[NotCondition, Tag("negation")],
+    Discriminator(_condition_form),
+]
+"""A test of the game: a comparison of values, no piece of a kind on the map, not."""
+_VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": SumValue,
+                 "if-then": IfValue}
+_CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition}
+
+
 class ClearingFilter(Strict):
     """Clearings that pass every test given."""
 
@@ -1087,6 +1204,14 @@ class ClearingFilter(Strict):
     """Holding at least one piece of any of these ('$param' of type pieces, or a list)."""
     lacks: Ref | None = None
     """Holding none of this piece."""
+    adjacent_to: ClearingFilter | None = None
+    """Adjacent to at least one clearing that passes this filter (Law 8.4.2: next to a
+    sympathetic clearing; Law 4.2 moves, 6.5 a Marquise's neighbours)."""
+    any_of: list[ClearingFilter] | None = Field(default=None, min_length=1, max_length=20)
+    """Passing at least one of these filters."""
+    when: Condition | None = None
+    """While this condition holds (the same for every clearing): in 'any_of', a way in
+    that the game opens (Law 8.4.2: any clearing while none has sympathy)."""
 
 
 class CardChoice(Strict):
@@ -1156,8 +1281,24 @@ class IntoBoxPart(Strict):
     box: Ref
 
 
+class SpendPart(Strict):
+    """A cost: spend cards matching the chosen clearing (birds match any, Law 2.1.1) from
+    one of the actor's zones, as many as a value says, before the parts after it; the
+    actor chooses which whenever the zone holds more cards than are owed (Law 8.4.1:
+    revolt's supporters, 8.4.2 spread's).  The action is offered only where the zone
+    holds enough."""
+
+    op: Literal["spend"]
+    source: Ref = Field(alias="from")
+    """The zone the cards are spent from."""
+    matching: Literal["clearing"] = "clearing"
+    """Cards whose suit matches the chosen clearing."""
+    count: Value = 1
+    """How many (read when the action is offered and when it is taken)."""
+
+
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
-                        IntoBoxPart,
+                        IntoBoxPart | SpendPart,
                         Field(discriminator="op")]
 
 
@@ -1166,9 +1307,10 @@ Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemoveP
 # clearing and a card together.  They are action types of the fixed action space
 # (generator/tables.py ACTION_TYPES): a new verb is a new type, appended there.
 # (Not the types of the engine's remaining menu routines: march's move, battle, build,
-# craft, spread, revolt; an action's type tells a menu's entries apart.)
+# craft, revolt; an action's type tells a menu's entries apart.)
 VERB_SHAPES = {"recruit_all": "none", "mobilize": "card", "train": "card",
-               "recruit": "clearing", "organize": "clearing", "spend_place": "clearing_card"}
+               "recruit": "clearing", "organize": "clearing", "spend_place": "clearing_card",
+               "spread": "clearing"}
 
 
 class Program(Strict):
@@ -1325,6 +1467,8 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 
 
 # Cards and abilities name effect programs and abilities defined after them.
+for _m in (SumValue, IfValue, AtLeast, NotCondition, ClearingFilter, SpendPart):
+    _m.model_rebuild()
 Effect.model_rebuild()
 Trigger.model_rebuild()
 Card.model_rebuild()

@@ -1259,32 +1259,96 @@ def check_bundle(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 # --------------------------------------------------------------------------- programs
 
 
-def _part_refs(part: Any) -> Iterator[tuple[str, str]]:
-    """(field, value) of each name a program part gives."""
-    for key in ("piece", "zone", "box"):
+_PIECE, _PIECES, _NUMBER = ("piece",), ("piece", "pieces"), ("number",)
+
+
+def _filter_refs(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
+    """(where, name, the parameter types it may be) of each name a clearing filter gives."""
+    if f is None:
+        return
+    for key in ("has", "lacks"):
+        if getattr(f, key) is not None:
+            yield (*at, key), getattr(f, key), _PIECE
+    if f.has_any is not None:
+        if isinstance(f.has_any, str):
+            yield (*at, "has_any"), f.has_any, _PIECES
+        else:
+            for j, v in enumerate(f.has_any):
+                yield (*at, "has_any", j), v, _PIECE
+    if f.when is not None:
+        yield from _condition_refs(f.when, (*at, "when"))
+    for j, g in enumerate(f.any_of or ()):
+        yield from _filter_refs(g, (*at, "any_of", j))
+    yield from _filter_refs(f.adjacent_to, (*at, "adjacent_to"))
+
+
+def _value_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
+    if isinstance(v, str):
+        yield at, v, _NUMBER
+    elif isinstance(v, M.TrackCost):
+        yield (*at, "track_cost"), v.track_cost, _PIECE
+    elif isinstance(v, M.SumValue):
+        for j, x in enumerate(v.sum):
+            yield from _value_refs(x, (*at, "sum", j))
+    elif isinstance(v, M.IfValue):
+        yield from _condition_refs(v.if_, (*at, "if"))
+        yield from _value_refs(v.then, (*at, "then"))
+        yield from _value_refs(v.else_, (*at, "else"))
+
+
+def _condition_refs(c: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
+    if isinstance(c, M.AtLeast):
+        for j, x in enumerate(c.at_least):
+            yield from _value_refs(x, (*at, "at_least", j))
+    elif isinstance(c, M.NoneOnMap):
+        yield (*at, "none_on_map"), c.none_on_map, _PIECE
+    elif isinstance(c, M.NotCondition):
+        yield from _condition_refs(c.not_, (*at, "not"))
+
+
+def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
+    """(where in the part, name, the parameter types it may be) of each name a program
+    part gives."""
+    for key, want in (("piece", _PIECE), ("zone", ("zone",)), ("box", ("box",))):
         v = getattr(part, key, None)
         if isinstance(v, str):
-            yield key, v
+            yield (key,), v, want
     at = getattr(part, "at", None)
     if isinstance(at, M.AtEach):
-        yield "at", at.each
-    filters = []
+        yield ("at", "each"), at.each, _PIECE
+    if isinstance(part, M.SpendPart):
+        yield ("from",), part.source, ("zone",)
+        yield from _value_refs(part.count, ("count",))
     if isinstance(part, M.ChoosePart):
-        filters.append(("clearing", part.clearing))
+        yield from _filter_refs(part.clearing, ("clearing",))
         if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):
-            filters.append(("card", part.card.matching))
-    for where, f in filters:
-        if f is None:
-            continue
-        for key in ("has", "lacks"):
-            if getattr(f, key) is not None:
-                yield f"{where}/{key}", getattr(f, key)
-        if f.has_any is not None:
-            for v in ([f.has_any] if isinstance(f.has_any, str) else f.has_any):
-                yield f"{where}/has_any", v
+            yield from _filter_refs(part.card.matching, ("card", "matching"))
 
 
-_REF_TYPES = {"piece": ("piece",), "at": ("piece",), "zone": ("zone",), "box": ("box",)}
+def _counts_in_clearing(v: Any) -> bool:
+    """Whether a value or condition counts pieces in the chosen clearing."""
+    if isinstance(v, M.WarriorsAt):
+        return True
+    if isinstance(v, M.SumValue):
+        return any(_counts_in_clearing(x) for x in v.sum)
+    if isinstance(v, M.IfValue):
+        return any(_counts_in_clearing(x) for x in (v.if_, v.then, v.else_))
+    if isinstance(v, M.AtLeast):
+        return any(_counts_in_clearing(x) for x in v.at_least)
+    if isinstance(v, M.NotCondition):
+        return _counts_in_clearing(v.not_)
+    return False
+
+
+def _whens(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple, Any]]:
+    """(where, condition) of each 'when' of a filter, nested ones too."""
+    if f is None:
+        return
+    if f.when is not None:
+        yield (*at, "when"), f.when
+    for j, g in enumerate(f.any_of or ()):
+        yield from _whens(g, (*at, "any_of", j))
+    yield from _whens(f.adjacent_to, (*at, "adjacent_to"))
 
 
 @check("PROGRAM-REF", "error", "library",
@@ -1295,21 +1359,17 @@ _REF_TYPES = {"piece": ("piece",), "at": ("piece",), "zone": ("zone",), "box": (
 def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
     for pid, prog in lib.programs.items():
         for i, part in enumerate(prog.do):
-            for key, v in _part_refs(part):
+            for where, v, want in _part_refs(part):
                 if not v.startswith("$"):
                     continue
                 name = v[1:]
-                loc = ("programs", pid, "do", i, *key.split("/"))
+                loc = ("programs", pid, "do", i, *where)
                 if name not in prog.params:
                     known = ", ".join(prog.params) or "none"
                     yield loc, f"{v!r} is no parameter of {pid} (its parameters: {known})"
                     continue
-                base = key.split("/")[-1]
-                want = ("piece", "pieces") if base in ("has", "lacks", "has_any") else \
-                    _REF_TYPES.get(base, ("piece",))
-                if base in ("has", "lacks"):
-                    want = ("piece",)
                 if prog.params[name] not in want:
+                    key = "/".join(str(x) for x in where if not isinstance(x, int))
                     yield loc, (f"{v!r} is a {prog.params[name]} parameter; {key} takes "
                                 f"{' or '.join(want)}")
 
@@ -1352,11 +1412,31 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
             if isinstance(part, (M.DiscardPart, M.PutPart)) and "card" not in chose:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts on the chosen card, and no card is chosen"
-            clearing_part = isinstance(part, M.RemovePart) or (
+            clearing_part = isinstance(part, (M.RemovePart, M.SpendPart)) or (
                 isinstance(part, M.PlacePart) and part.at == "clearing")
             if clearing_part and "clearing" not in chose:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts in the chosen clearing, and no clearing is chosen"
+            if isinstance(part, M.SpendPart) and any(
+                    isinstance(x, M.SpendPart) for x in prog.do[:i]):
+                yield ("programs", pid, "do", i), \
+                    f"{pid}: one 'spend' a program (the parts after it wait on its payment)"
+            if isinstance(part, (M.DiscardPart, M.PutPart)) and any(
+                    isinstance(x, M.SpendPart) for x in prog.do[:i]):
+                yield ("programs", pid, "do", i), \
+                    f"{pid}: '{part.op}' acts on the chosen card, which a 'spend' before " \
+                    "it does not keep: put it before the 'spend'"
+            if isinstance(part, M.ChoosePart):
+                fs = [(("clearing",), part.clearing)]
+                if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):
+                    fs.append((("card", "matching"), part.card.matching))
+                for at, f in fs:
+                    for where, cond in _whens(f, at):
+                        if _counts_in_clearing(cond):
+                            yield ("programs", pid, "do", i, *where), \
+                                f"{pid}: a filter's 'when' is the same for every clearing, " \
+                                "so it cannot count pieces in 'the clearing': this choice " \
+                                "is choosing it"
 
 
 # --------------------------------------------------------------------------- the docs
