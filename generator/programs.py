@@ -90,6 +90,10 @@ class _Resolver:
                                f"{self.faction.id}")
         return ids.index(v)
 
+    def bound(self, ref: str):
+        """What a name is bound to (None: a parameter the use leaves out)."""
+        return self._value(ref)
+
     def box(self, ref: str) -> int:
         v = self._value(ref)
         ids = [b.id for b in self.faction.boxes]
@@ -157,6 +161,8 @@ def _value(v, code: _Code, c: str = "c"):
         if v.warriors == "self":
             return f"self.s[S_BOARD + {c} * NP + self.warrior(p)]"
         return f"self.most_warriors_of_others(p, {c})"
+    if isinstance(v, M.ClearingCount):
+        return f"self.{_count(v.clearings, code)}(p, {c})"
     if isinstance(v, M.SumValue):
         terms = [_value(x, code, c) for x in v.sum]
         if any(t is None for t in terms):
@@ -189,46 +195,65 @@ def _condition(cond, code: _Code, c: str = "c") -> str:
     raise ProgramError(f"program {code.r.program}: an unknown condition {cond!r}")
 
 
-def _clearing_test(f: M.ClearingFilter, code: _Code, c: str = "c") -> list[str]:
-    """The tests of a clearing filter, as expressions on clearing variable c: the cheap
-    ones (a piece there or not) first."""
+def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
+    """The tests of a clearing filter, as expressions on clearing variable x ('the
+    clearing', of 'suit', is c: the chosen one, or the one a choice is testing): the
+    cheap ones (a piece there or not) first."""
     r = code.r
     tests = []
     if f.has is not None:
-        tests.append(f"self.s[S_BOARD + {c} * NP + {r.piece(f.has)}] > 0")
-    if f.lacks is not None:
-        tests.append(f"self.s[S_BOARD + {c} * NP + {r.piece(f.lacks)}] == 0")
+        tests.append(f"self.s[S_BOARD + {x} * NP + {r.piece(f.has)}] > 0")
+    lacks = r.bound(f.lacks) if isinstance(f.lacks, str) else f.lacks
+    if isinstance(lacks, list):  # none of several (a pieces parameter, a list)
+        tests.append(f"not self.has_building_in({x}, {_mask(r.pieces(f.lacks))})")
+    elif lacks is not None:
+        tests.append(f"self.s[S_BOARD + {x} * NP + {r.piece(f.lacks)}] == 0")
     if f.has_any is not None:
-        tests.append(f"self.has_building_in({c}, {_mask(r.pieces(f.has_any))})")
+        tests.append(f"self.has_building_in({x}, {_mask(r.pieces(f.has_any))})")
+    if f.suit is not None and x != "c":
+        tests.append(f"self.t[T_CLEARING_SUIT + {x}] == self.t[T_CLEARING_SUIT + c]")
     if f.when is not None:
-        tests.append(_condition(f.when, code, c))
+        tests.append(_condition(f.when, code))
     if f.any_of is not None:
-        ways = [" and ".join(_clearing_test(x, code, c)) or "1" for x in f.any_of]
+        ways = [" and ".join(_clearing_test(g, code, x)) or "1" for g in f.any_of]
         tests.append("(" + " or ".join(f"({w})" for w in ways) + ")")
     if f.adjacent_to is not None:
-        tests.append(f"self.{_adjacent(f.adjacent_to, code)}(p, {c})")
+        tests.append(f"self.{_adjacent(f.adjacent_to, code)}(p, c, {x})")
     return tests
 
 
-def _adjacent(f: M.ClearingFilter, code: _Code) -> str:
-    """A helper method of the instance: whether a clearing is adjacent to one that
-    passes f (its own hoisted lines inside it)."""
+def _helper(code: _Code, prefix: str, doc: str, f: M.ClearingFilter, head: str,
+            found: str, hit: str, end: str, extra: tuple[str, ...] = ()) -> str:
+    """A helper method of the instance that loops over clearings j passing filter f
+    (its own hoisted lines inside it); its name."""
     inst = code.inst
-    name = f"adj_{inst.index}_{len(inst.helpers)}"
+    name = f"{prefix}_{inst.index}_{len(inst.helpers)}"
     inst.helpers.append("")  # its slot, before any helper the filter itself needs
     slot = len(inst.helpers) - 1
     inner = _Code(inst, code.r, code.hoisting)
     tests = _clearing_test(f, inner, "j")
     h = ["    @cython.cfunc", "    @cython.exceptval(check=False)",
-         f"    def {name}(self, p: i64, c: i64) -> i64:",
-         '        """Whether clearing c is adjacent to one that passes the filter."""',
-         "        j: i64", *inner.decls, *inner.lines,
+         f"    def {name}(self, {head}) -> i64:", f'        """{doc}"""',
+         "        j: i64", *extra, *inner.decls, *inner.lines,
          "        for j in range(C):",
-         f"            if self.t[T_ADJ + c * C + j] and {' and '.join(tests) or '1'}:",
-         "                return 1",
-         "        return 0"]
+         f"            if {' and '.join([found, *tests] if found else tests) or '1'}:",
+         f"                {hit}", f"        return {end}"]
     inst.helpers[slot] = "\n".join(h)
     return name
+
+
+def _adjacent(f: M.ClearingFilter, code: _Code) -> str:
+    """A helper method: whether clearing x is adjacent to one that passes f."""
+    return _helper(code, "adj", "Whether clearing x is adjacent to one that passes the "
+                   "filter (c: the chosen clearing).", f, "p: i64, c: i64, x: i64",
+                   "self.t[T_ADJ + x * C + j]", "return 1", "0")
+
+
+def _count(f: M.ClearingFilter, code: _Code) -> str:
+    """A helper method: how many clearings pass f."""
+    return _helper(code, "count", "How many clearings pass the filter (c: the chosen "
+                   "clearing).", f, "p: i64, c: i64", "", "n += 1", "n",
+                   ("        n: i64 = 0",))
 
 
 def _spends(body: list) -> list[int]:
@@ -247,7 +272,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     gen_code = _Code(inst, r, hoisting=True)
     lacks = set()
     if first is not None and first.clearing is not None and first.clearing.lacks is not None:
-        lacks.add(r.piece(first.clearing.lacks))
+        lacks.update(r.pieces(first.clearing.lacks))
 
     # ---- requirements: of the whole action (before any option), of each clearing
     before: list[str] = []
@@ -255,20 +280,37 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     costs: list[str] = []
     if inst.limit_slot >= 0:
         before.append(f"self.s[S_LIMITS + {inst.limit_slot}] != 0")
+    cleared = False  # every enemy piece in the clearing removed by a part before
     for part in body:
-        if isinstance(part, M.PlacePart):
-            pc = r.piece(part.piece)
-            before.append(f"self.s[S_SUPPLY + {pc}] == 0")
+        if isinstance(part, M.RemovePart) and part.pieces == "enemy":
+            cleared = True
+        elif isinstance(part, M.PlacePart) and part.require:
+            if isinstance(part.piece, M.OfSuit):
+                # One of them left, of the clearing's suit (it checks the supply).
+                among = r.pieces(part.piece.among)
+                at_clearing.append(f"self.piece_of_suit({_mask(among)}, c) >= 0")
+                kinds = {pieces[x][2].kind for x in among}
+                pcs = among
+            else:
+                pc = r.piece(part.piece)
+                before.append(f"self.s[S_SUPPLY + {pc}] == 0")
+                kinds, pcs = {pieces[pc][2].kind}, [pc]
             if isinstance(part.at, M.AtEach):
                 before.append(f"self.on_map({r.piece(part.at.each)}) == 0")
-            else:
+                continue
+            for pc in pcs:
                 # One a clearing, and the choice lacks it: there is room.
                 if limit[pc] and not (limit[pc] == 1 and pc in lacks):
                     at_clearing.append(f"self.room_for(c, {pc})")
-                if others_exclusive:
-                    at_clearing.append("self.may_place(p, c)")
-        elif isinstance(part, M.IntoBoxPart):
-            before.append(f"self.s[S_SUPPLY + {r.piece(part.piece)}] == 0")
+            if "building" in kinds:
+                # A slot (Law 2.3): once the enemy is gone, theirs are open too.
+                at_clearing.append("self.room_once_cleared(p, c)" if cleared else
+                                   "self.open_slots(c) > 0")
+            if others_exclusive and not cleared:
+                at_clearing.append("self.may_place(p, c)")
+        elif isinstance(part, M.IntoBoxPart) and part.require:
+            if r.bound(part.box) is not None:
+                before.append(f"self.s[S_SUPPLY + {r.piece(part.piece)}] == 0")
         elif isinstance(part, M.SpendPart):
             # Payable in full: enough matching cards in the zone.
             count = _value(part.count, gen_code)
@@ -343,7 +385,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         raise ProgramError(f"program {inst.program}: one 'spend' a program, for now")
     now, later = (body[:spends[0] + 1], body[spends[0] + 1:]) if spends else (body, [])
     do_code = _Code(inst, r, hoisting=False)
-    d += _apply(now, r, do_code, inst)
+    d += _locals(_apply(now, r, do_code, inst))
     d.append("        return 0")
     deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
     inst.gen = "\n".join(deco + g)
@@ -353,9 +395,17 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
              f'        """{inst.program} for faction {r.faction.id}: its parts after its '
              'cost is paid."""',
              "        d: i64 = -1"]
-        t += _apply(later, r, do_code, inst)
+        t += _locals(_apply(later, r, do_code, inst))
         t.append("        return 0")
         inst.then = "\n".join(deco + t)
+
+
+def _locals(lines: list[str]) -> list[str]:
+    """Lines with the declarations of the locals they use (b: a piece of a suit, e: an
+    enemy piece) first."""
+    decls = [f"        {v}: i64" for v, use in (("b", "        b = "), ("e", "for e in "))
+             if any(use in x for x in lines)]
+    return decls + lines
 
 
 def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
@@ -371,18 +421,38 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                      "self.find_in(LOC_HAND + p, d))")
             inst.uses.add("zones")
         elif isinstance(part, M.PlacePart):
-            pc = r.piece(part.piece)
-            if isinstance(part.at, M.AtEach):
-                d.append(f"        self.place_per_building(p, {r.piece(part.at.each)}, {pc})")
-            elif part.score:
-                d += [f"        if self.place(p, c, {pc}, {part.count}) > 0:",
-                      f"            self.score(p, self.track_vp({pc}), WHY_PLACED, {pc})"]
+            count = _value(part.count, code)
+            if count is None:
+                raise ProgramError(f"program {inst.program}: place's count is left out")
+            ind = ""
+            if isinstance(part.piece, M.OfSuit):
+                d.append(f"        b = self.piece_of_suit({_mask(r.pieces(part.piece.among))}, c)")
+                d.append("        if b >= 0:")
+                pc, ind = "b", "    "
             else:
-                d.append(f"        self.place(p, c, {pc}, {part.count})")
+                pc = str(r.piece(part.piece))
+            if isinstance(part.at, M.AtEach):
+                d.append(f"        {ind}self.place_per_building(p, {r.piece(part.at.each)}, "
+                         f"{pc})")
+            elif part.score:
+                d += [f"        {ind}if self.place(p, c, {pc}, {count}) > 0:",
+                      f"            {ind}self.score(p, self.track_vp({pc}), WHY_PLACED, {pc})"]
+            else:
+                d.append(f"        {ind}self.place(p, c, {pc}, {count})")
+        elif isinstance(part, M.RemovePart) and part.pieces == "enemy":
+            # Every enemy piece at once: one removal event (Law 1.5.4), whose reactions
+            # (field hospitals, triggers) wait as frames while the program goes on.
+            d += ["        for e in range(NP):",
+                  "            if self.t[T_PIECE_OWNER + e] != self.faction(p):",
+                  "                while self.s[S_BOARD + c * NP + e] > 0:",
+                  "                    self.remove_piece(c, e, p)",
+                  "        self.flush_removals()"]
         elif isinstance(part, M.RemovePart):
             d += [f"        self.remove_piece(c, {r.piece(part.piece)}, p)",
                   "        self.flush_removals()"]
         elif isinstance(part, M.IntoBoxPart):
+            if r.bound(part.box) is None:
+                continue  # a box the use leaves out: no such part
             pc, bx = r.piece(part.piece), r.box(part.box)
             d += [f"        if self.s[S_SUPPLY + {pc}] > 0:",
                   f"            self.s[S_SUPPLY + {pc}] -= 1",

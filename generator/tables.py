@@ -37,7 +37,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend")
 # Menu entries the engine has a routine for; every other entry names a program of the
 # bundle's libraries ("program": MENU_A is its instance, generator/programs.py).
-MENU_ACTIONS = ("battle", "march", "build", "craft", "revolt", "program")
+MENU_ACTIONS = ("battle", "march", "build", "craft", "program")
 COLUMN_ACTIONS = ("recruit", "move", "battle", "build")
 ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "battle_removal_vp", "exclusive_placement", "rescue_removed_warriors",
@@ -315,10 +315,9 @@ PARTIALS = (
     Partial("rescue", abilities=("rescue_removed_warriors",), frames=("rescue",)),
     Partial("build", menu=("build",), columns=("build",), frames=("pay",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
-    Partial("zones", ops=("draw_to_zone",), menu=("revolt",), parts=("put", "spend"),
+    Partial("zones", ops=("draw_to_zone",), parts=("put", "spend"),
             eops=("give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone"),
             frames=("zone_pay", "zone_give", "zone_trim")),
-    Partial("tokens", menu=("revolt",)),
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
     Partial("roles", ops=("choose_role",)),
     Partial("effects", abilities=("effect", "trigger"), eops=EFFECT_OPS,
@@ -829,10 +828,6 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 mmask = sum(1 << pidx[x] for x in mn.buildings)
             elif isinstance(mn, M.SpendCardPlaceAction):
                 ma, mb = pidx[mn.building], pidx[mn.piece]
-            elif isinstance(mn, M.RevoltAction):
-                ma, mb, mc = pidx[mn.token], zones.index(mn.zone), mn.cost
-                md = boxes.index(mn.box) if mn.box else -1
-                mmask = sum(1 << pidx[x] for x in mn.buildings)
             elif isinstance(mn, M.MobilizeAction):
                 mb = zones.index(mn.zone)
             elif isinstance(mn, M.TrainAction):

@@ -57,6 +57,7 @@ _LANGUAGE = (
     ("clearing filter", M.ClearingFilter, ""),
     ("value", M.SumValue, "sum"), ("value", M.IfValue, "if"),
     ("value", M.TrackCost, "track_cost"), ("value", M.WarriorsAt, "warriors"),
+    ("value", M.ClearingCount, "clearings"), ("piece", M.OfSuit, "of_suit"),
     ("condition", M.AtLeast, "at_least"), ("condition", M.NoneOnMap, "none_on_map"),
     ("condition", M.NotCondition, "not"),
 )
@@ -134,6 +135,7 @@ def catalogue_markdown() -> str:
     lines += ["## Values, conditions and filters", "",
               "What program parts read: a *value* is a whole number, a number parameter "
               "(`$name`) or one of the objects below; a *condition* tests the game; a "
+              "*piece* is an id, `warrior`, `$name` or the object below; a "
               "*clearing filter* (a choice's `clearing`, a card's `matching`) passes the "
               "clearings that pass each of its tests. 'The clearing' is the one the "
               "program's first choice chose.", "",

@@ -59,7 +59,8 @@ NOUNS: dict[type, str] = {
     M.ClearingFilter: "a clearing filter", M.TrackCost: "a track's next cost",
     M.WarriorsAt: "a count of warriors", M.SumValue: "a sum", M.IfValue: "an 'if' value",
     M.AtLeast: "an 'at_least' condition", M.NoneOnMap: "a 'none_on_map' condition",
-    M.NotCondition: "a 'not' condition",
+    M.NotCondition: "a 'not' condition", M.ClearingCount: "a count of clearings",
+    M.OfSuit: "a piece of the clearing's suit",
 }
 """What each model is, in the author's terms (members of a tagged union are named by
 their tag: "a 'draw' step", "an 'effect' ability")."""

@@ -276,7 +276,7 @@ ActionCount = Annotated[
 ]
 UNION_TAGS = frozenset({"number", "from-box", "any-number", "parameter", "track-cost",
                         "warriors-at", "sum-of", "if-then", "at-least", "none-on-map",
-                        "negation"})
+                        "negation", "clearing-count"})
 
 
 class FactionCard(Strict):
@@ -1105,6 +1105,13 @@ class WarriorsAt(Strict):
     at: Literal["clearing"] = "clearing"
 
 
+class ClearingCount(Strict):
+    """The clearings that pass a filter, counted (Law 8.4.1: the sympathetic clearings of
+    the revolt's suit)."""
+
+    clearings: ClearingFilter
+
+
 class SumValue(Strict):
     """The sum of values (a cost and its surcharge)."""
 
@@ -1141,7 +1148,7 @@ class NotCondition(Strict):
 
 
 _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "sum-of",
-                "if": "if-then"}
+                "if": "if-then", "clearings": "clearing-count"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation"}
 
 
@@ -1179,11 +1186,12 @@ Value = Annotated[
     Annotated[Annotated[int, Field(ge=0, le=100)], Tag("number")] |
     Annotated[ParamRef, Tag("parameter")] | Annotated[TrackCost, Tag("track-cost")] |
     Annotated[WarriorsAt, Tag("warriors-at")] | Annotated[SumValue, Tag("sum-of")] |
-    Annotated[IfValue, Tag("if-then")],
+    Annotated[IfValue, Tag("if-then")] | Annotated[ClearingCount, Tag("clearing-count")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
-next cost, warriors in the clearing, a sum, a value while a condition holds."""
+next cost, warriors in the clearing, clearings of a filter, a sum, a value while a
+condition holds."""
 Condition = Annotated[
     Annotated[AtLeast, Tag("at-least")] | Annotated[NoneOnMap, Tag("none-on-map")] |
     Annotated[NotCondition, Tag("negation")],
@@ -1191,7 +1199,7 @@ Condition = Annotated[
 ]
 """A test of the game: a comparison of values, no piece of a kind on the map, not."""
 _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": SumValue,
-                 "if-then": IfValue}
+                 "if-then": IfValue, "clearing-count": ClearingCount}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition}
 
 
@@ -1202,8 +1210,10 @@ class ClearingFilter(Strict):
     """Holding at least one of this piece."""
     has_any: Ref | list[Ref] | None = None
     """Holding at least one piece of any of these ('$param' of type pieces, or a list)."""
-    lacks: Ref | None = None
-    """Holding none of this piece."""
+    lacks: Ref | list[Ref] | None = None
+    """Holding none of this piece, or of these ('$param' of type pieces, or a list)."""
+    suit: Literal["clearing"] | None = None
+    """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit)."""
     adjacent_to: ClearingFilter | None = None
     """Adjacent to at least one clearing that passes this filter (Law 8.4.2: next to a
     sympathetic clearing; Law 4.2 moves, 6.5 a Marquise's neighbours)."""
@@ -1253,24 +1263,51 @@ class AtEach(Strict):
     each: Ref
 
 
+class OfSuit(Strict):
+    """The first of these pieces still in the supply whose suit is the chosen clearing's
+    (Law 8.4.1: the base of the clearing's suit)."""
+
+    of_suit: Literal["clearing"]
+    among: Ref | list[Ref]
+    """The pieces ('$param' of type pieces, or a list): buildings with a 'suit'."""
+
+
 class PlacePart(Strict):
     """Place pieces from the supply, as far as it allows (Law 1.5.4): in the chosen
-    clearing, or one at each of a building; score the track space a piece uncovers."""
+    clearing, or one at each of a building; score the track space a piece uncovers.  A
+    building needs an open slot; after a 'remove' of every enemy piece there, the slots
+    their buildings held count as open and no other player's piece forbids it (Law
+    8.4.1)."""
 
     op: Literal["place"]
-    piece: Ref
+    piece: Ref | OfSuit
     at: Literal["clearing"] | AtEach = "clearing"
-    count: int = Field(default=1, ge=1, le=100)
+    count: Value = 1
+    """How many (a value: Law 8.4.1's warriors, one per sympathetic clearing of the suit)."""
     score: bool = False
     """Score the VP of the track space the placed piece uncovered (its track's 'vp')."""
+    require: bool = True
+    """Offer the action only where this placement can be made (a piece left, a clearing
+    that takes it); false: placed as far as the supply allows, the action offered
+    without it (Law 8.4.1's warriors)."""
 
 
 class RemovePart(Strict):
-    """Remove one of the actor's pieces from the chosen clearing: a removal event (Law
-    1.5.4), what it sets off resolving before the program goes on."""
+    """Remove from the chosen clearing one of the actor's pieces ('piece'), or every
+    piece of every other player ('pieces': 'enemy', Law 8.4.1; the actor scores for
+    the buildings and tokens, Law 3.2.1): one removal event (Law 1.5.4), what it sets off
+    resolving before the program goes on."""
 
     op: Literal["remove"]
-    piece: Ref
+    piece: Ref | None = None
+    pieces: Literal["enemy"] | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> RemovePart:
+        if (self.piece is None) == (self.pieces is None):
+            raise Err("VALUE-INVALID", ("piece",),
+                      "'remove' names one of 'piece' (one of yours) or 'pieces' ('enemy')")
+        return self
 
 
 class IntoBoxPart(Strict):
@@ -1279,6 +1316,9 @@ class IntoBoxPart(Strict):
     op: Literal["into_box"]
     piece: Ref
     box: Ref
+    """The box; a box parameter the use leaves out (null) leaves the part out."""
+    require: bool = True
+    """Offer the action only while a piece is left to put in; false: put if one is."""
 
 
 class SpendPart(Strict):
@@ -1307,10 +1347,10 @@ Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemoveP
 # clearing and a card together.  They are action types of the fixed action space
 # (generator/tables.py ACTION_TYPES): a new verb is a new type, appended there.
 # (Not the types of the engine's remaining menu routines: march's move, battle, build,
-# craft, revolt; an action's type tells a menu's entries apart.)
+# craft; an action's type tells a menu's entries apart.)
 VERB_SHAPES = {"recruit_all": "none", "mobilize": "card", "train": "card",
                "recruit": "clearing", "organize": "clearing", "spend_place": "clearing_card",
-               "spread": "clearing"}
+               "spread": "clearing", "revolt": "clearing"}
 
 
 class Program(Strict):
@@ -1467,7 +1507,8 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 
 
 # Cards and abilities name effect programs and abilities defined after them.
-for _m in (SumValue, IfValue, AtLeast, NotCondition, ClearingFilter, SpendPart):
+for _m in (SumValue, IfValue, AtLeast, NotCondition, ClearingFilter, ClearingCount,
+           SpendPart, PlacePart):
     _m.model_rebuild()
 Effect.model_rebuild()
 Trigger.model_rebuild()

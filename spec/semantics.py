@@ -1262,19 +1262,23 @@ def check_bundle(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 _PIECE, _PIECES, _NUMBER = ("piece",), ("piece", "pieces"), ("number",)
 
 
+def _pieces_refs(v: str | list | None, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
+    """A piece or several: a name (a piece or pieces parameter) or a list of pieces."""
+    if isinstance(v, str):
+        yield at, v, _PIECES
+    elif v is not None:
+        for j, x in enumerate(v):
+            yield (*at, j), x, _PIECE
+
+
 def _filter_refs(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
     """(where, name, the parameter types it may be) of each name a clearing filter gives."""
     if f is None:
         return
-    for key in ("has", "lacks"):
-        if getattr(f, key) is not None:
-            yield (*at, key), getattr(f, key), _PIECE
-    if f.has_any is not None:
-        if isinstance(f.has_any, str):
-            yield (*at, "has_any"), f.has_any, _PIECES
-        else:
-            for j, v in enumerate(f.has_any):
-                yield (*at, "has_any", j), v, _PIECE
+    if f.has is not None:
+        yield (*at, "has"), f.has, _PIECE
+    yield from _pieces_refs(f.lacks, (*at, "lacks"))
+    yield from _pieces_refs(f.has_any, (*at, "has_any"))
     if f.when is not None:
         yield from _condition_refs(f.when, (*at, "when"))
     for j, g in enumerate(f.any_of or ()):
@@ -1287,6 +1291,8 @@ def _value_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
         yield at, v, _NUMBER
     elif isinstance(v, M.TrackCost):
         yield (*at, "track_cost"), v.track_cost, _PIECE
+    elif isinstance(v, M.ClearingCount):
+        yield from _filter_refs(v.clearings, (*at, "clearings"))
     elif isinstance(v, M.SumValue):
         for j, x in enumerate(v.sum):
             yield from _value_refs(x, (*at, "sum", j))
@@ -1316,6 +1322,10 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
     at = getattr(part, "at", None)
     if isinstance(at, M.AtEach):
         yield ("at", "each"), at.each, _PIECE
+    if isinstance(part, M.PlacePart):
+        if isinstance(part.piece, M.OfSuit):
+            yield from _pieces_refs(part.piece.among, ("piece", "among"))
+        yield from _value_refs(part.count, ("count",))
     if isinstance(part, M.SpendPart):
         yield ("from",), part.source, ("zone",)
         yield from _value_refs(part.count, ("count",))
@@ -1325,10 +1335,51 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
             yield from _filter_refs(part.card.matching, ("card", "matching"))
 
 
+def _filters_in(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple, Any]]:
+    """(where, filter) of a clearing filter and every filter nested in it."""
+    if f is None:
+        return
+    yield at, f
+    if f.when is not None:
+        yield from _value_filters(f.when, (*at, "when"))
+    for j, g in enumerate(f.any_of or ()):
+        yield from _filters_in(g, (*at, "any_of", j))
+    yield from _filters_in(f.adjacent_to, (*at, "adjacent_to"))
+
+
+def _value_filters(v: Any, at: tuple) -> Iterator[tuple[tuple, Any]]:
+    """(where, filter) of every clearing filter of a value or condition."""
+    if isinstance(v, M.ClearingCount):
+        yield from _filters_in(v.clearings, (*at, "clearings"))
+    elif isinstance(v, M.SumValue):
+        for j, x in enumerate(v.sum):
+            yield from _value_filters(x, (*at, "sum", j))
+    elif isinstance(v, M.IfValue):
+        yield from _value_filters(v.if_, (*at, "if"))
+        yield from _value_filters(v.then, (*at, "then"))
+        yield from _value_filters(v.else_, (*at, "else"))
+    elif isinstance(v, M.AtLeast):
+        for j, x in enumerate(v.at_least):
+            yield from _value_filters(x, (*at, "at_least", j))
+    elif isinstance(v, M.NotCondition):
+        yield from _value_filters(v.not_, (*at, "not"))
+
+
+def _filters_of(part: Any) -> Iterator[tuple[tuple, Any]]:
+    """(where, filter) of every clearing filter of a part, nested ones too."""
+    if isinstance(part, M.ChoosePart):
+        yield from _filters_in(part.clearing, ("clearing",))
+        if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):
+            yield from _filters_in(part.card.matching, ("card", "matching"))
+    yield from _value_filters(getattr(part, "count", None), ("count",))
+
+
 def _counts_in_clearing(v: Any) -> bool:
-    """Whether a value or condition counts pieces in the chosen clearing."""
+    """Whether a value or condition reads the chosen clearing (pieces there, its suit)."""
     if isinstance(v, M.WarriorsAt):
         return True
+    if isinstance(v, M.ClearingCount):
+        return any(f.suit is not None for _, f in _value_filters(v, ()))
     if isinstance(v, M.SumValue):
         return any(_counts_in_clearing(x) for x in v.sum)
     if isinstance(v, M.IfValue):
@@ -1426,6 +1477,16 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts on the chosen card, which a 'spend' before " \
                     "it does not keep: put it before the 'spend'"
+            if "clearing" not in chose:
+                if isinstance(part, M.PlacePart) and isinstance(part.piece, M.OfSuit):
+                    yield ("programs", pid, "do", i, "piece"), \
+                        f"{pid}: 'of_suit' is the chosen clearing's suit, and no clearing " \
+                        "is chosen"
+                for where, f in _filters_of(part):
+                    if f.suit is not None:
+                        yield ("programs", pid, "do", i, *where, "suit"), \
+                            f"{pid}: 'suit' is the chosen clearing's, and no clearing is " \
+                            "chosen"
             if isinstance(part, M.ChoosePart):
                 fs = [(("clearing",), part.clearing)]
                 if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):

@@ -48,16 +48,79 @@ OTHER_SPREAD = {
 }
 
 
-@pytest.fixture(scope="module")
-def other_bundle(tmp_path_factory):
-    pack = tmp_path_factory.mktemp("other-spread")
+# Revolt, otherwise: where the actor has a warrior and no base, one matching card; every
+# enemy piece removed; one token placed (as far as its limit allows: a count of the
+# clearings of the suit without it, Law 1.5.4), the base of the clearing's suit, and a
+# warrior into the box, which must be left to put there (into_box's 'require').
+OTHER_REVOLT = {
+    "law": "8.4.1", "verb": "revolt",
+    "params": {"token": "piece", "zone": "zone", "cost": "number", "buildings": "pieces",
+               "box": "box"},
+    "do": [
+        {"op": "choose", "clearing": {"has": "warrior",
+                                      "lacks": ["fox-base", "rabbit-base", "mouse-base"]}},
+        {"op": "spend", "from": "$zone", "count": 1},
+        {"op": "remove", "pieces": "enemy"},
+        {"op": "place", "piece": "$token", "require": False,
+         "count": {"clearings": {"suit": "clearing", "lacks": "$token"}}},
+        {"op": "place", "piece": {"of_suit": "clearing", "among": "$buildings"}},
+        {"op": "into_box", "piece": "warrior", "box": "$box"},
+    ],
+}
+
+
+def _pack_bundle(tmp_path_factory, name: str, programs: dict):
+    pack = tmp_path_factory.mktemp(name)
     (pack / "pack.json").write_text(json.dumps(
-        {"kind": "pack", "id": "other-spread", "name": "Spread otherwise", "version": "1",
+        {"kind": "pack", "id": name, "name": "Rules otherwise", "version": "1",
          "requires": ["base"], "content": ["library.json"]}), encoding="utf-8")
     (pack / "library.json").write_text(json.dumps(
-        {"kind": "library", "id": "other", "programs": {"spread": OTHER_SPREAD}}),
-        encoding="utf-8")
+        {"kind": "library", "id": "other", "programs": programs}), encoding="utf-8")
     return resolve([pack])
+
+
+@pytest.fixture(scope="module")
+def other_bundle(tmp_path_factory):
+    return _pack_bundle(tmp_path_factory, "other-spread", {"spread": OTHER_SPREAD})
+
+
+@pytest.fixture(scope="module")
+def revolt_bundle(tmp_path_factory):
+    return _pack_bundle(tmp_path_factory, "other-revolt", {"revolt": OTHER_REVOLT})
+
+
+def test_a_pack_s_revolt_written_in_the_same_parts_plays_its_own_rule(revolt_bundle):
+    """Autumn's clearing 1 (fox) has one slot.  The enemy's building holds it and its
+    Keep forbids placing there (Law 6.2.2), but both go in the revolt before anything
+    is placed: it is offered (Law 8.4.1's FAQ), and the remover scores them (Law 3.2.1)."""
+    g = Game(["marquise", "alliance"], 1, bundle=revolt_bundle, pure=True)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    for q in range(g.num_players):
+        sc.set_hand(g, q, [])
+    pos.set_zone(g, 1, "supporters", ["anvil"])
+    pos.set_box(g, 1, "officers", 0)
+    for piece, n in (("keep", 1), ("sawmill", 1), ("cat-warrior", 2), ("alliance-warrior", 1)):
+        sc.put(g, "1", piece, n)
+    sc.put(g, "3", "alliance-warrior", 1)  # rabbit: the anvil (fox) does not match
+    sc.goto(g, "alliance", "birdsong")
+    revolts = {a for a in g.legal() if a.startswith("revolt ")}
+    assert revolts == {"revolt 1"}
+    vp = g.scores[1]
+    g.apply("revolt 1")
+    assert sc.count(g, "1", "keep") == sc.count(g, "1", "sawmill") == 0
+    assert sc.count(g, "1", "cat-warrior") == 0 and g.scores[1] == vp + 2
+    # 4 fox clearings lack sympathy, but one a clearing (Law 8.2.5.I): 1 is placed.
+    assert sc.count(g, "1", "sympathy") == 1 and sc.count(g, "1", "fox-base") == 1
+    assert g.box(1, "officers") == 1 and g.zone(1, "supporters") == []
+    # A bird matches 3; the fox base is on the map now, so no fox clearing can revolt.
+    sc.put(g, "6", "alliance-warrior", 1)
+    pos.set_zone(g, 1, "supporters", ["bird-crossbow"])
+    assert {a for a in g.legal() if a.startswith("revolt ")} == {"revolt 3"}
+    # into_box requires a warrior left in the supply: with none, no revolt is offered.
+    pos.set_box(g, 1, "officers", g.box(1, "officers") + sc.supply(g, "alliance-warrior"))
+    assert not any(a.startswith("revolt ") for a in g.legal())
 
 
 def _at_spread(bundle) -> Game:
@@ -150,17 +213,22 @@ def test_misused_parts_are_coded_located_findings():
         ("PROGRAM-REF", "/programs/nest/do/1/count/sum/0/track_cost",
          line('{"track_cost": "$pool"}')),
         ("PROGRAM-REF", "/programs/nest/do/1/count/sum/1/then", line('"$bonus"')),
+        ("PROGRAM-REF", "/programs/rise/do/2/piece/among", line('"among": "$pool"')),
         ("PROGRAM-SHAPE", "/programs/nest/do/0/clearing/any_of/0/when",
          line('{"when": {"at_least"')),
         ("PROGRAM-SHAPE", "/programs/dabble/do/1", line('{"op": "spend", "from": "$pool", '
                                                         '"count": 1}')),
         ("PROGRAM-SHAPE", "/programs/dabble/do/2", line('{"op": "put"')),
+        ("PROGRAM-SHAPE", "/programs/rise/do/0/card/matching/suit", line('"suit": "clearing"')),
+        ("PROGRAM-SHAPE", "/programs/rise/do/2/piece", line('"among": "$pool"')),
         ("PROGRAM-SHAPE", "/programs/preen/do/2", line('"count": 2}')),
     ]
     messages = [d.message for d in validate([path]).diagnostics]
     assert messages[0] == "'$pool' is a zone parameter; count/sum/track_cost takes piece"
-    assert "cannot count pieces in 'the clearing'" in messages[2]
-    assert messages[5] == "preen: one 'spend' a program (the parts after it wait on its " \
+    assert messages[2] == "'$pool' is a zone parameter; piece/among takes piece or pieces"
+    assert "cannot count pieces in 'the clearing'" in messages[3]
+    assert messages[6] == "rise: 'suit' is the chosen clearing's, and no clearing is chosen"
+    assert messages[8] == "preen: one 'spend' a program (the parts after it wait on its " \
         "payment)"
 
 
@@ -172,6 +240,7 @@ def test_misused_parts_are_coded_located_findings():
     ({"if": {"none_on_mapp": "sympathy"}, "then": 1},
      "'none_on_mapp' is not a key of a 'none_on_map' condition (did you mean "
      "'none_on_map'?)"),
+    ({"clearings": {"suit": "fox"}}, "'suit' is clearing, not 'fox'"),
 ])
 def test_a_value_of_the_wrong_shape_is_told_in_the_author_s_words(tmp_path, value, words):
     doc = {"kind": "library", "id": "bad", "programs": {"nest": {
@@ -182,3 +251,15 @@ def test_a_value_of_the_wrong_shape_is_told_in_the_author_s_words(tmp_path, valu
     path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
     messages = [d.message for d in validate([path]).diagnostics]
     assert any(m.startswith(words) for m in messages), messages
+
+
+def test_remove_names_one_of_yours_or_every_enemy_piece(tmp_path):
+    doc = {"kind": "library", "id": "bad", "programs": {"rise": {"verb": "revolt", "do": [
+        {"op": "choose", "clearing": {}}, {"op": "remove"},
+        {"op": "remove", "piece": "warrior", "pieces": "enemy"}]}}}
+    path = tmp_path / "library.json"
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    got = [(d.code, d.pointer, d.message) for d in validate([path]).diagnostics]
+    said = "'remove' names one of 'piece' (one of yours) or 'pieces' ('enemy')"
+    assert got == [("VALUE-INVALID", "/programs/rise/do/1/piece", said),
+                   ("VALUE-INVALID", "/programs/rise/do/2/piece", said)]
