@@ -1427,8 +1427,10 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
 
 @check("PROGRAM-SHAPE", "error", "library",
        "A program the engine cannot offer: its verb is no action type whose options are "
-       "what its first choice chooses, a choice is not its first part, or a part acts on a "
-       "card or a clearing no choice chose.",
+       "what its first choice chooses, a choice is not its first part, a part acts on a "
+       "card or a clearing no choice chose (a 'spend', an 'of_suit' piece, a filter's "
+       "'suit'), a second 'spend', a card part after a 'spend', or a filter's 'when' (the "
+       "same for every clearing) counts pieces in the clearing being chosen.",
        example="library.json:4: PROGRAM-SHAPE at /programs/perch/verb: 'mobilize' is "
                "offered one card at a time; perch's first choice chooses a clearing")
 def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
