@@ -1429,8 +1429,9 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
        "A program the engine cannot offer: its verb is no action type whose options are "
        "what its first choice chooses, a choice is not its first part, a part acts on a "
        "card or a clearing no choice chose (a 'spend', an 'of_suit' piece, a filter's "
-       "'suit'), a second 'spend', a card part after a 'spend', or a filter's 'when' (the "
-       "same for every clearing) counts pieces in the clearing being chosen.",
+       "'suit'), a second 'spend', a card part after a 'spend', a filter's 'when' (the "
+       "same for every clearing) counts pieces in the clearing being chosen, or a filter "
+       "has and lacks one piece (it passes no clearing).",
        example="library.json:4: PROGRAM-SHAPE at /programs/perch/verb: 'mobilize' is "
                "offered one card at a time; perch's first choice chooses a clearing")
 def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
@@ -1489,6 +1490,12 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                         yield ("programs", pid, "do", i, *where, "suit"), \
                             f"{pid}: 'suit' is the chosen clearing's, and no clearing is " \
                             "chosen"
+            for where, f in _filters_of(part):
+                lacks = [f.lacks] if isinstance(f.lacks, str) else (f.lacks or [])
+                if f.has is not None and f.has in lacks:
+                    yield ("programs", pid, "do", i, *where, "lacks"), \
+                        f"{pid}: no clearing both has and lacks {f.has!r}: this filter " \
+                        "passes none"
             if isinstance(part, M.ChoosePart):
                 fs = [(("clearing",), part.clearing)]
                 if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):

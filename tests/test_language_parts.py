@@ -221,6 +221,8 @@ def test_misused_parts_are_coded_located_findings():
         ("PROGRAM-SHAPE", "/programs/dabble/do/2", line('{"op": "put"')),
         ("PROGRAM-SHAPE", "/programs/rise/do/0/card/matching/suit", line('"suit": "clearing"')),
         ("PROGRAM-SHAPE", "/programs/rise/do/2/piece", line('"among": "$pool"')),
+        ("PROGRAM-SHAPE", "/programs/preen/do/1/count/clearings/lacks",
+         line('"lacks": ["warrior"]')),
         ("PROGRAM-SHAPE", "/programs/preen/do/2", line('"count": 2}')),
     ]
     messages = [d.message for d in validate([path]).diagnostics]
@@ -228,7 +230,9 @@ def test_misused_parts_are_coded_located_findings():
     assert messages[2] == "'$pool' is a zone parameter; piece/among takes piece or pieces"
     assert "cannot count pieces in 'the clearing'" in messages[3]
     assert messages[6] == "rise: 'suit' is the chosen clearing's, and no clearing is chosen"
-    assert messages[8] == "preen: one 'spend' a program (the parts after it wait on its " \
+    assert messages[8] == "preen: no clearing both has and lacks 'warrior': this filter " \
+        "passes none"
+    assert messages[9] == "preen: one 'spend' a program (the parts after it wait on its " \
         "payment)"
 
 
