@@ -10,7 +10,9 @@ it into two methods of the core's class:
   each offered only when the program can do what it says: the requirements of its parts
   are hoisted into the listing (a piece to place left in the supply, a clearing it may be
   placed in, once per turn not yet used);
-- ``do_prog_<i>(p, a)``: the option chosen, then the parts in order.
+- ``do_prog_<i>(p, m, a)``: the option chosen (of menu entry m), then the parts in order;
+  a cost paid in zone cards (``spend``) may wait on the actor's choice of cards, so the
+  parts after it are ``then_prog_<i>(p, c)``, run once it is paid.
 
 The code is written here, from the parts, with the numbers as constants: the template
 (``core/programs.py.j2``) only places it.  Each instance's listing lists its options in
@@ -45,6 +47,8 @@ class Instance:
     limit_slot: int            # its once-per-turn slot (LIMITS), or -1
     gen: str = ""
     do: str = ""
+    then: str = ""              # its parts after a cost paid in cards, or ''
+    helpers: list[str] = field(default_factory=list)  # methods its code calls
     uses: set[str] = field(default_factory=set)  # families its code calls (partials)
 
 
@@ -86,6 +90,10 @@ class _Resolver:
                                f"{self.faction.id}")
         return ids.index(v)
 
+    def bound(self, ref: str):
+        """What a name is bound to (None: a parameter the use leaves out)."""
+        return self._value(ref)
+
     def box(self, ref: str) -> int:
         v = self._value(ref)
         ids = [b.id for b in self.faction.boxes]
@@ -109,16 +117,147 @@ def _mask(pieces: list[int]) -> int:
     return sum(1 << x for x in sorted(set(pieces)))
 
 
-def _clearing_test(f: M.ClearingFilter, r: _Resolver, c: str = "c") -> list[str]:
-    """The tests of a clearing filter, as expressions on clearing variable c."""
+class _Code:
+    """What compiling one method's values and filters needs besides expressions: the
+    lines computed once before its loop over clearings (``hoist``: a value or condition
+    the same for every clearing), and helper methods of the instance (a filter of the
+    clearings adjacent to one)."""
+
+    def __init__(self, inst: Instance, r: _Resolver, hoisting: bool):
+        self.inst, self.r, self.hoisting = inst, r, hoisting
+        self.lines: list[str] = []
+        self.decls: list[str] = []
+
+    def hoist(self, expr: str) -> str:
+        if not self.hoisting or expr.lstrip("-").isdigit():
+            return expr
+        name = f"w{len(self.decls)}"
+        self.decls.append(f"        {name}: i64")
+        self.lines.append(f"        {name} = {expr}")
+        return name
+
+
+NEVER = "0"  # a condition that never holds (a number parameter a use leaves out)
+
+
+def _value(v, code: _Code, c: str = "c"):
+    """A value as an expression (on clearing variable c and actor p), or None: a number
+    parameter the use left out."""
+    r = code.r
+    if isinstance(v, bool):
+        raise ProgramError(f"program {r.program}: {v!r} is no number")
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        bound = r._value(v)
+        if bound is None:
+            return None
+        if isinstance(bound, bool) or not isinstance(bound, int):
+            raise ProgramError(f"program {r.program}: {v!r} is no number ({bound!r})")
+        return str(bound)
+    if isinstance(v, M.TrackCost):
+        return code.hoist(f"self.next_cost({r.piece(v.track_cost)})")
+    if isinstance(v, M.WarriorsAt):
+        if v.warriors == "self":
+            return f"self.s[S_BOARD + {c} * NP + self.warrior(p)]"
+        return f"self.most_warriors_of_others(p, {c})"
+    if isinstance(v, M.ClearingCount):
+        return f"self.{_count(v.clearings, code)}(p, {c})"
+    if isinstance(v, M.SumValue):
+        terms = [_value(x, code, c) for x in v.sum]
+        if any(t is None for t in terms):
+            return None
+        terms = [t for t in terms if t != "0"]
+        return "(" + " + ".join(terms) + ")" if len(terms) > 1 else (terms or ["0"])[0]
+    if isinstance(v, M.IfValue):
+        cond = _condition(v.if_, code, c)
+        then, other = _value(v.then, code, c), _value(v.else_, code, c)
+        if cond == NEVER:
+            return other
+        if then is None or other is None:
+            return None
+        return f"({then} if {cond} else {other})"
+    raise ProgramError(f"program {r.program}: an unknown value {v!r}")
+
+
+def _condition(cond, code: _Code, c: str = "c") -> str:
+    """A condition as an expression (NEVER: it cannot hold for this use)."""
+    if isinstance(cond, M.AtLeast):
+        x, least = (_value(v, code, c) for v in cond.at_least)
+        if x is None or least is None:
+            return NEVER
+        return f"({x} >= {least})"
+    if isinstance(cond, M.NoneOnMap):
+        return code.hoist(f"(self.on_map({code.r.piece(cond.none_on_map)}) == 0)")
+    if isinstance(cond, M.NotCondition):
+        inner = _condition(cond.not_, code, c)
+        return "1" if inner == NEVER else f"(not {inner})"
+    raise ProgramError(f"program {code.r.program}: an unknown condition {cond!r}")
+
+
+def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
+    """The tests of a clearing filter, as expressions on clearing variable x ('the
+    clearing', of 'suit', is c: the chosen one, or the one a choice is testing): the
+    cheap ones (a piece there or not) first."""
+    r = code.r
     tests = []
     if f.has is not None:
-        tests.append(f"self.s[S_BOARD + {c} * NP + {r.piece(f.has)}] > 0")
-    if f.lacks is not None:
-        tests.append(f"self.s[S_BOARD + {c} * NP + {r.piece(f.lacks)}] == 0")
+        tests.append(f"self.s[S_BOARD + {x} * NP + {r.piece(f.has)}] > 0")
+    lacks = r.bound(f.lacks) if isinstance(f.lacks, str) else f.lacks
+    if isinstance(lacks, list):  # none of several (a pieces parameter, a list)
+        tests.append(f"not self.has_building_in({x}, {_mask(r.pieces(f.lacks))})")
+    elif lacks is not None:
+        tests.append(f"self.s[S_BOARD + {x} * NP + {r.piece(f.lacks)}] == 0")
     if f.has_any is not None:
-        tests.append(f"self.has_building_in({c}, {_mask(r.pieces(f.has_any))})")
+        tests.append(f"self.has_building_in({x}, {_mask(r.pieces(f.has_any))})")
+    if f.suit is not None and x != "c":
+        tests.append(f"self.t[T_CLEARING_SUIT + {x}] == self.t[T_CLEARING_SUIT + c]")
+    if f.when is not None:
+        tests.append(_condition(f.when, code))
+    if f.any_of is not None:
+        ways = [" and ".join(_clearing_test(g, code, x)) or "1" for g in f.any_of]
+        tests.append("(" + " or ".join(f"({w})" for w in ways) + ")")
+    if f.adjacent_to is not None:
+        tests.append(f"self.{_adjacent(f.adjacent_to, code)}(p, c, {x})")
     return tests
+
+
+def _helper(code: _Code, prefix: str, doc: str, f: M.ClearingFilter, head: str,
+            found: str, hit: str, end: str, extra: tuple[str, ...] = ()) -> str:
+    """A helper method of the instance that loops over clearings j passing filter f
+    (its own hoisted lines inside it); its name."""
+    inst = code.inst
+    name = f"{prefix}_{inst.index}_{len(inst.helpers)}"
+    inst.helpers.append("")  # its slot, before any helper the filter itself needs
+    slot = len(inst.helpers) - 1
+    inner = _Code(inst, code.r, code.hoisting)
+    tests = _clearing_test(f, inner, "j")
+    h = ["    @cython.cfunc", "    @cython.exceptval(check=False)",
+         f"    def {name}(self, {head}) -> i64:", f'        """{doc}"""',
+         "        j: i64", *extra, *inner.decls, *inner.lines,
+         "        for j in range(C):",
+         f"            if {' and '.join([found, *tests] if found else tests) or '1'}:",
+         f"                {hit}", f"        return {end}"]
+    inst.helpers[slot] = "\n".join(h)
+    return name
+
+
+def _adjacent(f: M.ClearingFilter, code: _Code) -> str:
+    """A helper method: whether clearing x is adjacent to one that passes f."""
+    return _helper(code, "adj", "Whether clearing x is adjacent to one that passes the "
+                   "filter (c: the chosen clearing).", f, "p: i64, c: i64, x: i64",
+                   "self.t[T_ADJ + x * C + j]", "return 1", "0")
+
+
+def _count(f: M.ClearingFilter, code: _Code) -> str:
+    """A helper method: how many clearings pass f."""
+    return _helper(code, "count", "How many clearings pass the filter (c: the chosen "
+                   "clearing).", f, "p: i64, c: i64", "", "n += 1", "n",
+                   ("        n: i64 = 0",))
+
+
+def _spends(body: list) -> list[int]:
+    return [i for i, part in enumerate(body) if isinstance(part, M.SpendPart)]
 
 
 def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list,
@@ -129,67 +268,107 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     verb = f"A_{inst.verb.upper()}"
     first = prog.do[0] if isinstance(prog.do[0], M.ChoosePart) else None
     body = prog.do[1:] if first is not None else prog.do
-    per_clearing = {i: bool(p.per_clearing) for i, (_, _, p) in enumerate(pieces)}
+    limit = {i: p.per_clearing or 0 for i, (_, _, p) in enumerate(pieces)}
+    gen_code = _Code(inst, r, hoisting=True)
+    lacks = set()
+    if first is not None and first.clearing is not None and first.clearing.lacks is not None:
+        lacks.update(r.pieces(first.clearing.lacks))
 
     # ---- requirements: of the whole action (before any option), of each clearing
     before: list[str] = []
     at_clearing: list[str] = []
+    costs: list[str] = []
     if inst.limit_slot >= 0:
         before.append(f"self.s[S_LIMITS + {inst.limit_slot}] != 0")
+    cleared = False  # every enemy piece in the clearing removed by a part before
     for part in body:
-        if isinstance(part, M.PlacePart):
-            pc = r.piece(part.piece)
-            before.append(f"self.s[S_SUPPLY + {pc}] == 0")
+        if isinstance(part, M.RemovePart) and part.pieces == "enemy":
+            cleared = True
+        elif isinstance(part, M.PlacePart) and part.require:
+            if isinstance(part.piece, M.OfSuit):
+                # One of them left, of the clearing's suit (it checks the supply).
+                among = r.pieces(part.piece.among)
+                at_clearing.append(f"self.piece_of_suit({_mask(among)}, c) >= 0")
+                kinds = {pieces[x][2].kind for x in among}
+                pcs = among
+            else:
+                pc = r.piece(part.piece)
+                before.append(f"self.s[S_SUPPLY + {pc}] == 0")
+                kinds, pcs = {pieces[pc][2].kind}, [pc]
             if isinstance(part.at, M.AtEach):
                 before.append(f"self.on_map({r.piece(part.at.each)}) == 0")
-            else:
-                if per_clearing[pc]:
+                continue
+            for pc in pcs:
+                # One a clearing, and the choice lacks it: there is room.
+                if limit[pc] and not (limit[pc] == 1 and pc in lacks):
                     at_clearing.append(f"self.room_for(c, {pc})")
-                if others_exclusive:
-                    at_clearing.append("self.may_place(p, c)")
-        elif isinstance(part, M.IntoBoxPart):
-            before.append(f"self.s[S_SUPPLY + {r.piece(part.piece)}] == 0")
+            if "building" in kinds:
+                # A slot (Law 2.3): once the enemy is gone, theirs are open too.
+                at_clearing.append("self.room_once_cleared(p, c)" if cleared else
+                                   "self.open_slots(c) > 0")
+            if others_exclusive and not cleared:
+                at_clearing.append("self.may_place(p, c)")
+        elif isinstance(part, M.IntoBoxPart) and part.require:
+            if r.bound(part.box) is not None:
+                before.append(f"self.s[S_SUPPLY + {r.piece(part.piece)}] == 0")
+        elif isinstance(part, M.SpendPart):
+            # Payable in full: enough matching cards in the zone.
+            count = _value(part.count, gen_code)
+            if count is None:
+                raise ProgramError(f"program {inst.program}: spend's count is left out")
+            if count != "0":
+                costs.append(f"self.zone_matching(p, {r.zone(part.source)}, c) >= {count}")
     g = [f"    def gen_prog_{inst.index}(self, n: i64, p: i64) -> i64:",
          f'        """{inst.program} (Law {prog.law}) for faction {r.faction.id}: '
          f'the options of its first choice."""',
          "        c: i64", "        d: i64", "        suits: i64"]
     for test in before:
         g += [f"        if {test}:", "            return n"]
+    tail: list[str] = []
     if inst.shape == "none":
-        g.append(f"        n = self.add(n, {verb})")
+        tail.append(f"        n = self.add(n, {verb})")
     elif inst.shape == "card":
         card = first.card
         hand_test = "self.find_in(LOC_HAND + p, d) >= 0"
         if isinstance(card.matching, M.ClearingFilter):
-            tests = _clearing_test(card.matching, r)
-            g += ["        suits = 0", "        for c in range(C):",
-                  f"            if {' and '.join(tests) or '1'}:",
-                  "                suits |= 1 << self.t[T_CLEARING_SUIT + c]",
-                  "        if suits == 0:", "            return n",
-                  "        for d in range(K):",
-                  "            if (self.t[T_DEF_SUIT + d] == BIRD or "
-                  "(suits >> self.t[T_DEF_SUIT + d]) & 1) and \\",
-                  f"                    {hand_test}:",
-                  f"                n = self.add(n, {verb} + d)"]
+            tests = _clearing_test(card.matching, gen_code)
+            tail += ["        suits = 0", "        for c in range(C):",
+                     f"            if {' and '.join(tests) or '1'}:",
+                     "                suits |= 1 << self.t[T_CLEARING_SUIT + c]",
+                     "        if suits == 0:", "            return n",
+                     "        for d in range(K):",
+                     "            if (self.t[T_DEF_SUIT + d] == BIRD or "
+                     "(suits >> self.t[T_DEF_SUIT + d]) & 1) and \\",
+                     f"                    {hand_test}:",
+                     f"                n = self.add(n, {verb} + d)"]
         else:
-            g += ["        for d in range(K):", f"            if {hand_test}:",
-                  f"                n = self.add(n, {verb} + d)"]
+            tail += ["        for d in range(K):", f"            if {hand_test}:",
+                     f"                n = self.add(n, {verb} + d)"]
     else:
-        tests = _clearing_test(first.clearing, r) + at_clearing
-        g += ["        for c in range(C):"]
+        f = first.clearing
+        cheap = _clearing_test(M.ClearingFilter(has=f.has, lacks=f.lacks, has_any=f.has_any),
+                               gen_code)
+        rest = _clearing_test(M.ClearingFilter(when=f.when, any_of=f.any_of,
+                                               adjacent_to=f.adjacent_to), gen_code)
+        tests = cheap + at_clearing + rest + costs
+        tail += ["        for c in range(C):"]
         if inst.shape == "clearing":
-            g += [f"            if {' and '.join(tests) or '1'}:",
-                  f"                n = self.add(n, {verb} + c)"]
+            tail += [f"            if {' and '.join(tests) or '1'}:",
+                     f"                n = self.add(n, {verb} + c)"]
         else:
-            g += [f"            if not ({' and '.join(tests) or '1'}):", "                continue",
-                  "            for d in range(K):",
-                  "                if self.suit_matches(self.t[T_DEF_SUIT + d], c) and \\",
-                  "                        self.find_in(LOC_HAND + p, d) >= 0:",
-                  f"                    n = self.add(n, {verb} + c * K + d)"]
+            tail += [f"            if not ({' and '.join(tests) or '1'}):",
+                     "                continue",
+                     "            for d in range(K):",
+                     "                if self.suit_matches(self.t[T_DEF_SUIT + d], c) and \\",
+                     "                        self.find_in(LOC_HAND + p, d) >= 0:",
+                     f"                    n = self.add(n, {verb} + c * K + d)"]
+    g[3:3] = gen_code.decls
+    g += gen_code.lines + tail
     g.append("        return n")
 
-    # ---- application
-    d = [f"    def do_prog_{inst.index}(self, p: i64, a: i64) -> i64:",
+    # ---- application: the option chosen, the parts up to a cost paid in cards (which
+    # may wait on the actor's choice of cards), the rest once it is paid (then_prog)
+    d = [f"    def do_prog_{inst.index}(self, p: i64, m: i64, a: i64) -> i64:",
          f'        """{inst.program} for faction {r.faction.id}: the option chosen, then '
          'its parts in order."""',
          "        c: i64 = -1", "        d: i64 = -1"]
@@ -201,7 +380,38 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         d += [f"        c = (a - {verb}) // K", f"        d = (a - {verb}) % K"]
     if inst.limit_slot >= 0:
         d.append(f"        self.s[S_LIMITS + {inst.limit_slot}] = 1")
-    for part in body:
+    spends = _spends(body)
+    if len(spends) > 1:
+        raise ProgramError(f"program {inst.program}: one 'spend' a program, for now")
+    now, later = (body[:spends[0] + 1], body[spends[0] + 1:]) if spends else (body, [])
+    do_code = _Code(inst, r, hoisting=False)
+    d += _locals(_apply(now, r, do_code, inst))
+    d.append("        return 0")
+    deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
+    inst.gen = "\n".join(deco + g)
+    inst.do = "\n".join(deco + d)
+    if spends:
+        t = [f"    def then_prog_{inst.index}(self, p: i64, c: i64) -> i64:",
+             f'        """{inst.program} for faction {r.faction.id}: its parts after its '
+             'cost is paid."""',
+             "        d: i64 = -1"]
+        t += _locals(_apply(later, r, do_code, inst))
+        t.append("        return 0")
+        inst.then = "\n".join(deco + t)
+
+
+def _locals(lines: list[str]) -> list[str]:
+    """Lines with the declarations of the locals they use (b: a piece of a suit, e: an
+    enemy piece) first."""
+    decls = [f"        {v}: i64" for v, use in (("b", "        b = "), ("e", "for e in "))
+             if any(use in x for x in lines)]
+    return decls + lines
+
+
+def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
+    """The application lines of parts, in order (c and d: the chosen clearing, card)."""
+    d: list[str] = []
+    for part in parts:
         if isinstance(part, M.ChoosePart):
             raise ProgramError(f"program {inst.program}: a second choice is not supported yet")
         if isinstance(part, M.DiscardPart):
@@ -211,26 +421,49 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                      "self.find_in(LOC_HAND + p, d))")
             inst.uses.add("zones")
         elif isinstance(part, M.PlacePart):
-            pc = r.piece(part.piece)
-            if isinstance(part.at, M.AtEach):
-                d.append(f"        self.place_per_building(p, {r.piece(part.at.each)}, {pc})")
-            elif part.score:
-                d += [f"        if self.place(p, c, {pc}, {part.count}) > 0:",
-                      f"            self.score(p, self.track_vp({pc}), WHY_PLACED, {pc})"]
+            count = _value(part.count, code)
+            if count is None:
+                raise ProgramError(f"program {inst.program}: place's count is left out")
+            ind = ""
+            if isinstance(part.piece, M.OfSuit):
+                d.append(f"        b = self.piece_of_suit({_mask(r.pieces(part.piece.among))}, c)")
+                d.append("        if b >= 0:")
+                pc, ind = "b", "    "
             else:
-                d.append(f"        self.place(p, c, {pc}, {part.count})")
+                pc = str(r.piece(part.piece))
+            if isinstance(part.at, M.AtEach):
+                d.append(f"        {ind}self.place_per_building(p, {r.piece(part.at.each)}, "
+                         f"{pc})")
+            elif part.score:
+                d += [f"        {ind}if self.place(p, c, {pc}, {count}) > 0:",
+                      f"            {ind}self.score(p, self.track_vp({pc}), WHY_PLACED, {pc})"]
+            else:
+                d.append(f"        {ind}self.place(p, c, {pc}, {count})")
+        elif isinstance(part, M.RemovePart) and part.pieces == "enemy":
+            # Every enemy piece at once: one removal event (Law 1.5.4), whose reactions
+            # (field hospitals, triggers) wait as frames while the program goes on.
+            d += ["        for e in range(NP):",
+                  "            if self.t[T_PIECE_OWNER + e] != self.faction(p):",
+                  "                while self.s[S_BOARD + c * NP + e] > 0:",
+                  "                    self.remove_piece(c, e, p)",
+                  "        self.flush_removals()"]
         elif isinstance(part, M.RemovePart):
             d += [f"        self.remove_piece(c, {r.piece(part.piece)}, p)",
                   "        self.flush_removals()"]
         elif isinstance(part, M.IntoBoxPart):
+            if r.bound(part.box) is None:
+                continue  # a box the use leaves out: no such part
             pc, bx = r.piece(part.piece), r.box(part.box)
             d += [f"        if self.s[S_SUPPLY + {pc}] > 0:",
                   f"            self.s[S_SUPPLY + {pc}] -= 1",
                   f"            self.s[S_BOX + p * B + {bx}] += 1"]
-    d.append("        return 0")
-    deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
-    inst.gen = "\n".join(deco + g)
-    inst.do = "\n".join(deco + d)
+        elif isinstance(part, M.SpendPart):
+            # The cards are spent (the actor choosing, FR_ZONE_PAY); once paid in full,
+            # zone_pay_settle runs then_prog with the clearing.
+            count = _value(part.count, code)
+            d.append(f"        self.zone_pay(p, m, {r.zone(part.source)}, c, {count}, a)")
+            inst.uses.add("zones")
+    return d
 
 
 def compile_use(entry: M.BaseModel, prog: M.Program, index: int, limit_slot: int,

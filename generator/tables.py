@@ -34,10 +34,10 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
             "setup_buildings_near_home", "setup_home_corner", "draw_to_zone",
             "score_forests", "run_stage", "advance_cycle")
 # The parts of programs (spec/models.py Instruction), by their 'op'.
-PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box")
+PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend")
 # Menu entries the engine has a routine for; every other entry names a program of the
 # bundle's libraries ("program": MENU_A is its instance, generator/programs.py).
-MENU_ACTIONS = ("battle", "march", "build", "craft", "spread", "revolt", "program")
+MENU_ACTIONS = ("battle", "march", "build", "craft", "program")
 COLUMN_ACTIONS = ("recruit", "move", "battle", "build")
 ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "battle_removal_vp", "exclusive_placement", "rescue_removed_warriors",
@@ -315,10 +315,9 @@ PARTIALS = (
     Partial("rescue", abilities=("rescue_removed_warriors",), frames=("rescue",)),
     Partial("build", menu=("build",), columns=("build",), frames=("pay",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
-    Partial("zones", ops=("draw_to_zone",), menu=("spread", "revolt"), parts=("put",),
+    Partial("zones", ops=("draw_to_zone",), parts=("put", "spend"),
             eops=("give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone"),
             frames=("zone_pay", "zone_give", "zone_trim")),
-    Partial("tokens", menu=("spread", "revolt")),
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
     Partial("roles", ops=("choose_role",)),
     Partial("effects", abilities=("effect", "trigger"), eops=EFFECT_OPS,
@@ -829,13 +828,6 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 mmask = sum(1 << pidx[x] for x in mn.buildings)
             elif isinstance(mn, M.SpendCardPlaceAction):
                 ma, mb = pidx[mn.building], pidx[mn.piece]
-            elif isinstance(mn, M.SpreadAction):
-                ma, mb = pidx[mn.token], zones.index(mn.zone)
-                mc, md = mn.surcharge_warriors or 0, mn.surcharge
-            elif isinstance(mn, M.RevoltAction):
-                ma, mb, mc = pidx[mn.token], zones.index(mn.zone), mn.cost
-                md = boxes.index(mn.box) if mn.box else -1
-                mmask = sum(1 << pidx[x] for x in mn.buildings)
             elif isinstance(mn, M.MobilizeAction):
                 mb = zones.index(mn.zone)
             elif isinstance(mn, M.TrainAction):
@@ -1099,7 +1091,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     A.add("suit", 3)  # the suit a '?' cost icon is paid with (fox, rabbit, mouse)
     A.add("fail", 1)  # take up a column card that cannot be resolved: its on_fail hook
     A.add("use", U * TGT)  # use effect u on target t: none, seat 1..P, clearing 1+P..
-    A.add("spread", C)    # place the next token of a spread menu entry in a clearing
+    A.add("spread", C)    # spread: place the next token of a track in a clearing
     A.add("revolt", C)    # revolt in a clearing
     A.add("mobilize", K)  # a hand card into the mobilize entry's zone
     A.add("train", K)     # spend a hand card to put a warrior into the train entry's box

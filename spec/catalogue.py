@@ -51,12 +51,33 @@ def _members(union) -> list[type[BaseModel]]:
     return list(typing.get_args(inner))
 
 
+# Parts of programs that nest (a filter of the clearings adjacent to one, a value of
+# values): named where they are used, spelled out in their own section.
+_LANGUAGE = (
+    ("clearing filter", M.ClearingFilter, ""),
+    ("value", M.SumValue, "sum"), ("value", M.IfValue, "if"),
+    ("value", M.TrackCost, "track_cost"), ("value", M.WarriorsAt, "warriors"),
+    ("value", M.ClearingCount, "clearings"), ("piece", M.OfSuit, "of_suit"),
+    ("condition", M.AtLeast, "at_least"), ("condition", M.NoneOnMap, "none_on_map"),
+    ("condition", M.NotCondition, "not"),
+)
+
+
 def _type_name(ann) -> str:
     origin, args = typing.get_origin(ann), typing.get_args(ann)
     if ann is type(None):
         return "null"
+    for m in (args[1:] if origin is typing.Annotated else ()):
+        form = getattr(m, "discriminator", None)
+        if form is M._value_form:
+            return "value"
+        if form is M._condition_form:
+            return "condition"
+    named = {model: kind for kind, model, _ in _LANGUAGE}
+    if isinstance(ann, type) and ann in named:
+        return named[ann]
     if isinstance(ann, type) and issubclass(ann, BaseModel):  # a small object, spelled out
-        return "{" + ", ".join(f'"{f.alias or n}": {_type_name(f.annotation)}'
+        return "{" + ", ".join(f'"{f.alias or n}": {_field_type(f)}'
                                for n, f in ann.model_fields.items()) + "}"
     if origin is typing.Annotated:
         inner = args[0]
@@ -79,10 +100,21 @@ def _type_name(ann) -> str:
     return getattr(ann, "__name__", str(ann))
 
 
+def _field_type(f: FieldInfo) -> str:
+    """A field's type in words (a value or condition: its discriminator says so)."""
+    for m in f.metadata:
+        form = getattr(m, "discriminator", None)
+        if form is M._value_form:
+            return "value"
+        if form is M._condition_form:
+            return "condition"
+    return _type_name(f.annotation)
+
+
 def _param(name: str, f: FieldInfo) -> str:
     default = "required" if f.is_required() else f"default `{f.default!r}`"
     doc = (f.description or "").replace("\n", " ")
-    return f"`{name}` ({_type_name(f.annotation)}, {default}){': ' + doc if doc else ''}"
+    return f"`{f.alias or name}` ({_field_type(f)}, {default}){': ' + doc if doc else ''}"
 
 
 def content_files(examples: Path | None = None) -> list[tuple[str, object]]:
@@ -178,6 +210,20 @@ def catalogue_markdown(examples: Path | None = None) -> str:
             lines.append(f"| `{tag_value}` | {doc} | {'<br>'.join(params) or '-'} | "
                          f"{_used_by(used.get(model, []))} |")
         lines.append("")
+    lines += ["## Values, conditions and filters", "",
+              "What program parts read: a *value* is a whole number, a number parameter "
+              "(`$name`) or one of the objects below; a *condition* tests the game; a "
+              "*piece* is an id, `warrior`, `$name` or the object below; a "
+              "*clearing filter* (a choice's `clearing`, a card's `matching`) passes the "
+              "clearings that pass each of its tests. 'The clearing' is the one the "
+              "program's first choice chose.", "",
+              "| kind | key | what it is | parameters |", "|---|---|---|---|"]
+    for kind, model, key in _LANGUAGE:
+        doc = " ".join(inspect.cleandoc(model.__doc__ or "").split())
+        params = [_param(n, f) for n, f in model.model_fields.items()]
+        keys = f"`{key}`" if key else ", ".join(f"`{k}`" for k in model.model_fields)
+        lines.append(f"| {kind} | {keys} | {doc} | {'<br>'.join(params)} |")
+    lines.append("")
     lines += ["## Faction parts", "",
               "Keys of a faction file whose entries steps and menu actions name.", "",
               "| key | what an entry is | parameters |", "|---|---|---|"]

@@ -56,6 +56,11 @@ NOUNS: dict[type, str] = {
     M.Box: "a box", M.FromBox: "a count from a box", M.FactionCard: "a faction card",
     M.Column: "a column", M.Role: "a role", M.Cycle: "a cycle", M.Turn: "a turn",
     M.FactionSpec: "a faction", M.PackSpec: "a pack manifest", M.PatchSpec: "a patch",
+    M.ClearingFilter: "a clearing filter", M.TrackCost: "a track's next cost",
+    M.WarriorsAt: "a count of warriors", M.SumValue: "a sum", M.IfValue: "an 'if' value",
+    M.AtLeast: "an 'at_least' condition", M.NoneOnMap: "a 'none_on_map' condition",
+    M.NotCondition: "a 'not' condition", M.ClearingCount: "a count of clearings",
+    M.OfSuit: "a piece of the clearing's suit",
 }
 """What each model is, in the author's terms (members of a tagged union are named by
 their tag: "a 'draw' step", "an 'effect' ability")."""
@@ -69,6 +74,8 @@ UNIONS: list[tuple[Any, str]] = [
 PATTERNS: dict[str, str] = {
     r"^[a-z][a-z0-9-]*$": "an id (lowercase letters, digits and '-', starting with a letter)",
     r"^#[0-9a-fA-F]{6}$": "a colour '#rrggbb'",
+    r"^\$[a-z][a-z0-9_]*$": "'$name', a number parameter of the program",
+    r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$": "an id or '$name', a parameter of the program",
     r"^(/([^~/]|~[01])*)*$": "a JSON pointer ('' for the whole document, or like "
                              "'/turn/daylight/1/count')",
     r"^(map|deck|faction):[a-z][a-z0-9-]*$": "kind:id, the kind map, deck or faction "
@@ -253,7 +260,8 @@ def expected(f: Frame) -> str:
         if f.disc:
             return f"an object with {f.disc!r}"
         # Told apart by the value's type (models.ActionCount): each member's words.
-        return listing([expected(_frame(m, [], "item")) for m in get_args(base)], " or ")
+        return listing(list(dict.fromkeys(expected(_frame(m, [], "item"))
+                                          for m in get_args(base))), " or ")
     return "something else"
 
 

@@ -274,7 +274,9 @@ ActionCount = Annotated[
     Annotated[FromBox, Tag("from-box")] | Annotated[None, Tag("any-number")],
     Discriminator(_count_form),
 ]
-UNION_TAGS = frozenset({"number", "from-box", "any-number"})
+UNION_TAGS = frozenset({"number", "from-box", "any-number", "parameter", "track-cost",
+                        "warriors-at", "sum-of", "if-then", "at-least", "none-on-map",
+                        "negation", "clearing-count"})
 
 
 class FactionCard(Strict):
@@ -1078,6 +1080,129 @@ Ref = Annotated[str, Field(pattern=r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$", max
 ParamType = Literal["piece", "pieces", "zone", "box", "number"]
 
 
+ParamRef = Annotated[str, Field(pattern=r"^\$[a-z][a-z0-9_]*$", max_length=65)]
+"""'$name': a number parameter of the program."""
+
+
+# ---- values and conditions: numbers a part reads when it runs (its count, a cost) and
+# tests of the game; "the clearing" is the one the program's first choice chose.
+
+
+class TrackCost(Strict):
+    """The cost printed above the next piece of a track: what placing it costs (Law
+    8.4.2: sympathy's supporters; Law 6.5.1 a building's wood)."""
+
+    track_cost: Ref
+    """The piece whose track is read."""
+
+
+class WarriorsAt(Strict):
+    """Warriors in the chosen clearing: the actor's ('self'), or the most that any one
+    other player has there ('another': Law 8.4.2.I, martial law's 'three or more
+    warriors of another player'; rule, Law 2.5, counts them alike)."""
+
+    warriors: Literal["self", "another"]
+    at: Literal["clearing"] = "clearing"
+
+
+class ClearingCount(Strict):
+    """The clearings that pass a filter, counted (Law 8.4.1: the sympathetic clearings of
+    the revolt's suit)."""
+
+    clearings: ClearingFilter
+
+
+class SumValue(Strict):
+    """The sum of values (a cost and its surcharge)."""
+
+    sum: list[Value] = Field(min_length=1, max_length=20)
+
+
+class IfValue(Strict):
+    """One value while a condition holds, another (0 unless given) while it does not:
+    a surcharge (Law 8.4.2.I), a bonus."""
+
+    if_: Condition = Field(alias="if")
+    then: Value
+    else_: Value = Field(default=0, alias="else")
+
+
+class AtLeast(Strict):
+    """A value is at least another: [value, least].  A number parameter a use leaves
+    out (null: the rule does not apply there) makes it false."""
+
+    at_least: list[Value] = Field(min_length=2, max_length=2)
+
+
+class NoneOnMap(Strict):
+    """No piece of this kind is on the map (Law 8.4.2: 'if there are no sympathetic
+    clearings'; a first building, a first token)."""
+
+    none_on_map: Ref
+
+
+class NotCondition(Strict):
+    """The condition does not hold."""
+
+    not_: Condition = Field(alias="not")
+
+
+_VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "sum-of",
+                "if": "if-then", "clearings": "clearing-count"}
+_CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation"}
+
+
+def _value_form(v: object) -> str:
+    if isinstance(v, str):
+        return "parameter"
+    if isinstance(v, (dict, BaseModel)):
+        return _dict_form(v, _VALUE_FORMS, _VALUE_MODELS)
+    return "number"
+
+
+def _condition_form(v: object) -> str:
+    return _dict_form(v, _CONDITION_FORMS, _CONDITION_MODELS)
+
+
+def _dict_form(v: object, forms: dict[str, str], models: dict[str, type]) -> str:
+    """A small object's member, by its one key (for a misspelt key: the closest's)."""
+    for tag, model in models.items():
+        if isinstance(v, model):
+            return tag
+    if isinstance(v, dict):
+        for key, tag in forms.items():
+            if key in v:
+                return tag
+        for k in v:
+            if isinstance(k, str):
+                hint = did_you_mean(k, list(forms))
+                for key, tag in forms.items():
+                    if hint and f"'{key}'" in hint:
+                        return tag
+    return next(iter(forms.values()))
+
+
+Value = Annotated[
+    Annotated[Annotated[int, Field(ge=0, le=100)], Tag("number")] |
+    Annotated[ParamRef, Tag("parameter")] | Annotated[TrackCost, Tag("track-cost")] |
+    Annotated[WarriorsAt, Tag("warriors-at")] | Annotated[SumValue, Tag("sum-of")] |
+    Annotated[IfValue, Tag("if-then")] | Annotated[ClearingCount, Tag("clearing-count")],
+    Discriminator(_value_form),
+]
+"""A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
+next cost, warriors in the clearing, clearings of a filter, a sum, a value while a
+condition holds."""
+Condition = Annotated[
+    Annotated[AtLeast, Tag("at-least")] | Annotated[NoneOnMap, Tag("none-on-map")] |
+    Annotated[NotCondition, Tag("negation")],
+    Discriminator(_condition_form),
+]
+"""A test of the game: a comparison of values, no piece of a kind on the map, not."""
+_VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": SumValue,
+                 "if-then": IfValue, "clearing-count": ClearingCount}
+_CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition}
+
+
 class ClearingFilter(Strict):
     """Clearings that pass every test given."""
 
@@ -1085,8 +1210,18 @@ class ClearingFilter(Strict):
     """Holding at least one of this piece."""
     has_any: Ref | list[Ref] | None = None
     """Holding at least one piece of any of these ('$param' of type pieces, or a list)."""
-    lacks: Ref | None = None
-    """Holding none of this piece."""
+    lacks: Ref | list[Ref] | None = None
+    """Holding none of this piece, or of these ('$param' of type pieces, or a list)."""
+    suit: Literal["clearing"] | None = None
+    """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit)."""
+    adjacent_to: ClearingFilter | None = None
+    """Adjacent to at least one clearing that passes this filter (Law 8.4.2: next to a
+    sympathetic clearing; Law 4.2 moves, 6.5 a Marquise's neighbours)."""
+    any_of: list[ClearingFilter] | None = Field(default=None, min_length=1, max_length=20)
+    """Passing at least one of these filters."""
+    when: Condition | None = None
+    """While this condition holds (the same for every clearing): in 'any_of', a way in
+    that the game opens (Law 8.4.2: any clearing while none has sympathy)."""
 
 
 class CardChoice(Strict):
@@ -1128,24 +1263,51 @@ class AtEach(Strict):
     each: Ref
 
 
+class OfSuit(Strict):
+    """The first of these pieces still in the supply whose suit is the chosen clearing's
+    (Law 8.4.1: the base of the clearing's suit)."""
+
+    of_suit: Literal["clearing"]
+    among: Ref | list[Ref]
+    """The pieces ('$param' of type pieces, or a list): buildings with a 'suit'."""
+
+
 class PlacePart(Strict):
     """Place pieces from the supply, as far as it allows (Law 1.5.4): in the chosen
-    clearing, or one at each of a building; score the track space a piece uncovers."""
+    clearing, or one at each of a building; score the track space a piece uncovers.  A
+    building needs an open slot; after a 'remove' of every enemy piece there, the slots
+    their buildings held count as open and no other player's piece forbids it (Law
+    8.4.1)."""
 
     op: Literal["place"]
-    piece: Ref
+    piece: Ref | OfSuit
     at: Literal["clearing"] | AtEach = "clearing"
-    count: int = Field(default=1, ge=1, le=100)
+    count: Value = 1
+    """How many (a value: Law 8.4.1's warriors, one per sympathetic clearing of the suit)."""
     score: bool = False
     """Score the VP of the track space the placed piece uncovered (its track's 'vp')."""
+    require: bool = True
+    """Offer the action only where this placement can be made (a piece left, a clearing
+    that takes it); false: placed as far as the supply allows, the action offered
+    without it (Law 8.4.1's warriors)."""
 
 
 class RemovePart(Strict):
-    """Remove one of the actor's pieces from the chosen clearing: a removal event (Law
-    1.5.4), what it sets off resolving before the program goes on."""
+    """Remove from the chosen clearing one of the actor's pieces ('piece'), or every
+    piece of every other player ('pieces': 'enemy', Law 8.4.1; the actor scores for
+    the buildings and tokens, Law 3.2.1): one removal event (Law 1.5.4), what it sets off
+    resolving before the program goes on."""
 
     op: Literal["remove"]
-    piece: Ref
+    piece: Ref | None = None
+    pieces: Literal["enemy"] | None = None
+
+    @model_validator(mode="after")
+    def _one(self) -> RemovePart:
+        if (self.piece is None) == (self.pieces is None):
+            raise Err("VALUE-INVALID", ("piece",),
+                      "'remove' names one of 'piece' (one of yours) or 'pieces' ('enemy')")
+        return self
 
 
 class IntoBoxPart(Strict):
@@ -1154,10 +1316,29 @@ class IntoBoxPart(Strict):
     op: Literal["into_box"]
     piece: Ref
     box: Ref
+    """The box; a box parameter the use leaves out (null) leaves the part out."""
+    require: bool = True
+    """Offer the action only while a piece is left to put in; false: put if one is."""
+
+
+class SpendPart(Strict):
+    """A cost: spend cards matching the chosen clearing (birds match any, Law 2.1.1) from
+    one of the actor's zones, as many as a value says, before the parts after it; the
+    actor chooses which whenever the zone holds more cards than are owed (Law 8.4.1:
+    revolt's supporters, 8.4.2 spread's).  The action is offered only where the zone
+    holds enough."""
+
+    op: Literal["spend"]
+    source: Ref = Field(alias="from")
+    """The zone the cards are spent from."""
+    matching: Literal["clearing"] = "clearing"
+    """Cards whose suit matches the chosen clearing."""
+    count: Value = 1
+    """How many (read when the action is offered and when it is taken)."""
 
 
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
-                        IntoBoxPart,
+                        IntoBoxPart | SpendPart,
                         Field(discriminator="op")]
 
 
@@ -1166,9 +1347,10 @@ Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemoveP
 # clearing and a card together.  They are action types of the fixed action space
 # (generator/tables.py ACTION_TYPES): a new verb is a new type, appended there.
 # (Not the types of the engine's remaining menu routines: march's move, battle, build,
-# craft, spread, revolt; an action's type tells a menu's entries apart.)
+# craft; an action's type tells a menu's entries apart.)
 VERB_SHAPES = {"recruit_all": "none", "mobilize": "card", "train": "card",
-               "recruit": "clearing", "organize": "clearing", "spend_place": "clearing_card"}
+               "recruit": "clearing", "organize": "clearing", "spend_place": "clearing_card",
+               "spread": "clearing", "revolt": "clearing"}
 
 
 class Program(Strict):
@@ -1325,6 +1507,9 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 
 
 # Cards and abilities name effect programs and abilities defined after them.
+for _m in (SumValue, IfValue, AtLeast, NotCondition, ClearingFilter, ClearingCount,
+           SpendPart, PlacePart):
+    _m.model_rebuild()
 Effect.model_rebuild()
 Trigger.model_rebuild()
 Card.model_rebuild()

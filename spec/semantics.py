@@ -1259,32 +1259,147 @@ def check_bundle(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 # --------------------------------------------------------------------------- programs
 
 
-def _part_refs(part: Any) -> Iterator[tuple[str, str]]:
-    """(field, value) of each name a program part gives."""
-    for key in ("piece", "zone", "box"):
+_PIECE, _PIECES, _NUMBER = ("piece",), ("piece", "pieces"), ("number",)
+
+
+def _pieces_refs(v: str | list | None, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
+    """A piece or several: a name (a piece or pieces parameter) or a list of pieces."""
+    if isinstance(v, str):
+        yield at, v, _PIECES
+    elif v is not None:
+        for j, x in enumerate(v):
+            yield (*at, j), x, _PIECE
+
+
+def _filter_refs(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
+    """(where, name, the parameter types it may be) of each name a clearing filter gives."""
+    if f is None:
+        return
+    if f.has is not None:
+        yield (*at, "has"), f.has, _PIECE
+    yield from _pieces_refs(f.lacks, (*at, "lacks"))
+    yield from _pieces_refs(f.has_any, (*at, "has_any"))
+    if f.when is not None:
+        yield from _condition_refs(f.when, (*at, "when"))
+    for j, g in enumerate(f.any_of or ()):
+        yield from _filter_refs(g, (*at, "any_of", j))
+    yield from _filter_refs(f.adjacent_to, (*at, "adjacent_to"))
+
+
+def _value_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
+    if isinstance(v, str):
+        yield at, v, _NUMBER
+    elif isinstance(v, M.TrackCost):
+        yield (*at, "track_cost"), v.track_cost, _PIECE
+    elif isinstance(v, M.ClearingCount):
+        yield from _filter_refs(v.clearings, (*at, "clearings"))
+    elif isinstance(v, M.SumValue):
+        for j, x in enumerate(v.sum):
+            yield from _value_refs(x, (*at, "sum", j))
+    elif isinstance(v, M.IfValue):
+        yield from _condition_refs(v.if_, (*at, "if"))
+        yield from _value_refs(v.then, (*at, "then"))
+        yield from _value_refs(v.else_, (*at, "else"))
+
+
+def _condition_refs(c: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
+    if isinstance(c, M.AtLeast):
+        for j, x in enumerate(c.at_least):
+            yield from _value_refs(x, (*at, "at_least", j))
+    elif isinstance(c, M.NoneOnMap):
+        yield (*at, "none_on_map"), c.none_on_map, _PIECE
+    elif isinstance(c, M.NotCondition):
+        yield from _condition_refs(c.not_, (*at, "not"))
+
+
+def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
+    """(where in the part, name, the parameter types it may be) of each name a program
+    part gives."""
+    for key, want in (("piece", _PIECE), ("zone", ("zone",)), ("box", ("box",))):
         v = getattr(part, key, None)
         if isinstance(v, str):
-            yield key, v
+            yield (key,), v, want
     at = getattr(part, "at", None)
     if isinstance(at, M.AtEach):
-        yield "at", at.each
-    filters = []
+        yield ("at", "each"), at.each, _PIECE
+    if isinstance(part, M.PlacePart):
+        if isinstance(part.piece, M.OfSuit):
+            yield from _pieces_refs(part.piece.among, ("piece", "among"))
+        yield from _value_refs(part.count, ("count",))
+    if isinstance(part, M.SpendPart):
+        yield ("from",), part.source, ("zone",)
+        yield from _value_refs(part.count, ("count",))
     if isinstance(part, M.ChoosePart):
-        filters.append(("clearing", part.clearing))
+        yield from _filter_refs(part.clearing, ("clearing",))
         if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):
-            filters.append(("card", part.card.matching))
-    for where, f in filters:
-        if f is None:
-            continue
-        for key in ("has", "lacks"):
-            if getattr(f, key) is not None:
-                yield f"{where}/{key}", getattr(f, key)
-        if f.has_any is not None:
-            for v in ([f.has_any] if isinstance(f.has_any, str) else f.has_any):
-                yield f"{where}/has_any", v
+            yield from _filter_refs(part.card.matching, ("card", "matching"))
 
 
-_REF_TYPES = {"piece": ("piece",), "at": ("piece",), "zone": ("zone",), "box": ("box",)}
+def _filters_in(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple, Any]]:
+    """(where, filter) of a clearing filter and every filter nested in it."""
+    if f is None:
+        return
+    yield at, f
+    if f.when is not None:
+        yield from _value_filters(f.when, (*at, "when"))
+    for j, g in enumerate(f.any_of or ()):
+        yield from _filters_in(g, (*at, "any_of", j))
+    yield from _filters_in(f.adjacent_to, (*at, "adjacent_to"))
+
+
+def _value_filters(v: Any, at: tuple) -> Iterator[tuple[tuple, Any]]:
+    """(where, filter) of every clearing filter of a value or condition."""
+    if isinstance(v, M.ClearingCount):
+        yield from _filters_in(v.clearings, (*at, "clearings"))
+    elif isinstance(v, M.SumValue):
+        for j, x in enumerate(v.sum):
+            yield from _value_filters(x, (*at, "sum", j))
+    elif isinstance(v, M.IfValue):
+        yield from _value_filters(v.if_, (*at, "if"))
+        yield from _value_filters(v.then, (*at, "then"))
+        yield from _value_filters(v.else_, (*at, "else"))
+    elif isinstance(v, M.AtLeast):
+        for j, x in enumerate(v.at_least):
+            yield from _value_filters(x, (*at, "at_least", j))
+    elif isinstance(v, M.NotCondition):
+        yield from _value_filters(v.not_, (*at, "not"))
+
+
+def _filters_of(part: Any) -> Iterator[tuple[tuple, Any]]:
+    """(where, filter) of every clearing filter of a part, nested ones too."""
+    if isinstance(part, M.ChoosePart):
+        yield from _filters_in(part.clearing, ("clearing",))
+        if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):
+            yield from _filters_in(part.card.matching, ("card", "matching"))
+    yield from _value_filters(getattr(part, "count", None), ("count",))
+
+
+def _counts_in_clearing(v: Any) -> bool:
+    """Whether a value or condition reads the chosen clearing (pieces there, its suit)."""
+    if isinstance(v, M.WarriorsAt):
+        return True
+    if isinstance(v, M.ClearingCount):
+        return any(f.suit is not None for _, f in _value_filters(v, ()))
+    if isinstance(v, M.SumValue):
+        return any(_counts_in_clearing(x) for x in v.sum)
+    if isinstance(v, M.IfValue):
+        return any(_counts_in_clearing(x) for x in (v.if_, v.then, v.else_))
+    if isinstance(v, M.AtLeast):
+        return any(_counts_in_clearing(x) for x in v.at_least)
+    if isinstance(v, M.NotCondition):
+        return _counts_in_clearing(v.not_)
+    return False
+
+
+def _whens(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple, Any]]:
+    """(where, condition) of each 'when' of a filter, nested ones too."""
+    if f is None:
+        return
+    if f.when is not None:
+        yield (*at, "when"), f.when
+    for j, g in enumerate(f.any_of or ()):
+        yield from _whens(g, (*at, "any_of", j))
+    yield from _whens(f.adjacent_to, (*at, "adjacent_to"))
 
 
 @check("PROGRAM-REF", "error", "library",
@@ -1295,29 +1410,28 @@ _REF_TYPES = {"piece": ("piece",), "at": ("piece",), "zone": ("zone",), "box": (
 def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
     for pid, prog in lib.programs.items():
         for i, part in enumerate(prog.do):
-            for key, v in _part_refs(part):
+            for where, v, want in _part_refs(part):
                 if not v.startswith("$"):
                     continue
                 name = v[1:]
-                loc = ("programs", pid, "do", i, *key.split("/"))
+                loc = ("programs", pid, "do", i, *where)
                 if name not in prog.params:
                     known = ", ".join(prog.params) or "none"
                     yield loc, f"{v!r} is no parameter of {pid} (its parameters: {known})"
                     continue
-                base = key.split("/")[-1]
-                want = ("piece", "pieces") if base in ("has", "lacks", "has_any") else \
-                    _REF_TYPES.get(base, ("piece",))
-                if base in ("has", "lacks"):
-                    want = ("piece",)
                 if prog.params[name] not in want:
+                    key = "/".join(str(x) for x in where if not isinstance(x, int))
                     yield loc, (f"{v!r} is a {prog.params[name]} parameter; {key} takes "
                                 f"{' or '.join(want)}")
 
 
 @check("PROGRAM-SHAPE", "error", "library",
        "A program the engine cannot offer: its verb is no action type whose options are "
-       "what its first choice chooses, a choice is not its first part, or a part acts on a "
-       "card or a clearing no choice chose.",
+       "what its first choice chooses, a choice is not its first part, a part acts on a "
+       "card or a clearing no choice chose (a 'spend', an 'of_suit' piece, a filter's "
+       "'suit'), a second 'spend', a card part after a 'spend', a filter's 'when' (the "
+       "same for every clearing) counts pieces in the clearing being chosen, or a filter "
+       "has and lacks one piece (it passes no clearing).",
        example="library.json:4: PROGRAM-SHAPE at /programs/perch/verb: 'mobilize' is "
                "offered one card at a time; perch's first choice chooses a clearing")
 def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
@@ -1352,11 +1466,47 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
             if isinstance(part, (M.DiscardPart, M.PutPart)) and "card" not in chose:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts on the chosen card, and no card is chosen"
-            clearing_part = isinstance(part, M.RemovePart) or (
+            clearing_part = isinstance(part, (M.RemovePart, M.SpendPart)) or (
                 isinstance(part, M.PlacePart) and part.at == "clearing")
             if clearing_part and "clearing" not in chose:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts in the chosen clearing, and no clearing is chosen"
+            if isinstance(part, M.SpendPart) and any(
+                    isinstance(x, M.SpendPart) for x in prog.do[:i]):
+                yield ("programs", pid, "do", i), \
+                    f"{pid}: one 'spend' a program (the parts after it wait on its payment)"
+            if isinstance(part, (M.DiscardPart, M.PutPart)) and any(
+                    isinstance(x, M.SpendPart) for x in prog.do[:i]):
+                yield ("programs", pid, "do", i), \
+                    f"{pid}: '{part.op}' acts on the chosen card, which a 'spend' before " \
+                    "it does not keep: put it before the 'spend'"
+            if "clearing" not in chose:
+                if isinstance(part, M.PlacePart) and isinstance(part.piece, M.OfSuit):
+                    yield ("programs", pid, "do", i, "piece"), \
+                        f"{pid}: 'of_suit' is the chosen clearing's suit, and no clearing " \
+                        "is chosen"
+                for where, f in _filters_of(part):
+                    if f.suit is not None:
+                        yield ("programs", pid, "do", i, *where, "suit"), \
+                            f"{pid}: 'suit' is the chosen clearing's, and no clearing is " \
+                            "chosen"
+            for where, f in _filters_of(part):
+                lacks = [f.lacks] if isinstance(f.lacks, str) else (f.lacks or [])
+                if f.has is not None and f.has in lacks:
+                    yield ("programs", pid, "do", i, *where, "lacks"), \
+                        f"{pid}: no clearing both has and lacks {f.has!r}: this filter " \
+                        "passes none"
+            if isinstance(part, M.ChoosePart):
+                fs = [(("clearing",), part.clearing)]
+                if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):
+                    fs.append((("card", "matching"), part.card.matching))
+                for at, f in fs:
+                    for where, cond in _whens(f, at):
+                        if _counts_in_clearing(cond):
+                            yield ("programs", pid, "do", i, *where), \
+                                f"{pid}: a filter's 'when' is the same for every clearing, " \
+                                "so it cannot count pieces in 'the clearing': this choice " \
+                                "is choosing it"
 
 
 # --------------------------------------------------------------------------- the docs
