@@ -1621,6 +1621,34 @@ def _never(c: Any, params: dict) -> bool:
     return False
 
 
+def _least(v: Any, use: _Use) -> int | None:
+    """The least a value can be at a use (None: not known, or left out): a track's
+    cost its cheapest space, pieces and clearings counted none."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, str):
+        bound = use.params.get(v[1:])
+        return bound if isinstance(bound, int) and not isinstance(bound, bool) else None
+    if isinstance(v, M.TrackCost):
+        names = _resolved(use, v.track_cost) or []
+        p = use.faction.pieces.get(names[0]) if len(names) == 1 else None
+        return min(p.track.cost) if p is not None and p.track and p.track.cost else None
+    if isinstance(v, (M.WarriorsAt, M.ClearingCount)):
+        return 0
+    if isinstance(v, M.SumValue):
+        terms = [_least(t, use) for t in v.sum]
+        return None if any(t is None for t in terms) else sum(terms)  # type: ignore[misc]
+    if isinstance(v, M.IfValue):
+        other = _least(v.else_, use)
+        if _never(v.if_, use.params):
+            return other
+        then = _least(v.then, use)
+        return None if then is None or other is None else min(then, other)
+    return None
+
+
 @check("PROGRAM-USE", "error", USES,
        "A menu entry runs a program that cannot run for its faction: the program names a "
        "piece, zone or box (by its id, or through a parameter the entry binds) that the "
@@ -1698,8 +1726,10 @@ def _resolved(use: _Use, ref: str | list | None) -> list[str] | None:
 @check("PROGRAM-NEVER", "warning", USES,
        "A menu entry whose program can never be offered where it is used: its first "
        "choice's 'when' compares with a number the entry leaves out (so it never holds and "
-       "no clearing passes), or it places the piece of the chosen clearing's suit "
-       "('of_suit', required) among pieces of no suit the map has a clearing of.",
+       "no clearing passes), its 'spend' costs more cards at the least than its zone can "
+       "ever hold (a capacity nothing lifts), or it places the piece of the chosen "
+       "clearing's suit ('of_suit', required) among pieces of no suit the map has a "
+       "clearing of.",
        example="otters.json:37: PROGRAM-NEVER (warning) at /turn/birdsong/0/menu/0: revolt: "
                "program revolt places the piece of the chosen clearing's suit among "
                "fox-lodge (fox), mouse-lodge (mouse) at /programs/revolt/do/3/piece "
@@ -1718,6 +1748,17 @@ def _program_never(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 f"{_at(use, ('do', 0, 'clearing', 'when'))} that compares with a number this "
                 "entry leaves out, so it never holds: no clearing passes it")
         for i, part in enumerate(prog.do):
+            if isinstance(part, M.SpendPart):
+                zone = next((z for z in f.zones
+                             if [z.id] == _resolved(use, part.source)), None)
+                least = _least(part.count, use)
+                if zone is not None and zone.capacity is not None and \
+                        not zone.unlimited_while and least is not None and \
+                        least > zone.capacity:
+                    yield use.doc, use.loc, (
+                        f"{act}: program {act} spends at least {least} cards from zone "
+                        f"{zone.id} at {_at(use, ('do', i))}, which holds at most "
+                        f"{zone.capacity} (nothing lifts its capacity): it is never offered")
             if not (isinstance(part, M.PlacePart) and part.require and
                     isinstance(part.piece, M.OfSuit)):
                 continue

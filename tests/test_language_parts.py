@@ -304,3 +304,20 @@ def test_a_revolt_of_suits_the_map_has_not_is_never_offered(map_id, offered):
     pos.set_zone(g, 1, "friends", ["bird-crossbow", "bird-ambush"])
     sc.goto(g, "test-otters", "birdsong")
     assert {a for a in g.legal() if a.startswith("revolt ")} == offered
+
+
+def test_a_revolt_costing_more_than_its_zone_holds_is_never_offered():
+    """What PROGRAM-NEVER says of tests/data/packs/program-cost: a revolt of 5 friends
+    from a zone of 4 is not offered with the zone full of birds (matching any clearing),
+    where one of 2 is (the test above, on Autumn)."""
+    b = resolve([ROOT / "tests" / "data" / "packs" / "program-cost"])
+    g = Game(["marquise", "test-otters"], 1, bundle=b, pure=True)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    sc.put(g, "1", "ripple", 1)
+    pos.set_zone(g, 1, "friends", ["bird-crossbow", "bird-ambush", "bird-dominance",
+                                   "birdy-bindle"])
+    sc.goto(g, "test-otters", "birdsong")
+    assert len(g.zone(1, "friends")) == 4
+    assert not any(a.startswith("revolt ") for a in g.legal())

@@ -703,6 +703,22 @@ def test_a_program_never_offered_where_it_is_used_is_a_warning_at_the_entry(caps
     assert run(capsys, "validate", pack, "--play", 0, "--strict")[0] == 1
 
 
+def test_a_spend_its_zone_can_never_hold_is_a_warning_at_the_entry(capsys):
+    """The otters' revolt costs 5 friends, and their zone holds 4, its capacity lifted by
+    nothing (Law 8.2.3.I: a card gained into a full zone is discarded)."""
+    pack = PACKS / "program-cost"
+    otters = pack / "otters.json"
+    got = [(d.code, d.severity, d.file, d.pointer, d.line, d.message)
+           for d in findings(pack)]
+    assert got == [
+        ("PROGRAM-NEVER", "warning", str(otters), "/turn/birdsong/0/menu/0",
+         line_of(otters, '{"action": "revolt"'),
+         "revolt: program revolt spends at least 5 cards from zone friends at "
+         f"/programs/revolt/do/1 ({BASE_PACK / 'library.json'}), which holds at most 4 "
+         "(nothing lifts its capacity): it is never offered")]
+    assert run(capsys, "validate", pack, "--play", 0)[0] == 0
+
+
 def test_a_choice_s_filter_of_its_own_clearing_s_suit_is_a_warning(capsys):
     """'suit': "clearing" where the clearing being chosen is the one tested passes every
     clearing; in 'adjacent_to' and in a count's filter it reads the chosen clearing."""
