@@ -623,7 +623,7 @@ def findings(b: Bundle) -> list[Diagnostic]:
                                                                   *b.library]
     for doc in docs:
         check_document(doc, b.sources.get(f"{doc.kind}:{doc.id}", ""), found)
-    check_bundle(b.map, b.deck, b.factions, b.sources, found)
+    check_bundle(b.map, b.deck, b.factions, b.sources, found, b.library)
     return in_patches(found.diagnostics(), b.sources, b.patched)
 
 

@@ -40,7 +40,7 @@ from .diagnostics import (
     unlocated,
     with_lines,
 )
-from .words import did_you_mean
+from .words import did_you_mean, quoted
 
 Loc = tuple
 
@@ -63,12 +63,17 @@ _SCOPE_TYPES: dict[str, Any] = {
     "faction, deck": (M.FactionSpec, M.DeckSpec),  # effects live in both
     "library": M.LibrarySpec,
 }
+USES = "uses"
+"""The scope of the checks of programs where they are used: each menu entry that runs a
+program of the bundle's libraries, for its faction (for a card's menu, every faction),
+on each map (the function gets the map, the deck, the factions and the programs)."""
 
 
 def check(code: str, severity: str, scope: str, summary: str, law: str = "", *,
           example: str):
     """Register a check (the decorated function yields its findings)."""
-    assert severity in ("error", "warning") and (scope in _SCOPE_TYPES or scope == "bundle")
+    assert severity in ("error", "warning") and \
+        (scope in _SCOPE_TYPES or scope in ("bundle", USES))
 
     def register(fn: Callable[..., Iterable]) -> Callable[..., Iterable]:
         CHECKS.append(Check(code, severity, scope, summary, law, example, fn))
@@ -1237,21 +1242,31 @@ def check_document(doc: Any, file: str, into: Findings | None = None) -> Finding
     """Run every document check on one map, deck or faction (into ``into``)."""
     out = into or Findings()
     for c in CHECKS:
-        if c.scope != "bundle" and isinstance(doc, _SCOPE_TYPES[c.scope]):
+        if c.scope in _SCOPE_TYPES and isinstance(doc, _SCOPE_TYPES[c.scope]):
             for loc, message in c.fn(doc):
                 out.add(c.code, message, file, loc, c.severity)
     return out
 
 
 def check_bundle(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
-                 sources: dict[str, str], into: Findings | None = None) -> Findings:
-    """Run every bundle check on a map, a deck and the factions together (into
-    ``into``); a finding is in the file of the document it concerns (``sources``:
+                 sources: dict[str, str], into: Findings | None = None,
+                 libraries: Iterable[M.LibrarySpec] | None = None) -> Findings:
+    """Run every bundle check on a map, a deck and the factions together, and every
+    check of the programs their menus run (of ``libraries``, in order, a later one's
+    program replacing an earlier one's; None: the standard library alone), into
+    ``into``; a finding is in the file of the document it concerns (``sources``:
     'kind:id' -> file)."""
     out = into or Findings()
+    if libraries is None:
+        from .bundle import standard_library  # the bundle module imports this one
+
+        libraries = (standard_library(),)
+    programs = {pid: Library(lib.id, prog, sources.get(_key(lib), ""))
+                for lib in libraries for pid, prog in lib.programs.items()}
     for c in CHECKS:
-        if c.scope == "bundle":
-            for doc, loc, message in c.fn(m, d, fs):
+        if c.scope in ("bundle", USES):
+            found = c.fn(m, d, fs) if c.scope == "bundle" else c.fn(m, d, fs, programs)
+            for doc, loc, message in found:
                 out.add(c.code, message, sources.get(_key(doc), ""), loc, c.severity)
     return out
 
@@ -1509,6 +1524,282 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                                 "is choosing it"
 
 
+# --------------------------------------------------------------------------- programs in use
+
+
+@dataclass(frozen=True)
+class Library:
+    """A program of the bundle's libraries: the library's id, the program, its file."""
+
+    id: str
+    program: M.Program
+    file: str
+
+
+@dataclass(frozen=True)
+class _Use:
+    """A menu entry that runs a program, for one faction: where the entry is (the
+    document and pointer), the entry, the faction, the program's name and library, and
+    what the entry binds each parameter to (``_UNBOUND``: a field the entry has not)."""
+
+    doc: Any
+    loc: Loc
+    entry: Any
+    faction: M.FactionSpec
+    name: str
+    lib: Library
+    params: dict
+
+
+_UNBOUND = object()
+
+
+def _uses(d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+          programs: dict[str, Library]) -> Iterator[_Use]:
+    """Every use of a program: a menu entry (of a faction, or of a card: then for every
+    faction, as the core compiles it) whose action names one."""
+    for doc in (*fs, d):
+        for loc, menu in _menus(doc):
+            for k, entry in enumerate(menu):
+                lib = programs.get(entry.action)
+                if lib is None:
+                    continue
+                params = {name: getattr(entry, name, _UNBOUND) for name in lib.program.params}
+                for f in ([doc] if isinstance(doc, M.FactionSpec) else fs):
+                    yield _Use(doc, (*loc, k), entry, f, entry.action, lib, params)
+
+
+def _at(use: _Use, where: tuple) -> str:
+    """Where a part of the used program is: its pointer, in its library's file."""
+    ptr = "/" + "/".join(str(x) for x in ("programs", use.name, *where))
+    return f"{ptr} ({use.lib.file})" if use.lib.file else ptr
+
+
+_PARAM_FORMS = {"piece": (str,), "zone": (str,), "box": (str, type(None)),
+                "pieces": (str, list), "number": (int, type(None))}
+
+
+def _bound_names(use: _Use, v: str, where: tuple) -> Iterator[tuple[str, str]]:
+    """(the name, or '' for a parameter left out) of what a program's name stands for at
+    a use; nothing for a name PROGRAM-REF reports or a number."""
+    if not v.startswith("$"):
+        yield v, v
+        return
+    name = v[1:]
+    bound = use.params.get(name, _UNBOUND)
+    if bound is _UNBOUND or use.lib.program.params.get(name) == "number":
+        return
+    if bound is None:
+        if "lacks" not in where:
+            yield v, ""  # (lacking none of nothing is no test: the compiler leaves it out)
+        return
+    if not isinstance(bound, (str, list)):
+        return  # of another form: reported with the parameters
+    for x in ([bound] if isinstance(bound, str) else bound):
+        if isinstance(x, str):
+            yield v, x
+
+
+def _left_out(v: Any, params: dict) -> list[str]:
+    """The number parameters left out (null) that leave a value without a number at a
+    use, as the compiler reads it: a comparison with one is false (not left out)."""
+    if isinstance(v, str):
+        return [v] if params.get(v[1:], 0) is None else []
+    if isinstance(v, M.SumValue):
+        return [x for t in v.sum for x in _left_out(t, params)]
+    if isinstance(v, M.IfValue):
+        if _never(v.if_, params):
+            return _left_out(v.else_, params)
+        return _left_out(v.then, params) + _left_out(v.else_, params)
+    return []
+
+
+def _never(c: Any, params: dict) -> bool:
+    """Whether a condition cannot hold at a use (a comparison with a number left out)."""
+    if isinstance(c, M.AtLeast):
+        return any(_left_out(x, params) for x in c.at_least)
+    return False
+
+
+def _least(v: Any, use: _Use) -> int | None:
+    """The least a value can be at a use (None: not known, or left out): a track's
+    cost its cheapest space, pieces and clearings counted none."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, str):
+        bound = use.params.get(v[1:])
+        return bound if isinstance(bound, int) and not isinstance(bound, bool) else None
+    if isinstance(v, M.TrackCost):
+        names = _resolved(use, v.track_cost) or []
+        p = use.faction.pieces.get(names[0]) if len(names) == 1 else None
+        return min(p.track.cost) if p is not None and p.track and p.track.cost else None
+    if isinstance(v, (M.WarriorsAt, M.ClearingCount)):
+        return 0
+    if isinstance(v, M.SumValue):
+        terms = [_least(t, use) for t in v.sum]
+        return None if any(t is None for t in terms) else sum(terms)  # type: ignore[misc]
+    if isinstance(v, M.IfValue):
+        other = _least(v.else_, use)
+        if _never(v.if_, use.params):
+            return other
+        then = _least(v.then, use)
+        return None if then is None or other is None else min(then, other)
+    return None
+
+
+@check("PROGRAM-USE", "error", USES,
+       "A menu entry runs a program that cannot run for its faction: the program names a "
+       "piece, zone or box (by its id, or through a parameter the entry binds) that the "
+       "faction does not have, the entry has no field for one of the program's parameters "
+       "or one of the wrong form, or leaves out a number a part's count needs. Located at "
+       "the entry; the message gives the program's part (its library file and pointer).",
+       example="druids.json:40: PROGRAM-USE at /turn/daylight/1/menu/3: organize: program "
+               "organize names piece 'warior' at /programs/organize/do/1/piece "
+               "(library.json), which druids does not have (did you mean 'warrior'?)")
+def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                  programs: dict[str, Library]):
+    for use in _uses(d, fs, programs):
+        f, prog, act = use.faction, use.lib.program, use.name
+        for name, typ in prog.params.items():
+            v = use.params[name]
+            if v is _UNBOUND:
+                fields = [k for k in type(use.entry).model_fields if k != "action"]
+                yield use.doc, use.loc, (
+                    f"{act}: program {act} has a {typ} parameter {name!r}, and a {act!r} "
+                    f"entry has no {name!r} to give it (its fields: "
+                    f"{', '.join(fields) or 'none'})")
+            elif not isinstance(v, _PARAM_FORMS[typ]) or isinstance(v, bool):
+                yield use.doc, use.loc, (
+                    f"{act}: program {act}'s parameter {name!r} is a {typ}, and this entry's "
+                    f"{name!r} is {quoted(v)}")
+        pieces = [*f.pieces, "warrior"]
+        zones, boxes = [z.id for z in f.zones], [b.id for b in f.boxes]
+        for i, part in enumerate(prog.do):
+            if isinstance(part, M.IntoBoxPart) and isinstance(part.box, str) and \
+                    part.box.startswith("$") and use.params.get(part.box[1:]) is None:
+                continue  # a box the entry leaves out leaves the part out
+            for where, v, want in _part_refs(part):
+                kind = "zone" if "zone" in want else "box" if "box" in want else "piece"
+                known = {"zone": zones, "box": boxes, "piece": pieces}[kind]
+                for ref, x in _bound_names(use, v, where):
+                    at = _at(use, ("do", i, *where))
+                    if not x:
+                        yield use.doc, use.loc, (
+                            f"{act}: program {act} names {ref!r} at {at}, which this entry "
+                            f"leaves out: give it a {kind}")
+                    elif x not in known:
+                        hint = did_you_mean(x, known)
+                        owner = next((g.id for g in fs if x in g.pieces), None) \
+                            if kind == "piece" else None
+                        if not hint and owner:
+                            hint = f" (a piece of {owner})"
+                        elif not hint and kind != "piece":
+                            hint = f" (its {kind}s: {', '.join(known) or 'none'})"
+                        through = f" ({ref!r})" if ref != x else ""
+                        yield use.doc, use.loc, (
+                            f"{act}: program {act} names {kind} {x!r}{through} at {at}, "
+                            f"which {f.id} does not have{hint}")
+            if isinstance(part, (M.PlacePart, M.SpendPart)):
+                for ref in dict.fromkeys(_left_out(part.count, use.params)):
+                    yield use.doc, use.loc, (
+                        f"{act}: program {act}'s '{part.op}' counts with {ref!r} at "
+                        f"{_at(use, ('do', i, 'count'))}, which this entry leaves out: give "
+                        f"it {ref[1:]!r}")
+
+
+def _resolved(use: _Use, ref: str | list | None) -> list[str] | None:
+    """The pieces a name or list of a part stands for at a use (None: left out)."""
+    if ref is None:
+        return None
+    if isinstance(ref, list):
+        return list(ref)
+    if ref.startswith("$"):
+        v = use.params.get(ref[1:])
+        if not isinstance(v, (str, list)):
+            return None  # left out, or PROGRAM-USE's
+        return [v] if isinstance(v, str) else list(v)
+    return [ref]
+
+
+@check("PROGRAM-NEVER", "warning", USES,
+       "A menu entry whose program can never be offered where it is used: its first "
+       "choice's 'when' compares with a number the entry leaves out (so it never holds and "
+       "no clearing passes), its 'spend' costs more cards at the least than its zone can "
+       "ever hold (a capacity nothing lifts), or it places the piece of the chosen "
+       "clearing's suit ('of_suit', required) among pieces of no suit the map has a "
+       "clearing of.",
+       example="otters.json:37: PROGRAM-NEVER (warning) at /turn/birdsong/0/menu/0: revolt: "
+               "program revolt places the piece of the chosen clearing's suit among "
+               "fox-lodge (fox), mouse-lodge (mouse) at /programs/revolt/do/3/piece "
+               "(library.json), and map 'warren' has clearings of rabbit only: it is never "
+               "offered there")
+def _program_never(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                   programs: dict[str, Library]):
+    suits = {c.suit for c in m.clearings}
+    for use in _uses(d, fs, programs):
+        prog, act, f = use.lib.program, use.name, use.faction
+        first = prog.do[0] if isinstance(prog.do[0], M.ChoosePart) else None
+        flt = first.clearing if first is not None else None
+        if flt is not None and flt.when is not None and _never(flt.when, use.params):
+            yield use.doc, use.loc, (
+                f"{act}: program {act}'s choice has a 'when' at "
+                f"{_at(use, ('do', 0, 'clearing', 'when'))} that compares with a number this "
+                "entry leaves out, so it never holds: no clearing passes it")
+        for i, part in enumerate(prog.do):
+            if isinstance(part, M.SpendPart):
+                zone = next((z for z in f.zones
+                             if [z.id] == _resolved(use, part.source)), None)
+                least = _least(part.count, use)
+                if zone is not None and zone.capacity is not None and \
+                        not zone.unlimited_while and least is not None and \
+                        least > zone.capacity:
+                    yield use.doc, use.loc, (
+                        f"{act}: program {act} spends at least {least} cards from zone "
+                        f"{zone.id} at {_at(use, ('do', i))}, which holds at most "
+                        f"{zone.capacity} (nothing lifts its capacity): it is never offered")
+            if not (isinstance(part, M.PlacePart) and part.require and
+                    isinstance(part.piece, M.OfSuit)):
+                continue
+            among = _resolved(use, part.piece.among) or []
+            if not among or any(x not in f.pieces for x in among):
+                continue  # PROGRAM-USE
+            of = {x: f.pieces[x].suit for x in among}
+            if any(of.values()) and not any(s in suits for s in of.values() if s):
+                # (none with a suit: PIECE-SUIT)
+                theirs = ", ".join(f"{x} ({s or 'no suit'})" for x, s in of.items())
+                yield use.doc, use.loc, (
+                    f"{act}: program {act} places the piece of the chosen clearing's suit "
+                    f"among {theirs} at {_at(use, ('do', i, 'piece'))}, and map {m.id!r} "
+                    f"has clearings of {', '.join(sorted(suits))} only: it is never offered "
+                    "there")
+
+
+@check("FIELD-UNREAD", "warning", "library",
+       "A choice's clearing filter that gives 'suit': \"clearing\" for the clearing it is "
+       "choosing (at its top or in its 'any_of'): a clearing is always of its own suit, "
+       "so it passes every clearing. In 'adjacent_to' or a count's filter it is the "
+       "chosen clearing's suit.",
+       example='`{"op": "choose", "clearing": {"suit": "clearing", "has": "warrior"}}`')
+def _choice_suit_unread(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
+    def own(flt: M.ClearingFilter | None, at: tuple) -> Iterator[tuple]:
+        if flt is None:
+            return
+        if flt.suit is not None:
+            yield (*at, "suit")
+        for j, g in enumerate(flt.any_of or ()):
+            yield from own(g, (*at, "any_of", j))
+
+    for pid, prog in lib.programs.items():
+        part = prog.do[0]
+        if isinstance(part, M.ChoosePart):
+            for at in own(part.clearing, ("programs", pid, "do", 0, "clearing")):
+                yield at, (f"{pid}: 'suit': \"clearing\" in the choice of a clearing is the "
+                           "suit of the clearing being chosen, which every clearing matches: "
+                           "it changes nothing")
+
+
 # --------------------------------------------------------------------------- the docs
 
 
@@ -1577,8 +1868,11 @@ def checks_markdown() -> str:
     for code, (sev, meaning, example) in PLAY_CODES.items():
         lines.append(f"| `{code}` | {sev} | {meaning} | {example} |")
     lines += ["", "## Semantic checks", "",
-              "*reads*: one map, deck or faction, or the bundle (a map, a deck and the "
-              "factions together).", "",
+              "*reads*: one map, deck, faction or library, the bundle (a map, a deck and "
+              "the factions together), or *uses*: each menu entry that runs a program of the "
+              "bundle's libraries, for its faction (a card's entry: for every faction), on "
+              "each map; a finding there is located at the entry and names the program's "
+              "part (its pointer and library file).", "",
               "| code | severity | reads | what it finds | example | Law |",
               "|---|---|---|---|---|---|"]
     for c in CHECKS:

@@ -178,7 +178,7 @@ def _validate_packs(label: str, paths: list[Path], target: Path | None,
     fs = tuple(sorted(docs.factions.values(), key=lambda f: (f.setup_order, f.id)))
     for m in docs.maps.values():  # every map a pack offers, not only the default one
         for d in docs.decks.values():
-            check_bundle(m, d, fs, docs.sources, patched)
+            check_bundle(m, d, fs, docs.sources, patched, docs.libraries.values())
     diags = [*found.diagnostics(),
              *in_patches(patched.diagnostics(), docs.sources, docs.patched)]
     diags = list(dict.fromkeys(diags))  # a finding the patches did not touch: once

@@ -267,3 +267,57 @@ def test_remove_names_one_of_yours_or_every_enemy_piece(tmp_path):
     said = "'remove' names one of 'piece' (one of yours) or 'pieces' ('enemy')"
     assert got == [("VALUE-INVALID", "/programs/rise/do/1/piece", said),
                    ("VALUE-INVALID", "/programs/rise/do/2/piece", said)]
+
+
+def test_a_choice_s_own_suit_compiles_to_no_test():
+    """What FIELD-UNREAD says of 'suit': "clearing" in a choice's own filter: the
+    clearing tested is the clearing chosen, so the listing's tests are the same without
+    it; in 'adjacent_to' it compares the neighbour's suit with the chosen clearing's."""
+    b = base_bundle()
+    f = next(x for x in b.factions if x.id == "alliance")
+    r = P._Resolver("recruit_at", {}, f, {k: i for i, k in enumerate(f.pieces)})
+
+    def tests(flt: dict) -> list[str]:
+        inst = P.Instance(0, "recruit_at", 0, "recruit", "clearing", -1)
+        code = P._Code(inst, r, hoisting=True)
+        return P._clearing_test(M.ClearingFilter.model_validate(flt), code) + inst.helpers
+
+    assert tests({"has": "warrior", "suit": "clearing"}) == tests({"has": "warrior"})
+    assert tests({"any_of": [{"has": "warrior", "suit": "clearing"}]}) == \
+        tests({"any_of": [{"has": "warrior"}]})
+    near = tests({"adjacent_to": {"has": "warrior", "suit": "clearing"}})
+    assert near != tests({"adjacent_to": {"has": "warrior"}})
+    assert any("T_CLEARING_SUIT + j] == self.t[T_CLEARING_SUIT + c]" in h for h in near)
+
+
+@pytest.mark.parametrize("map_id, offered", [("autumn", {"revolt 1"}), ("warren", set())])
+def test_a_revolt_of_suits_the_map_has_not_is_never_offered(map_id, offered):
+    """What PROGRAM-NEVER says of tests/data/packs/program-never: the otters' lodges are
+    fox and mouse (Law 8.4.1: the base of the clearing's suit), so on the warren (every
+    clearing rabbit) their revolt is never offered; on Autumn, clearing 1 (fox) is."""
+    b = resolve([ROOT / "tests" / "data" / "packs" / "program-never"], map_id=map_id)
+    g = Game(["marquise", "test-otters"], 1, bundle=b, pure=True)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    sc.put(g, "1", "ripple", 1)
+    pos.set_zone(g, 1, "friends", ["bird-crossbow", "bird-ambush"])
+    sc.goto(g, "test-otters", "birdsong")
+    assert {a for a in g.legal() if a.startswith("revolt ")} == offered
+
+
+def test_a_revolt_costing_more_than_its_zone_holds_is_never_offered():
+    """What PROGRAM-NEVER says of tests/data/packs/program-cost: a revolt of 5 friends
+    from a zone of 4 is not offered with the zone full of birds (matching any clearing),
+    where one of 2 is (the test above, on Autumn)."""
+    b = resolve([ROOT / "tests" / "data" / "packs" / "program-cost"])
+    g = Game(["marquise", "test-otters"], 1, bundle=b, pure=True)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    sc.put(g, "1", "ripple", 1)
+    pos.set_zone(g, 1, "friends", ["bird-crossbow", "bird-ambush", "bird-dominance",
+                                   "birdy-bindle"])
+    sc.goto(g, "test-otters", "birdsong")
+    assert len(g.zone(1, "friends")) == 4
+    assert not any(a.startswith("revolt ") for a in g.legal())

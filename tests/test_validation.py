@@ -597,8 +597,145 @@ def test_every_check_code_has_a_fixture_that_triggers_it():
     triggered = {code for _, exp in DOCUMENTS + NO_EFFECT for code, _, _ in exp}
     triggered |= {"MAP-CORNERS-FEW", "SETUP-SLOTS", "ID-DUP", "TRACK-DRAW-NONE", "TURN-NO-DRAW",
                   "MAP-FOREST-ID", "MAP-SUIT-MISSING", "CARD-NO-EFFECT", "REF-UNDEF",
-                  "ZONE-CAPACITY", "CYCLE-STUCK", "FOREST-SCORE"}
+                  "ZONE-CAPACITY", "CYCLE-STUCK", "FOREST-SCORE", "PROGRAM-USE",
+                  "PROGRAM-NEVER"}
     assert {c.code for c in CHECKS} <= triggered
+
+
+# ---------------------------------------------------------------------- programs where used
+
+
+def test_a_program_naming_what_its_user_lacks_is_an_error_at_the_menu_entry(capsys):
+    """A pack's library names a piece and a zone by id, and counts with a number the
+    otters' spread entry leaves out: each use that cannot run is found at the entry that
+    runs the program (the Alliance's in the base game's file too), naming the program's
+    part; before, the core's build raised a traceback (ProgramError) on the first."""
+    pack = PACKS / "program-use"
+    lib, otters = pack / "library.json", pack / "otters.json"
+    alliance = BASE_PACK / "alliance.json"
+    got = sorted((d.code, d.severity, d.file, d.pointer, d.line) for d in findings(pack))
+    assert got == sorted([
+        ("PROGRAM-USE", "error", str(alliance), "/turn/daylight/0/menu/1",
+         line_of(alliance, '{"action": "mobilize", "zone": "supporters"}')),
+        ("PROGRAM-USE", "error", str(alliance), "/turn/evening/0/menu/3",
+         line_of(alliance, '{"action": "organize", "token": "sympathy"}')),
+        ("PROGRAM-USE", "error", str(otters), "/turn/birdsong/0/menu/1",
+         line_of(otters, '{"action": "spread"')),
+        ("PROGRAM-USE", "error", str(otters), "/turn/daylight/0/menu/1",
+         line_of(otters, '{"action": "mobilize"')),
+    ])
+    said = {(d.file, d.pointer): d.message for d in findings(pack)}
+    assert said[str(otters), "/turn/daylight/0/menu/1"] == (
+        f"mobilize: program mobilize names zone 'frends' at /programs/mobilize/do/1/zone "
+        f"({lib}), which test-otters does not have (did you mean 'friends'?)")
+    assert said[str(alliance), "/turn/daylight/0/menu/1"].endswith(
+        "which alliance does not have (its zones: supporters)")
+    assert said[str(alliance), "/turn/evening/0/menu/3"] == (
+        f"organize: program organize names piece 'ripple' at /programs/organize/do/2/piece "
+        f"({lib}), which alliance does not have (a piece of test-otters)")
+    assert said[str(otters), "/turn/birdsong/0/menu/1"] == (
+        f"spread: program spread's 'place' counts with '$surcharge_warriors' at "
+        f"/programs/spread/do/2/count ({lib}), which this entry leaves out: give it "
+        "'surcharge_warriors'")
+    rc, out, _ = run(capsys, "validate", pack, "--play", 0)
+    assert rc == 1 and out.count("PROGRAM-USE") == 4
+    # No command builds it: resolve refuses it with the same located findings.
+    with pytest.raises(SpecError) as e:
+        resolve([pack])
+    assert sorted((d.file, d.pointer) for d in e.value.diagnostics) == \
+        sorted((f, p) for _, _, f, p, _ in got)
+
+
+def test_a_program_parameter_its_entry_cannot_give_is_an_error_at_the_entry(tmp_path):
+    """Menu entries are of fixed shapes: a program's parameter that the entry running it
+    has no field for (or one of another form) cannot be bound (the build raised an
+    AttributeError)."""
+    (tmp_path / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "lodges", "name": "x", "version": "1", "requires": ["base"],
+         "content": ["library.json"]}), encoding="utf-8")
+    programs = {
+        "recruit_at": {"verb": "recruit", "params": {"buildings": "pieces", "lodge": "piece"},
+                       "do": [{"op": "choose", "clearing": {"has_any": "$buildings"}},
+                              {"op": "place", "piece": "warrior"}]},
+        "organize": {"verb": "organize", "params": {"token": "number"},
+                     "do": [{"op": "choose", "clearing": {"has": "warrior"}},
+                            {"op": "place", "piece": "warrior", "count": "$token"}]}}
+    (tmp_path / "library.json").write_text(json.dumps(
+        {"kind": "library", "id": "x", "programs": programs}), encoding="utf-8")
+    got = [(d.code, d.pointer, d.message) for d in findings(tmp_path)]
+    assert got == [
+        ("PROGRAM-USE", "/turn/evening/0/menu/2",
+         "recruit_at: program recruit_at has a piece parameter 'lodge', and a 'recruit_at' "
+         "entry has no 'lodge' to give it (its fields: buildings)"),
+        ("PROGRAM-USE", "/turn/evening/0/menu/3",
+         "organize: program organize's parameter 'token' is a number, and this entry's "
+         "'token' is 'sympathy'"),
+    ]
+
+
+def test_a_program_never_offered_where_it_is_used_is_a_warning_at_the_entry(capsys):
+    """The otters' revolt places a lodge of the clearing's suit (fox or mouse): on a map
+    of rabbit clearings it is never offered (and on the Autumn map it is: one warning,
+    for the pack's map); a spread whose choice compares with a number its entry leaves
+    out passes no clearing on any map."""
+    pack = PACKS / "program-never"
+    otters = pack / "otters.json"
+    got = sorted((d.code, d.severity, d.file, d.pointer, d.line) for d in findings(pack)
+                 if d.code == "PROGRAM-NEVER")
+    assert got == [
+        ("PROGRAM-NEVER", "warning", str(otters), "/turn/birdsong/0/menu/0",
+         line_of(otters, '{"action": "revolt"')),
+        ("PROGRAM-NEVER", "warning", str(otters), "/turn/birdsong/0/menu/1",
+         line_of(otters, '{"action": "spread"')),
+    ]
+    said = {d.pointer: d.message for d in findings(pack) if d.code == "PROGRAM-NEVER"}
+    assert said["/turn/birdsong/0/menu/0"] == (
+        "revolt: program revolt places the piece of the chosen clearing's suit among "
+        "fox-lodge (fox), mouse-lodge (mouse) at /programs/revolt/do/3/piece "
+        f"({BASE_PACK / 'library.json'}), and map 'warren' has clearings of rabbit only: "
+        "it is never offered there")
+    assert said["/turn/birdsong/0/menu/1"] == (
+        "spread: program spread's choice has a 'when' at /programs/spread/do/0/clearing/when "
+        f"({pack / 'library.json'}) that compares with a number this entry leaves out, so it "
+        "never holds: no clearing passes it")
+    rc, out, _ = run(capsys, "validate", pack, "--play", 0)
+    assert rc == 0 and "3 warnings" in out  # and the map's MAP-SUIT-MISSING
+    assert run(capsys, "validate", pack, "--play", 0, "--strict")[0] == 1
+
+
+def test_a_spend_its_zone_can_never_hold_is_a_warning_at_the_entry(capsys):
+    """The otters' revolt costs 5 friends, and their zone holds 4, its capacity lifted by
+    nothing (Law 8.2.3.I: a card gained into a full zone is discarded)."""
+    pack = PACKS / "program-cost"
+    otters = pack / "otters.json"
+    got = [(d.code, d.severity, d.file, d.pointer, d.line, d.message)
+           for d in findings(pack)]
+    assert got == [
+        ("PROGRAM-NEVER", "warning", str(otters), "/turn/birdsong/0/menu/0",
+         line_of(otters, '{"action": "revolt"'),
+         "revolt: program revolt spends at least 5 cards from zone friends at "
+         f"/programs/revolt/do/1 ({BASE_PACK / 'library.json'}), which holds at most 4 "
+         "(nothing lifts its capacity): it is never offered")]
+    assert run(capsys, "validate", pack, "--play", 0)[0] == 0
+
+
+def test_a_choice_s_filter_of_its_own_clearing_s_suit_is_a_warning(capsys):
+    """'suit': "clearing" where the clearing being chosen is the one tested passes every
+    clearing; in 'adjacent_to' and in a count's filter it reads the chosen clearing."""
+    path = SEM / "program-suit-unread.json"
+    got = [(d.code, d.severity, d.pointer, d.line) for d in findings(path)]
+    assert got == [
+        ("FIELD-UNREAD", "warning", "/programs/wade/do/0/clearing/suit",
+         line_of(path, '"clearing": {"has": "warrior", "suit": "clearing"}')),
+        ("FIELD-UNREAD", "warning", "/programs/flock/do/0/clearing/any_of/0/suit",
+         line_of(path, '{"has": "warrior", "suit": "clearing"},')),
+    ]
+    assert findings(path)[0].message == (
+        "wade: 'suit': \"clearing\" in the choice of a clearing is the suit of the clearing "
+        "being chosen, which every clearing matches: it changes nothing")
+    rc, out, _ = run(capsys, "validate", path)
+    assert rc == 0 and out.splitlines()[-1] == \
+        f"ok: {path} (library herons-programs; 2 warnings)"
 
 
 def test_a_map_missing_a_suit_is_a_warning(tmp_path):
