@@ -82,25 +82,22 @@ class _Resolver:
             return [self.piece(v)]
         return [self.piece(x) for x in v]
 
-    def zone(self, ref: str) -> int:
+    def _index(self, ref: str, ids: list[str], what: str) -> int:
         v = self._value(ref)
-        ids = [z.id for z in self.faction.zones]
         if v not in ids:
-            raise ProgramError(f"program {self.program}: {ref!r} is no zone of "
+            raise ProgramError(f"program {self.program}: {ref!r} is no {what} of "
                                f"{self.faction.id}")
         return ids.index(v)
+
+    def zone(self, ref: str) -> int:
+        return self._index(ref, [z.id for z in self.faction.zones], "zone")
 
     def bound(self, ref: str):
         """What a name is bound to (None: a parameter the use leaves out)."""
         return self._value(ref)
 
     def box(self, ref: str) -> int:
-        v = self._value(ref)
-        ids = [b.id for b in self.faction.boxes]
-        if v not in ids:
-            raise ProgramError(f"program {self.program}: {ref!r} is no box of "
-                               f"{self.faction.id}")
-        return ids.index(v)
+        return self._index(ref, [b.id for b in self.faction.boxes], "box")
 
 
 def shape_of(prog: M.Program) -> str:
