@@ -202,8 +202,10 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         tests.append(f"self.s[S_BOARD + {x} * NP + {r.piece(f.has)}] > 0")
     lacks = r.bound(f.lacks) if isinstance(f.lacks, str) else f.lacks
     if isinstance(lacks, list):  # none of several (a pieces parameter, a list)
+        assert f.lacks is not None
         tests.append(f"not self.has_building_in({x}, {_mask(r.pieces(f.lacks))})")
     elif lacks is not None:
+        assert isinstance(f.lacks, str)  # a list would be the case above
         tests.append(f"self.s[S_BOARD + {x} * NP + {r.piece(f.lacks)}] == 0")
     if f.has_any is not None:
         tests.append(f"self.has_building_in({x}, {_mask(r.pieces(f.has_any))})")
@@ -325,6 +327,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     if inst.shape == "none":
         tail.append(f"        n = self.add(n, {verb})")
     elif inst.shape == "card":
+        assert first is not None and first.card is not None  # the verb's shape (validated)
         card = first.card
         hand_test = "self.find_in(LOC_HAND + p, d) >= 0"
         if isinstance(card.matching, M.ClearingFilter):
@@ -342,6 +345,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
             tail += ["        for d in range(K):", f"            if {hand_test}:",
                      f"                n = self.add(n, {verb} + d)"]
     else:
+        assert first is not None and first.clearing is not None  # the verb's shape
         f = first.clearing
         cheap = _clearing_test(M.ClearingFilter(has=f.has, lacks=f.lacks, has_any=f.has_any),
                                gen_code)
@@ -445,14 +449,15 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                   "                    self.remove_piece(c, e, p)",
                   "        self.flush_removals()"]
         elif isinstance(part, M.RemovePart):
+            assert part.piece is not None  # 'piece' or 'pieces' (validated)
             d += [f"        self.remove_piece(c, {r.piece(part.piece)}, p)",
                   "        self.flush_removals()"]
         elif isinstance(part, M.IntoBoxPart):
             if r.bound(part.box) is None:
                 continue  # a box the use leaves out: no such part
-            pc, bx = r.piece(part.piece), r.box(part.box)
-            d += [f"        if self.s[S_SUPPLY + {pc}] > 0:",
-                  f"            self.s[S_SUPPLY + {pc}] -= 1",
+            boxed, bx = r.piece(part.piece), r.box(part.box)
+            d += [f"        if self.s[S_SUPPLY + {boxed}] > 0:",
+                  f"            self.s[S_SUPPLY + {boxed}] -= 1",
                   f"            self.s[S_BOX + p * B + {bx}] += 1"]
         elif isinstance(part, M.SpendPart):
             # The cards are spent (the actor choosing, FR_ZONE_PAY); once paid in full,

@@ -420,12 +420,11 @@ def cmd_schema(args) -> int:
 def cmd_catalogue(args) -> int:
     from rootlaw.spec.catalogue import catalogue_markdown
 
-    examples = Path(args.examples) if args.examples else Path("examples")
-    if not any(examples.glob("*/pack.json")):
-        if args.examples:
-            raise RootlawError(f"{args.examples}: no pack (*/pack.json) in this folder",
-                               code="FILE-MISSING")
-        examples = None
+    folder = Path(args.examples or "examples")
+    examples = folder if any(folder.glob("*/pack.json")) else None
+    if examples is None and args.examples:
+        raise RootlawError(f"{args.examples}: no pack (*/pack.json) in this folder",
+                           code="FILE-MISSING")
     return _write_or_print(catalogue_markdown(examples), args.out)
 
 

@@ -218,8 +218,7 @@ def describe(g: Game, e: Event, viewer: int | None = None) -> str:
         return f"{_piece(g, e.b)} removed from clearing {_clearing(g, e.a)}{by}"
     if k == "scored":
         verb = "scores" if e.b > 0 else "loses"
-        n = abs(e.b)
-        return f"{f[e.a]} {verb} {n} VP ({_why(g, e)})"
+        return f"{f[e.a]} {verb} {abs(e.b)} VP ({_why(g, e)})"
     if k == "roll":
         return f"the dice roll {e.a} and {e.b}: the attacker deals {e.c} hit" \
                f"{'s' if e.c != 1 else ''}, the defender {e.d}"
@@ -382,7 +381,7 @@ def decision_words(asked: str | None, notation: str, phase: str) -> str:
 def public_fingerprint(g: Game, events: list[Event], viewer: int | None) -> tuple:
     """What ``viewer`` learns from events, as comparable values: a card's identity only
     where it sees it (the twin check compares these)."""
-    out = []
+    out: list[tuple] = []
     for e in events:
         if e.kind == "card":
             shown = g.card_defs[e.a] if sees_card(g, e, viewer) else -1

@@ -30,6 +30,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rootlaw.spec import Bundle
 
@@ -89,7 +90,8 @@ def _fields(g: Game) -> list[tuple[str, int, int, bool]]:
 
 def _differ(fields, a, b) -> tuple[list[str], list[str]]:
     """(card fields, other fields) on which two observations differ."""
-    cards, other = [], []
+    cards: list[str] = []
+    other: list[str] = []
     for name, off, size, is_card in fields:
         if a[off:off + size] != b[off:off + size]:
             (cards if is_card else other).append(name)
@@ -224,7 +226,7 @@ class Peek:
                 f"{self.seat} chose {', '.join(self.choices)} in twins it cannot tell apart")
 
 
-def check_agent(make: Callable[[int], object], bundle: Bundle | None = None,
+def check_agent(make: Callable[[int], Any], bundle: Bundle | None = None,
                 factions: Sequence[str] | None = None, *, games: int = 3, seed: int = 1,
                 every: int = 7, twins: int = 2, agent_seed: int = 42,
                 max_decisions: int = 3000) -> tuple[int, list[Peek]]:

@@ -68,7 +68,7 @@ def play_game(bundle: Bundle, factions: list[str], seed: int, *, out: TextIO | N
         if out:
             said = decision_words(asked, text, phase)
             if view != "all":
-                said = redact(g, said, happened, view)
+                said = redact(g, said, happened, seat_of(view, g))
             print(f"  [{phase}] {g.factions[seat]}: {said}   "
                   f"(vp {'-'.join(str(v) for v in g.scores)})", file=out)
             for e in happened:

@@ -19,6 +19,7 @@ import contextlib
 import itertools
 import time
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from .agents import parse_spec
 from .errors import RootlawError
@@ -118,7 +119,7 @@ def round_robin(bundle, factions: list[str], agent: str, *, games: int, seed: in
     t0 = time.perf_counter()
     with _ray_session(ray, jobs):
         for table in tables(factions):
-            row = {"factions": table}
+            row: dict[str, Any] = {"factions": table}
             for name, spec, n in (("agent", agent, games), ("random", "random", baseline_games)):
                 if n <= 0:
                     continue

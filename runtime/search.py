@@ -165,15 +165,15 @@ class ISMCTSAgent:
             sq = c * math.sqrt(node.n + 1)
             best_key, best_score, best_a = -1, -1.0, -1
             seen_q, seen = 0.0, 0
-            for key, e in edges.items():  # the visited edges of this seat, still legal
-                if key % players != actor or e[3] not in allowed:
+            for key, ed in edges.items():  # the visited edges of this seat, still legal
+                if key % players != actor or ed[3] not in allowed:
                     continue
-                q = e[1] / e[0]
+                q = ed[1] / ed[0]
                 seen_q += q
                 seen += 1
-                score = q + sq * prior[e[3]] / (1 + e[0])
+                score = q + sq * prior[ed[3]] / (1 + ed[0])
                 if score > best_score:
-                    best_key, best_score, best_a = key, score, e[3]
+                    best_key, best_score, best_a = key, score, ed[3]
             fpu = seen_q / seen - 0.1 if seen else 0.5  # an unvisited edge's value
             for a in node.order:  # the unvisited edge with the highest prior
                 key = a * players + actor

@@ -469,8 +469,8 @@ def documents(chain: list[LoadedPack]) -> Documents:
             defaults[kind] = (wanted, lp)
     for kind, (wanted, lp) in defaults.items():
         if wanted not in out.table(kind):
-            known = list(out.table(kind))
-            hint = did_you_mean(wanted, known) or f" (known: {', '.join(known)})"
+            ids = list(out.table(kind))
+            hint = did_you_mean(wanted, ids) or f" (known: {', '.join(ids)})"
             errors.append(located("REF-UNDEF", f"default_{kind}: no {kind} {wanted!r} in this "
                                   f"pack or the packs it requires{hint}", lp.manifest,
                                   [f"default_{kind}"]))

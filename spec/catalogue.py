@@ -157,7 +157,9 @@ def uses(files: list[tuple[str, object]]) -> dict[type, list[str]]:
         _walk(doc, seen)
         for model in seen - parts:
             out.setdefault(model, []).append(name)
-        for pid, prog in (doc.programs.items() if isinstance(doc, M.LibrarySpec) else ()):
+        if not isinstance(doc, M.LibrarySpec):
+            continue
+        for pid, prog in doc.programs.items():
             in_prog: set[type] = set()
             _walk(prog, in_prog)
             for model in in_prog & parts:
@@ -240,8 +242,8 @@ def catalogue_markdown(examples: Path | None = None) -> str:
               "entries of these names run these programs, written in the parts above.", "",
               "| program | Law | action | parameters | parts |", "|---|---|---|---|---|"]
     for pid, prog in lib.programs.items():
-        params = ", ".join(f"`{k}` ({v})" for k, v in prog.params.items()) or "-"
-        parts = ", ".join(f"`{x.op}`" for x in prog.do)
-        lines.append(f"| `{pid}` | {prog.law} | `{prog.verb}` | {params} | {parts} |")
+        named = ", ".join(f"`{k}` ({v})" for k, v in prog.params.items()) or "-"
+        ops = ", ".join(f"`{x.op}`" for x in prog.do)
+        lines.append(f"| `{pid}` | {prog.law} | `{prog.verb}` | {named} | {ops} |")
     lines.append("")
     return "\n".join(lines)

@@ -27,6 +27,7 @@ import functools
 import re
 import types
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, get_args, get_origin
 
@@ -304,7 +305,7 @@ def subject(frames: list[Frame]) -> str:
     return f"each entry of {field}" if depth == 1 else f"each value in {field}"
 
 
-def _doc(model: type | None, key: str) -> str:
+def _doc(model: type[BaseModel] | None, key: str) -> str:
     """The first sentence of a field's docstring, when it is short: what it is for."""
     if model is None:
         return ""
@@ -340,7 +341,7 @@ SCENARIO_HINT = ("; a rules scenario has no 'kind' but its own keys (position, s
                  "see docs/scenarios.md")
 
 
-def explain(err: dict, data: object) -> tuple[str, str, tuple]:
+def explain(err: Mapping[str, Any], data: object) -> tuple[str, str, tuple]:
     """(code, message, extra location) for one pydantic error (``errors()`` item) of the
     parsed file ``data``; the extra location is a model validator's, relative to the
     model that raised it."""

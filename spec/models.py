@@ -9,6 +9,7 @@ catalogue is documented by ``rootlaw.spec.catalogue`` and exported in the JSON S
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
@@ -43,7 +44,7 @@ class Strict(BaseModel):
 # record the bundle hash): at its default it stays out of the bundle hash, so content
 # that does not use it keeps its hash, and its saves and logs keep loading
 # (spec/bundle.py, Bundle.canonical).  Its default must keep the earlier behaviour.
-ADDED_LATER = {"x-rootlaw-added": True}
+ADDED_LATER: dict[str, Any] = {"x-rootlaw-added": True}
 
 
 # A JSON array read as a fixed-size tuple: strict mode would demand a Python tuple, so
@@ -1164,7 +1165,7 @@ def _condition_form(v: object) -> str:
     return _dict_form(v, _CONDITION_FORMS, _CONDITION_MODELS)
 
 
-def _dict_form(v: object, forms: dict[str, str], models: dict[str, type]) -> str:
+def _dict_form(v: object, forms: dict[str, str], models: Mapping[str, type]) -> str:
     """A small object's member, by its one key (for a misspelt key: the closest's)."""
     for tag, model in models.items():
         if isinstance(v, model):

@@ -1512,7 +1512,8 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                         f"{pid}: no clearing both has and lacks {f.has!r}: this filter " \
                         "passes none"
             if isinstance(part, M.ChoosePart):
-                fs = [(("clearing",), part.clearing)]
+                fs: list[tuple[tuple[str, ...], M.ClearingFilter | None]] = \
+                    [(("clearing",), part.clearing)]
                 if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):
                     fs.append((("card", "matching"), part.card.matching))
                 for at, f in fs:
@@ -1639,7 +1640,8 @@ def _least(v: Any, use: _Use) -> int | None:
         return 0
     if isinstance(v, M.SumValue):
         terms = [_least(t, use) for t in v.sum]
-        return None if any(t is None for t in terms) else sum(terms)  # type: ignore[misc]
+        known = [t for t in terms if t is not None]
+        return None if len(known) < len(terms) else sum(known)
     if isinstance(v, M.IfValue):
         other = _least(v.else_, use)
         if _never(v.if_, use.params):
