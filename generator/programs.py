@@ -474,7 +474,8 @@ def compile_use(entry: M.BaseModel, prog: M.Program, index: int, limit_slot: int
     runs: the entry's fields of the program's parameters' names bind them."""
     factions = list(bundle.factions)
     faction = factions[faction_index]
-    params = {k: getattr(entry, k) for k in prog.params}
+    fields = entry.fields() if isinstance(entry, M.ProgramEntry) else entry.model_dump()
+    params = prog.bind(fields)
     action = getattr(entry, "action", "?")
     inst = Instance(index, action, faction_index, prog.verb, shape_of(prog), limit_slot)
     others = any(isinstance(a, M.ExclusivePlacement) for i, f in enumerate(factions)

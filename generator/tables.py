@@ -819,24 +819,14 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                                (menu_d, 0), (menu_mask, 0)):
                     col.append(v)
                 continue
+            if isinstance(mn, M.ProgramEntry):
+                raise ProgramError(f"menu entry {mn.action!r}: no library program of that "
+                                   "name (validation reports it: PROGRAM-REF)")
             if isinstance(mn, M.MarchAction):
                 ma = mn.moves
-            elif isinstance(mn, M.RecruitAllAction):
-                ma = pidx[mn.building]
             elif isinstance(mn, M.BuildAction):
                 ma = pidx[mn.pay_token]
                 mmask = sum(1 << pidx[x] for x in mn.buildings)
-            elif isinstance(mn, M.SpendCardPlaceAction):
-                ma, mb = pidx[mn.building], pidx[mn.piece]
-            elif isinstance(mn, M.MobilizeAction):
-                mb = zones.index(mn.zone)
-            elif isinstance(mn, M.TrainAction):
-                md = boxes.index(mn.box)
-                mmask = sum(1 << pidx[x] for x in mn.buildings)
-            elif isinstance(mn, M.RecruitAtAction):
-                mmask = sum(1 << pidx[x] for x in mn.buildings)
-            elif isinstance(mn, M.OrganizeAction):
-                ma = pidx[mn.token]
             menu_kind.append(MENU_ACTIONS.index(mn.action))
             menu_a.append(ma)
             menu_b.append(mb)

@@ -48,7 +48,15 @@ _PARTS = (
 
 def _members(union) -> list[type[BaseModel]]:
     inner = typing.get_args(union)[0]
-    return list(typing.get_args(inner))
+    return [typing.get_args(m)[0] if typing.get_origin(m) is typing.Annotated else m
+            for m in typing.get_args(inner)]
+
+
+def _tag(model: type[BaseModel], tag: str) -> str:
+    """A member's name in its group: its tag's value ('program': a menu entry naming a
+    program, whose 'action' is any program's name)."""
+    ann = model.model_fields[tag].annotation
+    return typing.get_args(ann)[0] if typing.get_origin(ann) is typing.Literal else "program"
 
 
 # Parts of programs that nest (a filter of the clearings adjacent to one, a value of
@@ -174,8 +182,7 @@ def use_counts(files: list[tuple[str, object]]) -> dict[str, int]:
     out = {}
     for title, tag, union, _ in _GROUPS:
         for model in _members(union):
-            tag_value = typing.get_args(model.model_fields[tag].annotation)[0]
-            out[f"{title} {tag_value}"] = len(used.get(model, []))
+            out[f"{title} {_tag(model, tag)}"] = len(used.get(model, []))
     return out
 
 
@@ -206,7 +213,7 @@ def catalogue_markdown(examples: Path | None = None) -> str:
                   "| name | what it does | parameters | used by |", "|---|---|---|---|"]
         for model in _members(union):
             fields = model.model_fields
-            tag_value = typing.get_args(fields[tag].annotation)[0]
+            tag_value = _tag(model, tag)
             doc = " ".join(inspect.cleandoc(model.__doc__ or "").split())
             params = [_param(n, f) for n, f in fields.items() if n != tag]
             lines.append(f"| `{tag_value}` | {doc} | {'<br>'.join(params) or '-'} | "
@@ -242,7 +249,8 @@ def catalogue_markdown(examples: Path | None = None) -> str:
               "entries of these names run these programs, written in the parts above.", "",
               "| program | Law | action | parameters | parts |", "|---|---|---|---|---|"]
     for pid, prog in lib.programs.items():
-        named = ", ".join(f"`{k}` ({v})" for k, v in prog.params.items()) or "-"
+        named = ", ".join(f"`{k}` ({v if isinstance(v, str) else v.type})"
+                          for k, v in prog.params.items()) or "-"
         ops = ", ".join(f"`{x.op}`" for x in prog.do)
         lines.append(f"| `{pid}` | {prog.law} | `{prog.verb}` | {named} | {ops} |")
     lines.append("")

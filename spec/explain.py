@@ -94,9 +94,12 @@ def _unions() -> tuple[dict[type, tuple[str, str]], dict[frozenset, str]]:
     for union, name in UNIONS:
         members = list(get_args(_unwrap(union)[0]))
         union_noun[frozenset(members)] = name
-        for m in members:
-            tag = next(f for f in ("kind", "op", "action") if f in m.model_fields)
-            member_of[m] = (name, get_args(m.model_fields[tag].annotation)[0])
+        for member in members:
+            m, meta = _unwrap(member)
+            tagged = next((t.tag for t in meta if isinstance(t, Tag)), None)
+            key = next(f for f in ("kind", "op", "action") if f in m.model_fields)
+            ann = m.model_fields[key].annotation
+            member_of[m] = (name, get_args(ann)[0] if get_origin(ann) is Literal else tagged)
     return member_of, union_noun
 
 

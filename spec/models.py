@@ -28,6 +28,9 @@ Suit = Literal["fox", "rabbit", "mouse", "bird"]
 ClearingSuit = Literal["fox", "rabbit", "mouse"]
 CostSuit = Literal["fox", "rabbit", "mouse", "any"]
 Ident = Annotated[str, Field(pattern=r"^[a-z][a-z0-9-]*$", max_length=64)]
+ParamValue = Ident | list[Ident] | Annotated[int, Field(ge=0, le=100)] | None
+"""What a menu entry gives a program's parameter: an id, a list of ids, a whole number
+(0-100), or null (left out)."""
 Percent = Annotated[float, Field(ge=0, le=100)]
 
 
@@ -466,13 +469,6 @@ class MarchAction(Strict):
     moves: int = Field(default=2, ge=1, le=10)
 
 
-class RecruitAllAction(Strict):
-    """Place warriors at every one of your buildings of a type; once per turn."""
-
-    action: Literal["recruit_all"]
-    building: Ident
-
-
 class BuildAction(Strict):
     """Place the next building from a track in a clearing you rule with an open slot,
     paying the track cost with tokens from that clearing or clearings connected to it
@@ -483,14 +479,6 @@ class BuildAction(Strict):
     pay_token: Ident
 
 
-class SpendCardPlaceAction(Strict):
-    """Spend a card matching a clearing with your building to place a piece there."""
-
-    action: Literal["spend_card_place"]
-    building: Ident
-    piece: Ident
-
-
 class CraftAction(Strict):
     """Craft cards by activating crafting pieces (Law 4.1), as one entry of a menu:
     for factions that craft in any order with their other actions (Law 8.5)."""
@@ -498,78 +486,43 @@ class CraftAction(Strict):
     action: Literal["craft"]
 
 
-class SpreadAction(Strict):
-    """Place the next token from its track in a clearing without one, next to a
-    clearing with one (anywhere while none is on the map), paying the cost printed above
-    it in zone cards matching the clearing, plus a surcharge when another player has at
-    least surcharge_warriors warriors there; score the VP uncovered (Law 8.4.2)."""
-
-    action: Literal["spread"]
-    token: Ident
-    zone: Ident
-    """The zone whose cards pay."""
-    surcharge_warriors: int | None = Field(default=None, ge=1, le=100)
-    """Another player's warriors in the clearing that make it cost more (Law 8.4.2.I,
-    Martial Law); no surcharge without."""
-    surcharge: int = Field(default=1, ge=0, le=100)
-    """The extra cards paid then."""
+ENGINE_MENU_ACTIONS = ("battle", "march", "build", "craft")
+"""Menu entries that are the general Law's own actions (its routines, Law 4.1-4.3); every
+other 'action' names a program."""
 
 
-class RevoltAction(Strict):
-    """In a clearing with your token and none of these buildings, whose suit matches one
-    of them still off the map: spend matching zone cards, remove every enemy piece there
-    (scoring as removal does, Law 3.2.1), place that building, then warriors equal to
-    the clearings of its suit holding the token, then one warrior into a box (Law 8.4.1)."""
+class ProgramEntry(BaseModel):
+    """A menu entry that runs a program of the bundle's libraries by name: its 'action'
+    is the program's name, its other fields bind the program's parameters (a piece's or a
+    zone's id, a list of pieces' ids, a whole number; null leaves one out).  What they
+    must be is the program's to say (``Program.params``), so validation checks them at
+    each use (PROGRAM-REF, PROGRAM-USE), located at the entry."""
 
-    action: Literal["revolt"]
-    token: Ident
-    zone: Ident
-    """The zone whose cards pay."""
-    cost: int = Field(default=2, ge=0, le=100)
-    """Matching zone cards spent."""
-    buildings: list[Ident] = Field(min_length=1)
-    """Buildings with a suit: the one of the clearing's suit is placed."""
-    box: Ident | None = None
-    """Where the one extra warrior goes; none without."""
+    model_config = ConfigDict(extra="allow", frozen=True, use_attribute_docstrings=True,
+                              strict=True)
+    __pydantic_extra__: dict[str, ParamValue]  # type: ignore[assignment]
 
+    # (in the JSON Schema, not one of the Law's own actions: a menu entry is one of them
+    # or this, never both)
+    action: ProgramName = Field(
+        json_schema_extra={"not": {"enum": list(ENGINE_MENU_ACTIONS)}})
+    """The program's name (``standard`` library: mobilize, train, revolt, ...)."""
 
-class MobilizeAction(Strict):
-    """Put a card from your hand into a zone (Law 8.5.2)."""
-
-    action: Literal["mobilize"]
-    zone: Ident
+    def fields(self) -> dict[str, ParamValue]:
+        """The fields that bind the program's parameters, as written."""
+        return dict(self.model_extra or {})
 
 
-class TrainAction(Strict):
-    """Spend a hand card matching the clearing of one of your buildings of these types to
-    put a warrior from your supply into a box (Law 8.5.3)."""
-
-    action: Literal["train"]
-    buildings: list[Ident] = Field(min_length=1)
-    box: Ident
-
-
-class RecruitAtAction(Strict):
-    """Place a warrior in one clearing with one of your buildings of these types (Law
-    8.6.1.III)."""
-
-    action: Literal["recruit_at"]
-    buildings: list[Ident] = Field(min_length=1)
-
-
-class OrganizeAction(Strict):
-    """Remove one of your warriors from a clearing without your token to place the next
-    token from its track there; score the VP uncovered (Law 8.6.1.IV)."""
-
-    action: Literal["organize"]
-    token: Ident
+def _menu_tag(v: Any) -> str:
+    action = v.get("action") if isinstance(v, dict) else getattr(v, "action", None)
+    return action if action in ENGINE_MENU_ACTIONS else "program"
 
 
 MenuAction = Annotated[
-    BattleAction | MarchAction | RecruitAllAction | BuildAction | SpendCardPlaceAction |
-    CraftAction | SpreadAction | RevoltAction | MobilizeAction | TrainAction |
-    RecruitAtAction | OrganizeAction,
-    Field(discriminator="action"),
+    Annotated[BattleAction, Tag("battle")] | Annotated[MarchAction, Tag("march")] |
+    Annotated[BuildAction, Tag("build")] | Annotated[CraftAction, Tag("craft")] |
+    Annotated[ProgramEntry, Tag("program")],
+    Discriminator(_menu_tag),
 ]
 
 
@@ -1078,7 +1031,30 @@ ProgramName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$", max_length=64)
 Ref = Annotated[str, Field(pattern=r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$", max_length=65)]
 """What a program names: a piece, zone or box by id, 'warrior' (the actor's warrior), or
 '$name', a parameter of the program."""
-ParamType = Literal["piece", "pieces", "zone", "box", "number"]
+ParamType = Literal["piece", "building", "token", "warrior", "pieces", "buildings", "tokens",
+                    "zone", "box", "number"]
+"""A parameter's type: a piece of the faction's (any, or of one kind), a list of them
+(any, or of one kind), a zone, a box, a whole number."""
+PIECE_KINDS: dict[str, tuple[str, str | None]] = {
+    "piece": ("piece", None), "building": ("piece", "building"), "token": ("piece", "token"),
+    "warrior": ("piece", "warrior"), "pieces": ("pieces", None),
+    "buildings": ("pieces", "building"), "tokens": ("pieces", "token")}
+"""A piece type's family (one piece, or a list) and the kind of piece it takes (None:
+any)."""
+
+
+def param_family(t: str) -> str:
+    """What a parameter type is where a part names it: piece, pieces, zone, box, number."""
+    return PIECE_KINDS[t][0] if t in PIECE_KINDS else t
+
+
+class Param(Strict):
+    """A parameter a use may leave out: its type, and what it is then."""
+
+    type: ParamType
+    default: ParamValue = None
+    """Its value where a use does not give it (null: left out, which leaves out a
+    part that needs it, as a box's 'into_box' does)."""
 
 
 ParamRef = Annotated[str, Field(pattern=r"^\$[a-z][a-z0-9_]*$", max_length=65)]
@@ -1362,12 +1338,27 @@ class Program(Strict):
     verb: ProgramName
     """The action's notation word and action type ('mobilize cobbler'): one of the
     action space's types whose options are what the first choice chooses."""
-    params: dict[ParamName, ParamType] = {}
+    params: dict[ParamName, ParamType | Param] = {}
     """What a use of the program binds ('$zone' in the program; a menu entry's field of
-    the same name): a piece, a list of pieces, a zone, a box, a number."""
+    the same name): its type, or its type and a default for a use that leaves it out."""
     once_per_turn: bool = False
     """Offered at most once in each of the actor's turns."""
     do: list[Instruction] = Field(min_length=1, max_length=100)
+
+    def param_types(self) -> dict[str, str]:
+        """Each parameter's type."""
+        return {k: v if isinstance(v, str) else v.type for k, v in self.params.items()}
+
+    def bind(self, fields: Mapping[str, Any]) -> dict[str, Any]:
+        """The parameters a use's fields bind, defaults filled in; one with neither is
+        left out of the result (PROGRAM-USE reports it)."""
+        out: dict[str, Any] = {}
+        for k, v in self.params.items():
+            if k in fields:
+                out[k] = fields[k]
+            elif isinstance(v, Param):
+                out[k] = v.default
+        return out
 
 
 class LibrarySpec(Strict):

@@ -40,7 +40,7 @@ from .diagnostics import (
     unlocated,
     with_lines,
 )
-from .words import did_you_mean, quoted
+from .words import did_you_mean, quoted, suggestion
 
 Loc = tuple
 
@@ -379,23 +379,14 @@ _KINDS: dict[tuple[type, str], tuple[str, ...]] = {
     (M.SetupHomeToken, "token"): ("token",),
     (M.SetupBuildingsNearHome, "buildings"): ("building",),
     (M.SetupHomeCorner, "building"): ("building",),
-    (M.RecruitAllAction, "building"): ("building",),
     (M.BuildAction, "buildings"): ("building",),
     (M.BuildAction, "pay_token"): ("token",),
-    (M.SpendCardPlaceAction, "building"): ("building",),
-    (M.SpendCardPlaceAction, "piece"): ("warrior", "token"),
     (M.Column, "building"): ("building",),
     (M.ExclusivePlacement, "token"): ("token",),
     (M.RescueRemovedWarriors, "token"): ("token",),
     (M.Zone, "unlimited_while"): ("building",),
     (M.Box, "piece"): ("warrior",),
     (M.Draw, "bonus_buildings"): ("building",),
-    (M.SpreadAction, "token"): ("token",),
-    (M.RevoltAction, "token"): ("token",),
-    (M.RevoltAction, "buildings"): ("building",),
-    (M.TrainAction, "buildings"): ("building",),
-    (M.RecruitAtAction, "buildings"): ("building",),
-    (M.OrganizeAction, "token"): ("token",),
     (M.Trigger, "pieces"): ("warrior", "building", "token"),
     (M.Trigger, "token"): ("token",),
 }
@@ -486,15 +477,6 @@ def _track_needed(f: M.FactionSpec):
             yield loc, f"build: {pid!r} has no 'cost' row, so building it is free"
         if isinstance(obj, M.ScoreTrack) and not track.vp:
             yield loc, f"score_track: {pid!r} has no 'vp' row"
-    for loc, obj, name, pid in _piece_refs(f):
-        p = f.pieces.get(pid)
-        if p is None or p.kind != "token" or name != "token":
-            continue
-        track = p.track or M.Track()
-        if isinstance(obj, M.SpreadAction) and not track.cost:
-            yield loc, f"spread: {pid!r} has no 'cost' row, so spreading it is free"
-        if isinstance(obj, (M.SpreadAction, M.OrganizeAction)) and not track.vp:
-            yield loc, f"{obj.action}: {pid!r} has no 'vp' row, so placing it scores nothing"
 
 
 @check("TRACK-DRAW-NONE", "warning", "faction",
@@ -548,33 +530,6 @@ def _turn_decides(f: M.FactionSpec):
         yield ("turn",), "no step of the turn asks the player to decide anything"
 
 
-@check("PIECE-SUIT", "error", "faction",
-       "A building named by 'revolt' without a 'suit': revolt places the building of the "
-       "clearing's suit, so one without a suit is never placed; or two of them with one "
-       "suit (the clearing could take either).", "8.4.1",
-       example='`{"action": "revolt", "buildings": ["base"], ...}` where base has no suit')
-def _revolt_suits(f: M.FactionSpec):
-    # The first piece of each suit in each revolt entry, kept as the entries are walked
-    # (found by fuzzing: looking back along the list from each name took validate 28 s
-    # on a revolt naming 20,000 buildings).
-    first: dict[tuple[int, str], str] = {}
-    for loc, obj, name, pid in _piece_refs(f):
-        if not (isinstance(obj, M.RevoltAction) and name == "buildings"):
-            continue
-        p = f.pieces.get(pid)
-        earlier = None
-        if p is not None and p.suit is not None:
-            earlier = first.get((id(obj), p.suit))
-            if earlier is None:
-                first[(id(obj), p.suit)] = pid
-        if p is None or p.kind != "building":
-            continue
-        if p.suit is None:
-            yield loc, f"revolt: {pid!r} has no 'suit', so no revolt ever places it"
-        elif earlier is not None:
-            yield loc, f"revolt: {pid!r} and {earlier!r} are both {p.suit}"
-
-
 @check("ZONE-CAPACITY", "warning", "faction",
        "A zone whose capacity is 0 and is never lifted: every card gained into it is "
        "discarded at once, so spending from it is never possible.", "8.2.3.I",
@@ -600,8 +555,8 @@ def _faction_ids(f: M.FactionSpec):
     # tuck twice (found by fuzzing: it set another piece's bit instead).
     lists: dict[Loc, list[str]] = {}
     for loc, obj, name, pid in _piece_refs(f):
-        if isinstance(getattr(obj, name), list) and not isinstance(obj, M.RevoltAction):
-            lists.setdefault(loc[:-1], []).append(pid)  # revolt's repeats: PIECE-SUIT
+        if isinstance(getattr(obj, name), list):
+            lists.setdefault(loc[:-1], []).append(pid)
     for i, r in enumerate(f.roles):
         lists[("roles", i, "tuck")] = list(r.tuck)
     for base, names in lists.items():
@@ -834,9 +789,8 @@ def _effect_no_effect(doc: Any):
 # Where the engine reads each track row: the entries that name the piece (cost: build,
 # spread; vp: build, score_track, spread, organize; draw_at: a draw's bonus).
 _TRACK_READERS: dict[str, tuple[tuple[type, str], ...]] = {
-    "cost": ((M.BuildAction, "buildings"), (M.SpreadAction, "token")),
-    "vp": ((M.BuildAction, "buildings"), (M.ScoreTrack, "building"), (M.SpreadAction, "token"),
-           (M.OrganizeAction, "token")),
+    "cost": ((M.BuildAction, "buildings"),),
+    "vp": ((M.BuildAction, "buildings"), (M.ScoreTrack, "building")),
     "draw_at": ((M.Draw, "bonus_building"), (M.Draw, "bonus_buildings")),
 }
 _READS_PLAYER = (M.TakeRandomCardOp, M.LookAtHandOp)
@@ -875,23 +829,7 @@ def _field_unread(doc: Any):
 
 
 def _faction_fields_unread(f: M.FactionSpec):
-    named: dict[tuple[type, str], set[str]] = {}
-    for _loc, obj, name, pid in _piece_refs(f):
-        for key in {k for ks in _TRACK_READERS.values() for k in ks} | \
-                {(M.RevoltAction, "buildings")}:
-            if isinstance(obj, key[0]) and name == key[1]:
-                named.setdefault(key, set()).add(pid)
-    revolted = named.get((M.RevoltAction, "buildings"), set())
-    for pid, p in f.pieces.items():
-        if p.suit is not None and pid not in revolted:
-            why = "no revolt names it" if p.kind == "building" else f"it is a {p.kind}"
-            yield ("pieces", pid, "suit"), f"{pid}: nothing reads its suit ({why})"
-        if p.track is None or p.kind == "warrior":  # a warrior's track: PIECE-KIND
-            continue
-        for row, readers in _TRACK_READERS.items():
-            if getattr(p.track, row) and not any(pid in named.get(k, set()) for k in readers):
-                yield ("pieces", pid, "track", row), \
-                    f"{pid}: no step reads its {row!r} row"
+    # (a piece's suit and its track rows: _piece_fields_unread, which sees the programs)
     for i, z in enumerate(f.zones):
         if z.capacity is None and z.unlimited_while:
             yield ("zones", i, "unlimited_while"), \
@@ -1271,6 +1209,24 @@ def check_bundle(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
     return out
 
 
+def check_faction_alone(f: M.FactionSpec, file: str, into: Findings | None = None) -> Findings:
+    """Run the checks of the programs a faction's menus run that need no map or deck, for
+    a faction file validated on its own (into ``into``): its entries are read against the
+    standard library, and one naming another program is left to its pack's validation
+    (the pack may define it)."""
+    from .bundle import standard_library  # the bundle module imports this one
+
+    out = into or Findings()
+    lib = standard_library()
+    programs = {pid: Library(lib.id, prog, "library.json") for pid, prog in lib.programs.items()}
+    for c in CHECKS:
+        if c.scope == USES and c.fn not in _NEEDS_BUNDLE:
+            for doc, loc, message in c.fn(None, None, (f,), programs):
+                if doc is f:
+                    out.add(c.code, message, file, loc, c.severity)
+    return out
+
+
 # --------------------------------------------------------------------------- programs
 
 
@@ -1434,9 +1390,10 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                     known = ", ".join(prog.params) or "none"
                     yield loc, f"{v!r} is no parameter of {pid} (its parameters: {known})"
                     continue
-                if prog.params[name] not in want:
+                typ = prog.param_types()[name]
+                if M.param_family(typ) not in want:
                     key = "/".join(str(x) for x in where if not isinstance(x, int))
-                    yield loc, (f"{v!r} is a {prog.params[name]} parameter; {key} takes "
+                    yield loc, (f"{v!r} is a {typ} parameter; {key} takes "
                                 f"{' or '.join(want)}")
 
 
@@ -1559,13 +1516,15 @@ def _uses(d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
           programs: dict[str, Library]) -> Iterator[_Use]:
     """Every use of a program: a menu entry (of a faction, or of a card: then for every
     faction, as the core compiles it) whose action names one."""
-    for doc in (*fs, d):
+    for doc in (*fs, *([d] if d is not None else [])):
         for loc, menu in _menus(doc):
             for k, entry in enumerate(menu):
                 lib = programs.get(entry.action)
                 if lib is None:
                     continue
-                params = {name: getattr(entry, name, _UNBOUND) for name in lib.program.params}
+                fields = entry.fields() if isinstance(entry, M.ProgramEntry) else {}
+                bound = lib.program.bind(fields)
+                params = {name: bound.get(name, _UNBOUND) for name in lib.program.params}
                 for f in ([doc] if isinstance(doc, M.FactionSpec) else fs):
                     yield _Use(doc, (*loc, k), entry, f, entry.action, lib, params)
 
@@ -1576,7 +1535,7 @@ def _at(use: _Use, where: tuple) -> str:
     return f"{ptr} ({use.lib.file})" if use.lib.file else ptr
 
 
-_PARAM_FORMS = {"piece": (str,), "zone": (str,), "box": (str, type(None)),
+_PARAM_FORMS = {"piece": (str, type(None)), "zone": (str,), "box": (str, type(None)),
                 "pieces": (str, list), "number": (int, type(None))}
 
 
@@ -1588,7 +1547,7 @@ def _bound_names(use: _Use, v: str, where: tuple) -> Iterator[tuple[str, str]]:
         return
     name = v[1:]
     bound = use.params.get(name, _UNBOUND)
-    if bound is _UNBOUND or use.lib.program.params.get(name) == "number":
+    if bound is _UNBOUND or use.lib.program.param_types().get(name) == "number":
         return
     if bound is None:
         if "lacks" not in where:
@@ -1664,15 +1623,25 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                   programs: dict[str, Library]):
     for use in _uses(d, fs, programs):
         f, prog, act = use.faction, use.lib.program, use.name
-        for name, typ in prog.params.items():
+        types = prog.param_types()
+        fields = use.entry.fields() if isinstance(use.entry, M.ProgramEntry) else {}
+        for k in fields:
+            if k not in types:
+                yield use.doc, (*use.loc, k), (
+                    f"{act}: program {act} has no parameter {k!r}"
+                    f"{did_you_mean(k, list(types))} (its parameters: "
+                    f"{', '.join(types) or 'none'})")
+        for name, typ in types.items():
             v = use.params[name]
+            forms = _PARAM_FORMS[M.param_family(typ)]
             if v is _UNBOUND:
-                fields = [k for k in type(use.entry).model_fields if k != "action"]
+                near = suggestion(name, [k for k in fields if k not in types])
+                hint = f" (did you mean {name!r} where it says {near!r}?)" if near else ""
                 yield use.doc, use.loc, (
                     f"{act}: program {act} has a {typ} parameter {name!r}, and a {act!r} "
-                    f"entry has no {name!r} to give it (its fields: "
+                    f"entry has no {name!r} to give it{hint} (its fields: "
                     f"{', '.join(fields) or 'none'})")
-            elif not isinstance(v, _PARAM_FORMS[typ]) or isinstance(v, bool):
+            elif not isinstance(v, forms) or isinstance(v, bool) or v == []:
                 yield use.doc, use.loc, (
                     f"{act}: program {act}'s parameter {name!r} is a {typ}, and this entry's "
                     f"{name!r} is {quoted(v)}")
@@ -1709,6 +1678,197 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                         f"{act}: program {act}'s '{part.op}' counts with {ref!r} at "
                         f"{_at(use, ('do', i, 'count'))}, which this entry leaves out: give "
                         f"it {ref[1:]!r}")
+
+
+@check("PROGRAM-REF", "error", USES,
+       "A menu entry whose 'action' is neither one of the general Law's actions (battle, "
+       "march, build, craft) nor a program of the bundle's libraries.",
+       example="alliance.json:59: PROGRAM-REF at /turn/daylight/0/menu/1: 'mobilise' is no "
+               "action or program (did you mean 'mobilize'?)")
+def _entry_programs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                    programs: dict[str, Library]):
+    known = [*M.ENGINE_MENU_ACTIONS, *programs]
+    for doc in (*fs, d):
+        for loc, menu in _menus(doc):
+            for k, entry in enumerate(menu):
+                if isinstance(entry, M.ProgramEntry) and entry.action not in programs:
+                    yield doc, (*loc, k, "action"), (
+                        f"{entry.action!r} is no action or program"
+                        f"{did_you_mean(entry.action, known)} (the Law's: "
+                        f"{', '.join(M.ENGINE_MENU_ACTIONS)}; programs: "
+                        f"{', '.join(sorted(programs)) or 'none'})")
+
+
+def _use_pieces(use: _Use) -> Iterator[tuple[Loc, str, str, str]]:
+    """(where, parameter, its type, piece id) of each piece a use binds a piece or
+    pieces parameter to, located at the entry's field (and index in a list)."""
+    types = use.lib.program.param_types()
+    fields = use.entry.fields() if isinstance(use.entry, M.ProgramEntry) else {}
+    for name, typ in types.items():
+        if M.param_family(typ) not in ("piece", "pieces"):
+            continue
+        v = use.params.get(name)
+        at = (*use.loc, name) if name in fields else use.loc
+        if isinstance(v, str):
+            yield at, name, typ, v
+        elif isinstance(v, list):
+            for j, x in enumerate(v):
+                if isinstance(x, str):
+                    yield (*at, j) if name in fields else at, name, typ, x
+
+
+@check("PIECE-KIND", "error", USES,
+       "A menu entry binds a program's parameter of one kind of piece (a building, a "
+       "token, a warrior, or a list of buildings or tokens) to a piece of another kind.",
+       "8.2.5.I",
+       example='`{"action": "recruit_all", "building": "wood"}` where wood is a token')
+def _use_piece_kinds(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                     programs: dict[str, Library]):
+    for use in _uses(d, fs, programs):
+        for at, name, typ, pid in _use_pieces(use):
+            kind = M.PIECE_KINDS[typ][1]
+            p = use.faction.pieces.get(pid)
+            if kind is not None and p is not None and p.kind != kind:
+                yield use.doc, at, (f"{use.name} {name}: {pid!r} is a {p.kind}, expected a "
+                                    f"{kind}")
+
+
+@check("ID-DUP", "error", USES,
+       "A menu entry's list of pieces for a program's parameter naming one piece twice: "
+       "such lists are sets, and a name given twice does not count twice.",
+       example='`{"action": "train", "buildings": ["fox-base", "fox-base"], ...}`')
+def _use_piece_lists(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                     programs: dict[str, Library]):
+    for use in _uses(d, fs, programs):
+        fields = use.entry.fields() if isinstance(use.entry, M.ProgramEntry) else {}
+        for name, v in fields.items():
+            if not isinstance(v, list) or name in _suited(use.lib.program):
+                continue  # (the repeats of a list placed by suit: PIECE-SUIT)
+            for j, x, k in _duplicates(v):
+                yield use.doc, (*use.loc, name, j), \
+                    f"{x!r} is named twice (first at {name}/{k})"
+
+
+def _suited(prog: M.Program) -> set[str]:
+    """The parameters a program places the piece of the chosen clearing's suit among."""
+    return {part.piece.among[1:] for part in prog.do
+            if isinstance(part, M.PlacePart) and isinstance(part.piece, M.OfSuit) and
+            isinstance(part.piece.among, str) and part.piece.among.startswith("$")}
+
+
+def _track_rows_read(prog: M.Program) -> dict[str, set[str]]:
+    """The track rows a program reads of the pieces each parameter names: 'cost' where a
+    value reads the track's cost, 'vp' where a 'place' scores the space it uncovers."""
+    out: dict[str, set[str]] = {}
+
+    def costs(v: Any) -> Iterator[str]:
+        if isinstance(v, M.TrackCost):
+            yield v.track_cost
+        for child in _value_children(v):
+            yield from costs(child)
+
+    for part in prog.do:
+        for v in (getattr(part, "count", None),):
+            for ref in costs(v):
+                if ref.startswith("$"):
+                    out.setdefault(ref[1:], set()).add("cost")
+        if isinstance(part, M.PlacePart) and part.score and isinstance(part.piece, str) \
+                and part.piece.startswith("$"):
+            out.setdefault(part.piece[1:], set()).add("vp")
+    return out
+
+
+def _value_children(v: Any) -> list[Any]:
+    if isinstance(v, M.SumValue):
+        return list(v.sum)
+    if isinstance(v, M.IfValue):
+        return [v.then, v.else_]
+    return []
+
+
+@check("TRACK-MISSING", "error", USES,
+       "A menu entry binds a program's parameter to a piece without the track row the "
+       "program reads of it: the 'cost' row where it pays a track's cost (without one, "
+       "placing is free), the 'vp' row where placing it scores (without one it scores "
+       "nothing).", "6.5.4.II, 8.4.2",
+       example='`{"action": "spread", "token": "sympathy", ...}` where sympathy has no cost row')
+def _use_tracks(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                programs: dict[str, Library]):
+    for use in _uses(d, fs, programs):
+        reads = _track_rows_read(use.lib.program)
+        for at, name, _typ, pid in _use_pieces(use):
+            p = use.faction.pieces.get(pid)
+            if p is None or p.kind == "warrior":
+                continue
+            track = p.track or M.Track()
+            for row in sorted(reads.get(name, ())):
+                if not getattr(track, row):
+                    what = "so placing it is free" if row == "cost" else \
+                        "so placing it scores nothing"
+                    yield use.doc, at, f"{use.name}: {pid!r} has no {row!r} row, {what}"
+
+
+@check("PIECE-SUIT", "error", USES,
+       "A program places the building of the chosen clearing's suit among pieces a menu "
+       "entry names ('of_suit'): one without a 'suit' is never placed; two of one suit "
+       "leave the clearing able to take either.", "8.4.1",
+       example='`{"action": "revolt", "buildings": ["base"], ...}` where base has no suit')
+def _use_suits(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+               programs: dict[str, Library]):
+    for use in _uses(d, fs, programs):
+        suited = _suited(use.lib.program)
+        first: dict[str, str] = {}
+        for at, name, _typ, pid in _use_pieces(use):
+            p = use.faction.pieces.get(pid)
+            if name not in suited or p is None or p.kind != "building":
+                continue
+            earlier = first.get(p.suit) if p.suit is not None else None
+            if p.suit is None:
+                yield use.doc, at, (f"{use.name}: {pid!r} has no 'suit', so no "
+                                    f"{use.name} ever places it")
+            elif earlier is None:
+                first[p.suit] = pid
+            else:
+                yield use.doc, at, f"{use.name}: {pid!r} and {earlier!r} are both {p.suit}"
+
+
+@check("FIELD-UNREAD", "warning", USES,
+       "A piece's field that nothing its faction does reads: its 'suit' (read where a "
+       "program places the piece of a clearing's suit among pieces, revolt's; build "
+       "places a building in any clearing, and tokens and warriors have no use for one), "
+       "a track row (cost: build, a program's track_cost; vp: build, score_track, a "
+       "program's scoring 'place'; draw_at: a draw's bonus).",
+       example='`"wood": {"kind": "token", "count": 8, "suit": "fox"}`')
+def _piece_fields_unread(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                         programs: dict[str, Library]):
+    uses = list(_uses(d, fs, programs))
+    for f in fs:
+        named: dict[str, set[str]] = {row: set() for row in _TRACK_READERS}
+        suited: set[str] = set()
+        for _loc, obj, name, pid in _piece_refs(f):
+            for row, readers in _TRACK_READERS.items():
+                if any(isinstance(obj, cls) and name == n for cls, n in readers):
+                    named[row].add(pid)
+        for use in uses:
+            if use.faction is not f:
+                continue
+            reads, by_suit = _track_rows_read(use.lib.program), _suited(use.lib.program)
+            for _at, name, _typ, pid in _use_pieces(use):
+                for row in reads.get(name, ()):
+                    named[row].add(pid)
+                if name in by_suit:
+                    suited.add(pid)
+        for pid, p in f.pieces.items():
+            if p.suit is not None and pid not in suited:
+                why = "no program places it by suit" if p.kind == "building" else \
+                    f"it is a {p.kind}"
+                yield f, ("pieces", pid, "suit"), f"{pid}: nothing reads its suit ({why})"
+            if p.track is None or p.kind == "warrior":  # a warrior's track: PIECE-KIND
+                continue
+            for row in _TRACK_READERS:
+                if getattr(p.track, row) and pid not in named[row]:
+                    yield f, ("pieces", pid, "track", row), \
+                        f"{pid}: no step reads its {row!r} row"
 
 
 def _resolved(use: _Use, ref: str | list | None) -> list[str] | None:
@@ -1882,3 +2042,8 @@ def checks_markdown() -> str:
                      f"| {c.law or '-'} |")
     lines.append("")
     return "\n".join(lines)
+
+
+# The checks of uses that need the whole bundle: its libraries (an entry naming no
+# program may name one of its pack's) and its map (what is never offered there).
+_NEEDS_BUNDLE = (_entry_programs, _program_never)

@@ -25,8 +25,8 @@ from .bundle import assemble, collect, documents, in_patches
 from .diagnostics import INPUT_CODES, Diagnostic, SpecError, located
 from .jsonio import CONTENT_MAX_BYTES, parse, read_text
 from .loader import load_file, parse_document
-from .models import MapSpec, PackSpec, PatchSpec
-from .semantics import Findings, check_bundle, check_document
+from .models import FactionSpec, MapSpec, PackSpec, PatchSpec
+from .semantics import Findings, check_bundle, check_document, check_faction_alone
 
 FORMATS = ("text", "json", "github")
 
@@ -148,7 +148,10 @@ def _validate_one(label: str, path: Path | None, deps: list[Path], games: Play) 
         return _validate_packs(label, [*deps, path], path, games)
     if isinstance(doc, PatchSpec):  # what it patches is known only in its pack
         return Checked(label, f"patch of {doc.target} ({len(doc.patch)} operations)")
-    return Checked(label, f"{doc.kind} {doc.id}", check_document(doc, str(path)).diagnostics())
+    found = check_document(doc, str(path))
+    if isinstance(doc, FactionSpec):  # and what its menus run, as far as it alone says
+        check_faction_alone(doc, str(path), found)
+    return Checked(label, f"{doc.kind} {doc.id}", found.diagnostics())
 
 
 def _validate_scenario(label: str, path: Path, deps: list[Path]) -> Checked:
