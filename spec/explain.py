@@ -99,7 +99,7 @@ def _unions() -> tuple[dict[type, tuple[str, str]], dict[frozenset, str]]:
             tagged = next((t.tag for t in meta if isinstance(t, Tag)), None)
             key = next(f for f in ("kind", "op", "action") if f in m.model_fields)
             ann = m.model_fields[key].annotation
-            member_of[m] = (name, get_args(ann)[0] if get_origin(ann) is Literal else tagged)
+            member_of[m] = (name, str(get_args(ann)[0] if get_origin(ann) is Literal else tagged))
     return member_of, union_noun
 
 
