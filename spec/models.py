@@ -476,7 +476,8 @@ class RecruitAllAction(Strict):
 class BuildAction(Strict):
     """Place the next building from a track in a clearing you rule with an open slot,
     paying the track cost with tokens from that clearing or clearings connected to it
-    through clearings you rule."""
+    through clearings you rule (Law 6.5.4): the standard library's program 'build', its
+    fields binding the program's parameters."""
 
     action: Literal["build"]
     buildings: list[Ident]
@@ -1076,8 +1077,8 @@ ParamName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 ProgramName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$", max_length=64)]
 """A program's name, a menu entry's 'action' (and a verb: 'spend_place')."""
 Ref = Annotated[str, Field(pattern=r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$", max_length=65)]
-"""What a program names: a piece, zone or box by id, 'warrior' (the actor's warrior), or
-'$name', a parameter of the program."""
+"""What a program names: a piece, zone or box by id, 'warrior' (the actor's warrior),
+'piece' (the piece its first choice chose), or '$name', a parameter of the program."""
 ParamType = Literal["piece", "pieces", "zone", "box", "number"]
 
 
@@ -1094,7 +1095,8 @@ class TrackCost(Strict):
     8.4.2: sympathy's supporters; Law 6.5.1 a building's wood)."""
 
     track_cost: Ref
-    """The piece whose track is read."""
+    """The piece whose track is read ('piece': the one the first choice chose, Law
+    6.5.4's building)."""
 
 
 class WarriorsAt(Strict):
@@ -1223,6 +1225,8 @@ class ClearingFilter(Strict):
     when: Condition | None = None
     """While this condition holds (the same for every clearing): in 'any_of', a way in
     that the game opens (Law 8.4.2: any clearing while none has sympathy)."""
+    rule: Literal["self"] | None = None
+    """Ruled by the actor (Law 2.5: Law 6.5.4's build, in a clearing you rule)."""
 
 
 class CardChoice(Strict):
@@ -1235,13 +1239,25 @@ class CardChoice(Strict):
     chosen with it, or some clearing that passes a filter."""
 
 
+class PieceChoice(Strict):
+    """One of these pieces of the actor's, the next from its track: one option per piece
+    still in the supply.  The parts after the choice name it 'piece' (Law 6.5.4: which
+    building; 'track_cost': 'piece', its cost)."""
+
+    among: Ref | list[Ref]
+    """The pieces ('$param' of type pieces, or a list)."""
+
+
 class ChoosePart(Strict):
     """The actor chooses: a clearing from a filter, a card, or both at once (one option
-    per pair).  The first choice of a program is the action a menu offers."""
+    per pair), or a piece and a clearing together.  The first choice of a program is the
+    action a menu offers."""
 
     op: Literal["choose"]
     clearing: ClearingFilter | None = None
     card: CardChoice | None = None
+    piece: PieceChoice | None = None
+    """With a clearing: one option per piece and clearing (the pieces' order first)."""
 
 
 class DiscardPart(Strict):
@@ -1338,20 +1354,34 @@ class SpendPart(Strict):
     """How many (read when the action is offered and when it is taken)."""
 
 
+class PayPart(Strict):
+    """A cost: pay pieces (tokens of one kind) from the chosen clearing or clearings
+    connected to it through clearings the actor rules, back to the supply, as many as a
+    value says, before the parts after it; the actor chooses the clearing whenever more
+    than one can pay, one piece at a time (Law 6.5.4.II: a building's wood).  The action
+    is offered only where enough can be reached."""
+
+    op: Literal["pay"]
+    piece: Ref
+    """The piece paid (a token of the actor's)."""
+    count: Value = 1
+    """How many (read when the action is offered and when it is taken)."""
+
+
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
-                        IntoBoxPart | SpendPart,
+                        IntoBoxPart | SpendPart | PayPart,
                         Field(discriminator="op")]
 
 
 # The action types a program's first choice may be offered as (its verb), and what one
 # option of each is: none (the action alone), a card (by its definition), a clearing, or a
-# clearing and a card together.  They are action types of the fixed action space
-# (generator/tables.py ACTION_TYPES): a new verb is a new type, appended there.
-# (Not the types of the engine's remaining menu routines: march's move, battle, build,
-# craft; an action's type tells a menu's entries apart.)
+# clearing and a card together, or a piece and a clearing together.  They are action types
+# of the fixed action space (generator/tables.py ACTION_TYPES): a new verb is a new type,
+# appended there.  (Not the types of the engine's remaining menu routines: march's move,
+# battle, craft; an action's type tells a menu's entries apart.)
 VERB_SHAPES = {"recruit_all": "none", "mobilize": "card", "train": "card",
                "recruit": "clearing", "organize": "clearing", "spend_place": "clearing_card",
-               "spread": "clearing", "revolt": "clearing"}
+               "spread": "clearing", "revolt": "clearing", "build": "piece_clearing"}
 
 
 class Program(Strict):

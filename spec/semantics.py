@@ -1344,6 +1344,10 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
     if isinstance(part, M.SpendPart):
         yield ("from",), part.source, ("zone",)
         yield from _value_refs(part.count, ("count",))
+    if isinstance(part, M.PayPart):
+        yield from _value_refs(part.count, ("count",))
+    if isinstance(part, M.ChoosePart) and part.piece is not None:
+        yield from _pieces_refs(part.piece.among, ("piece", "among"))
     if isinstance(part, M.ChoosePart):
         yield from _filter_refs(part.clearing, ("clearing",))
         if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):
@@ -1444,7 +1448,8 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
        "A program the engine cannot offer: its verb is no action type whose options are "
        "what its first choice chooses, a choice is not its first part, a part acts on a "
        "card or a clearing no choice chose (a 'spend', an 'of_suit' piece, a filter's "
-       "'suit'), a second 'spend', a card part after a 'spend', a filter's 'when' (the "
+       "'suit'), a second 'spend', a second cost ('spend' or 'pay'), 'piece' where no "
+       "piece is chosen, a card part after a 'spend', a filter's 'when' (the "
        "same for every clearing) counts pieces in the clearing being chosen, or a filter "
        "has and lacks one piece (it passes no clearing).",
        example="library.json:4: PROGRAM-SHAPE at /programs/perch/verb: 'mobilize' is "
@@ -1452,7 +1457,7 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
 def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
     for pid, prog in lib.programs.items():
         first = prog.do[0] if isinstance(prog.do[0], M.ChoosePart) else None
-        chose = "none" if first is None else \
+        chose = "none" if first is None else "piece_clearing" if first.piece is not None else \
             ("clearing_card" if first.clearing is not None and first.card is not None else
              "card" if first.card is not None else
              "clearing" if first.clearing is not None else "nothing")
@@ -1468,12 +1473,15 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
         elif shape != chose:
             what = {"none": "as one action", "card": "one card at a time",
                     "clearing": "one clearing at a time",
-                    "clearing_card": "one clearing and card at a time"}
+                    "clearing_card": "one clearing and card at a time",
+                    "piece_clearing": "one piece and clearing at a time"}
             chosen = {"none": "nothing", "card": "a card", "clearing": "a clearing",
-                      "clearing_card": "a clearing and a card"}
+                      "clearing_card": "a clearing and a card",
+                      "piece_clearing": "a piece and a clearing"}
             yield ("programs", pid, "verb"), (
                 f"{prog.verb!r} is offered {what[shape]}; {pid}'s first choice chooses "
                 f"{chosen[chose]}")
+        yield from _pay_shape(pid, prog, chose)
         for i, part in enumerate(prog.do):
             if isinstance(part, M.ChoosePart) and i > 0:
                 yield ("programs", pid, "do", i), \
@@ -1481,7 +1489,7 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
             if isinstance(part, (M.DiscardPart, M.PutPart)) and "card" not in chose:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts on the chosen card, and no card is chosen"
-            clearing_part = isinstance(part, (M.RemovePart, M.SpendPart)) or (
+            clearing_part = isinstance(part, (M.RemovePart, M.SpendPart, M.PayPart)) or (
                 isinstance(part, M.PlacePart) and part.at == "clearing")
             if clearing_part and "clearing" not in chose:
                 yield ("programs", pid, "do", i), \
@@ -1523,6 +1531,39 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                                 f"{pid}: a filter's 'when' is the same for every clearing, " \
                                 "so it cannot count pieces in 'the clearing': this choice " \
                                 "is choosing it"
+
+
+def _pay_shape(pid: str, prog: M.Program, chose: str) -> Iterator[tuple[Loc, str]]:
+    """PROGRAM-SHAPE of the chosen piece and a 'pay': 'piece' named where no piece is
+    chosen, a second cost (the parts after a cost wait on its payment)."""
+    for i, part in enumerate(prog.do):
+        refs = [(("piece",), getattr(part, "piece", None))]
+        refs += [(("count", *w), v.track_cost) for w, v in _track_costs(
+            getattr(part, "count", None), ())]
+        for where, v in refs:
+            if v == "piece" and chose != "piece_clearing":
+                yield ("programs", pid, "do", i, *where), \
+                    f"{pid}: 'piece' is the chosen piece, and no piece is chosen"
+        if isinstance(part, M.PayPart) and any(
+                isinstance(x, (M.SpendPart, M.PayPart)) for x in prog.do[:i]):
+            yield ("programs", pid, "do", i), \
+                f"{pid}: one cost ('spend' or 'pay') a program (the parts after it wait on " \
+                "its payment)"
+        if isinstance(part, M.SpendPart) and chose == "piece_clearing":
+            yield ("programs", pid, "do", i), \
+                f"{pid}: a 'spend' after a piece is chosen is not supported yet"
+
+
+def _track_costs(v: Any, at: tuple) -> Iterator[tuple[tuple, M.TrackCost]]:
+    """(where, value) of each track cost in a value."""
+    if isinstance(v, M.TrackCost):
+        yield (*at, "track_cost"), v
+    elif isinstance(v, M.SumValue):
+        for j, x in enumerate(v.sum):
+            yield from _track_costs(x, (*at, "sum", j))
+    elif isinstance(v, M.IfValue):
+        yield from _track_costs(v.then, (*at, "then"))
+        yield from _track_costs(v.else_, (*at, "else"))
 
 
 # --------------------------------------------------------------------------- programs in use
@@ -1584,7 +1625,9 @@ def _bound_names(use: _Use, v: str, where: tuple) -> Iterator[tuple[str, str]]:
     """(the name, or '' for a parameter left out) of what a program's name stands for at
     a use; nothing for a name PROGRAM-REF reports or a number."""
     if not v.startswith("$"):
-        yield v, v
+        if v != "piece" or use.lib.program.do[0].op != "choose" or \
+                getattr(use.lib.program.do[0], "piece", None) is None:
+            yield v, v  # ('piece': the chosen one, not a piece's id)
         return
     name = v[1:]
     bound = use.params.get(name, _UNBOUND)
@@ -1632,6 +1675,8 @@ def _least(v: Any, use: _Use) -> int | None:
     if isinstance(v, str):
         bound = use.params.get(v[1:])
         return bound if isinstance(bound, int) and not isinstance(bound, bool) else None
+    if isinstance(v, M.TrackCost) and v.track_cost == "piece":
+        return _least_chosen_cost(use)
     if isinstance(v, M.TrackCost):
         names = _resolved(use, v.track_cost) or []
         p = use.faction.pieces.get(names[0]) if len(names) == 1 else None
@@ -1649,6 +1694,20 @@ def _least(v: Any, use: _Use) -> int | None:
         then = _least(v.then, use)
         return None if then is None or other is None else min(then, other)
     return None
+
+
+def _least_chosen_cost(use: _Use) -> int | None:
+    """The least track cost of the pieces the program's first choice chooses among (its
+    cheapest space of any), at a use; None: not known."""
+    first = use.lib.program.do[0]
+    among = first.piece.among if isinstance(first, M.ChoosePart) and first.piece else None
+    costs = []
+    for name in _resolved(use, among) or []:
+        p = use.faction.pieces.get(name)
+        if p is None or not p.track or not p.track.cost:
+            return None  # PROGRAM-USE's, or no cost row (COST-ROW)
+        costs.append(min(p.track.cost))
+    return min(costs) if costs else None
 
 
 @check("PROGRAM-USE", "error", USES,
@@ -1729,7 +1788,8 @@ def _resolved(use: _Use, ref: str | list | None) -> list[str] | None:
        "A menu entry whose program can never be offered where it is used: its first "
        "choice's 'when' compares with a number the entry leaves out (so it never holds and "
        "no clearing passes), its 'spend' costs more cards at the least than its zone can "
-       "ever hold (a capacity nothing lifts), or it places the piece of the chosen "
+       "ever hold (a capacity nothing lifts), its 'pay' costs more pieces at the least than "
+       "the faction has of that piece, or it places the piece of the chosen "
        "clearing's suit ('of_suit', required) among pieces of no suit the map has a "
        "clearing of.",
        example="otters.json:37: PROGRAM-NEVER (warning) at /turn/birdsong/0/menu/0: revolt: "
@@ -1750,6 +1810,7 @@ def _program_never(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 f"{_at(use, ('do', 0, 'clearing', 'when'))} that compares with a number this "
                 "entry leaves out, so it never holds: no clearing passes it")
         for i, part in enumerate(prog.do):
+            yield from _pay_never(use, i, part)
             if isinstance(part, M.SpendPart):
                 zone = next((z for z in f.zones
                              if [z.id] == _resolved(use, part.source)), None)
@@ -1776,6 +1837,22 @@ def _program_never(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                     f"among {theirs} at {_at(use, ('do', i, 'piece'))}, and map {m.id!r} "
                     f"has clearings of {', '.join(sorted(suits))} only: it is never offered "
                     "there")
+
+
+def _pay_never(use: _Use, i: int, part: Any) -> Iterator[tuple]:
+    """PROGRAM-NEVER of a 'pay': more pieces at the least than the faction has of it (a
+    track's cheapest cost above its token's whole supply)."""
+    if not isinstance(part, M.PayPart):
+        return
+    names = _resolved(use, part.piece) or []
+    piece = use.faction.pieces.get(names[0]) if len(names) == 1 else None
+    least = _least(part.count, use)
+    if piece is not None and least is not None and least > piece.count:
+        act = use.name
+        yield use.doc, use.loc, (
+            f"{act}: program {act} pays at least {least} {names[0]} at "
+            f"{_at(use, ('do', i))}, and {use.faction.id} has {piece.count} in all: it is "
+            "never offered")
 
 
 @check("FIELD-UNREAD", "warning", "library",
