@@ -401,7 +401,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
             tail += ["        for d in range(K):", f"            if {hand_test}:",
                      f"                n = self.add(n, {verb} + d)"]
     elif inst.shape == "piece_clearing":
-        tail += _piece_clearing_listing(first, r, gen_code, at_clearing + costs, verb)
+        tail += _piece_clearing_listing(first, r, gen_code, at_clearing, costs, verb)
     else:
         assert first is not None and first.clearing is not None  # the verb's shape
         f = first.clearing
@@ -474,13 +474,18 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
 
 
 def _piece_clearing_listing(first: M.ChoosePart | None, r: _Resolver, code: _Code,
-                            needs: list[str], verb: str) -> list[str]:
+                            at_clearing: list[str], costs: list[str], verb: str) -> list[str]:
     """The listing of a choice of a piece and a clearing together: for each of the pieces
     still in the supply, in their order (ascending), each clearing passing the filter and
     the requirements of the parts (the chosen piece's values computed once per piece)."""
     assert first is not None and first.piece is not None and code.piece_lines is not None
     f = first.clearing or M.ClearingFilter()
-    tests = _clearing_test(f, code) + needs
+    # Cheap tests first, as the build routine had them: a slot open before who rules
+    # (a loop over the pieces), before another's piece forbidding it, before the cost.
+    late = [t for t in at_clearing if t.startswith("self.may_place(")]
+    tests = _clearing_test(f.model_copy(update={"rule": None}), code) + \
+        [t for t in at_clearing if t not in late] + \
+        _clearing_test(M.ClearingFilter(rule=f.rule), code) + late + costs
     return ["        for pc in range(NP):",
             f"            if not ({_mask(r.pieces(first.piece.among))} >> pc) & 1 or "
             "self.s[S_SUPPLY + pc] == 0:",

@@ -479,3 +479,17 @@ def test_a_chosen_piece_and_a_cost_in_pieces_misused_are_located_findings(tmp_pa
          "dam: one cost ('spend' or 'pay') a program (the parts after it wait on its "
          "payment)"),
     ]
+
+
+def test_a_misspelt_piece_choice_or_pay_is_told_in_the_author_s_words(tmp_path):
+    doc = {"kind": "library", "id": "bad", "programs": {"dam": {
+        "verb": "build", "params": {"dams": "pieces"},
+        "do": [{"op": "choose", "piece": {"amung": "$dams"}, "clearing": {"rule": "self"}},
+               {"op": "pya", "piece": "warrior"}]}}}
+    path = tmp_path / "library.json"
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    messages = [d.message for d in validate([path]).diagnostics]
+    assert "'amung' is not a key of a choice of a piece (did you mean 'among'?); a choice " \
+        "of a piece has: among" in messages
+    assert any(m.startswith("'op' must name this object: ") and m.endswith(
+        "not 'pya' (did you mean 'pay'?)") for m in messages), messages
