@@ -1762,7 +1762,7 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                         yield use.doc, use.loc, (
                             f"{act}: program {act} names {kind} {x!r}{through} at {at}, "
                             f"which {f.id} does not have{hint}")
-            if isinstance(part, (M.PlacePart, M.SpendPart)):
+            if isinstance(part, (M.PlacePart, M.SpendPart, M.PayPart)):
                 for ref in dict.fromkeys(_left_out(part.count, use.params)):
                     yield use.doc, use.loc, (
                         f"{act}: program {act}'s '{part.op}' counts with {ref!r} at "

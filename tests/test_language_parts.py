@@ -493,3 +493,38 @@ def test_a_misspelt_piece_choice_or_pay_is_told_in_the_author_s_words(tmp_path):
         "of a piece has: among" in messages
     assert any(m.startswith("'op' must name this object: ") and m.endswith(
         "not 'pya' (did you mean 'pay'?)") for m in messages), messages
+
+
+# A spread otherwise: a cost in pieces where no piece is chosen (a clearing alone): one
+# sympathy token from a connected clearing the Alliance rules pays for the one placed.
+PAID_SPREAD = {
+    "law": "8.4.2", "verb": "spread", "params": {"token": "piece"},
+    "do": [
+        {"op": "choose", "clearing": {"rule": "self", "lacks": "$token"}},
+        {"op": "pay", "piece": "$token", "count": 1},
+        {"op": "place", "piece": "$token"},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def paid_spread_bundle(tmp_path_factory):
+    return _pack_bundle(tmp_path_factory, "paid-spread", {"spread": PAID_SPREAD})
+
+
+def test_a_cost_in_pieces_with_a_clearing_chosen_alone(paid_spread_bundle):
+    """Autumn's paths 10-12, 2-10: the token in 12 pays for one in 10 (connected through
+    clearings the Alliance rules), and for none in 2 once 10 is not hers."""
+    g = _at_spread(paid_spread_bundle)
+    sc.put(g, "12", "alliance-warrior", 1)
+    sc.put(g, "12", "sympathy", 1)
+    sc.put(g, "10", "alliance-warrior", 1)
+    sc.put(g, "2", "alliance-warrior", 1)
+    assert _spreads(g) == {"spread 2", "spread 10"}
+    g.apply("spread 10")
+    assert g.decision != "pay"  # one clearing can pay
+    assert sc.count(g, "12", "sympathy") == 0 and sc.count(g, "10", "sympathy") == 1
+    sc.put(g, "10", "bird-warrior", 2)   # 10 is the Eyrie's: 2 and 12 reach no token
+    assert g.decision == "actions" and _spreads(g) == set()
+    sc.put(g, "10", "bird-warrior", 0)   # hers again: 10's token pays for 2 or 12
+    assert _spreads(g) == {"spread 2", "spread 12"}

@@ -971,3 +971,32 @@ def test_a_pay_naming_a_piece_its_user_lacks_is_an_error_at_the_entry(tmp_path):
          "build: program build names piece 'wod' at /programs/build/do/1/piece "
          f"({tmp_path / 'library.json'}), which marquise does not have (did you mean "
          "'wood'?)")]
+
+
+def test_a_pay_counting_with_a_number_its_entry_leaves_out_is_an_error(tmp_path):
+    """A pack's spread pays tokens counted by 'surcharge_warriors', which the otters'
+    spread entry leaves out: there is no count to pay (the core's build would raise a
+    ProgramError)."""
+    otters = (PACKS / "program-cost" / "otters.json").read_text(encoding="utf-8")
+    assert otters.count(', "surcharge_warriors": 3') == 1
+    (tmp_path / "otters.json").write_text(otters.replace(', "surcharge_warriors": 3', ""),
+                                          encoding="utf-8")
+    (tmp_path / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "tokens", "name": "x", "version": "1", "requires": ["base"],
+         "content": ["otters.json", "library.json"]}), encoding="utf-8")
+    programs = {"spread": {
+        "law": "8.4.2", "verb": "spread",
+        "params": {"token": "piece", "surcharge_warriors": "number"},
+        "do": [{"op": "choose", "clearing": {"rule": "self"}},
+               {"op": "pay", "piece": "$token", "count": "$surcharge_warriors"},
+               {"op": "place", "piece": "$token"}]}}
+    (tmp_path / "library.json").write_text(json.dumps(
+        {"kind": "library", "id": "x", "programs": programs}), encoding="utf-8")
+    path = tmp_path / "otters.json"
+    got = [(d.code, d.file, d.line, d.message) for d in findings(tmp_path)
+           if d.code == "PROGRAM-USE"]
+    assert got == [
+        ("PROGRAM-USE", str(path), line_of(path, '{"action": "spread"'),
+         "spread: program spread's 'pay' counts with '$surcharge_warriors' at "
+         f"/programs/spread/do/1/count ({tmp_path / 'library.json'}), which this entry "
+         "leaves out: give it 'surcharge_warriors'")]
