@@ -11,8 +11,9 @@ it into two methods of the core's class:
   are hoisted into the listing (a piece to place left in the supply, a clearing it may be
   placed in, once per turn not yet used);
 - ``do_prog_<i>(p, m, a)``: the option chosen (of menu entry m), then the parts in order;
-  a cost paid in zone cards (``spend``) may wait on the actor's choice of cards, so the
-  parts after it are ``then_prog_<i>(p, c)``, run once it is paid.
+  a cost paid in zone cards (``spend``) or in pieces (``pay``) may wait on the actor's
+  choice of cards or of the clearing that pays, so the parts after it are
+  ``then_prog_<i>(p, c)``, run once it is paid (``zone_pay_settle``, ``then_pay``).
 
 The code is written here, from the parts, with the numbers as constants: the template
 (``core/programs.py.j2``) only places it.  Each instance's listing lists its options in
@@ -48,7 +49,7 @@ class Instance:
     limit_slot: int            # its once-per-turn slot (LIMITS), or -1
     gen: str = ""
     do: str = ""
-    then: str = ""              # its parts after a cost paid in cards, or ''
+    then: str = ""              # its parts after a cost ('spend', 'pay'), or ''
     pay_slot: int = -1          # a cost paid in pieces ('pay'): its place among its
     #                             faction's instances that pay (the FR_PAY frame's field)
     helpers: list[str] = field(default_factory=list)  # methods its code calls
