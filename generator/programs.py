@@ -11,8 +11,9 @@ it into two methods of the core's class:
   are hoisted into the listing (a piece to place left in the supply, a clearing it may be
   placed in, once per turn not yet used);
 - ``do_prog_<i>(p, m, a)``: the option chosen (of menu entry m), then the parts in order;
-  a cost paid in zone cards (``spend``) may wait on the actor's choice of cards, so the
-  parts after it are ``then_prog_<i>(p, c)``, run once it is paid.
+  a cost paid in zone cards (``spend``) or in pieces (``pay``) may wait on the actor's
+  choice of cards or of the clearing that pays, so the parts after it are
+  ``then_prog_<i>(p, c)``, run once it is paid (``zone_pay_settle``, ``then_pay``).
 
 The code is written here, from the parts, with the numbers as constants: the template
 (``core/programs.py.j2``) only places it.  Each instance's listing lists its options in
@@ -28,7 +29,8 @@ from dataclasses import dataclass, field
 from rootlaw.spec import models as M
 
 # The first choice's shape, and how many options of the verb's action type it spans.
-SHAPES = {"none": "1", "card": "K", "clearing": "C", "clearing_card": "C * K"}
+SHAPES = {"none": "1", "card": "K", "clearing": "C", "clearing_card": "C * K",
+          "piece_clearing": "C * NP"}
 
 
 class ProgramError(ValueError):
@@ -47,7 +49,9 @@ class Instance:
     limit_slot: int            # its once-per-turn slot (LIMITS), or -1
     gen: str = ""
     do: str = ""
-    then: str = ""              # its parts after a cost paid in cards, or ''
+    then: str = ""              # its parts after a cost ('spend', 'pay'), or ''
+    pay_slot: int = -1          # a cost paid in pieces ('pay'): its place among its
+    #                             faction's instances that pay (the FR_PAY frame's field)
     helpers: list[str] = field(default_factory=list)  # methods its code calls
     uses: set[str] = field(default_factory=set)  # families its code calls (partials)
 
@@ -99,12 +103,22 @@ class _Resolver:
     def box(self, ref: str) -> int:
         return self._index(ref, [b.id for b in self.faction.boxes], "box")
 
+    chose_piece = False  # whether the program's first choice chooses a piece
+
+    def piece_expr(self, ref: str) -> str:
+        """A piece as an expression: 'piece' is the chosen one (variable pc)."""
+        if ref == "piece" and self.chose_piece:
+            return "pc"
+        return str(self.piece(ref))
+
 
 def shape_of(prog: M.Program) -> str:
     """What the program's first part chooses (its action's options)."""
     first = prog.do[0]
     if not isinstance(first, M.ChoosePart):
         return "none"
+    if first.piece is not None:
+        return "piece_clearing"
     if first.clearing is not None and first.card is not None:
         return "clearing_card"
     return "card" if first.card is not None else "clearing"
@@ -133,6 +147,21 @@ class _Code:
         self.lines.append(f"        {name} = {expr}")
         return name
 
+    piece_lines: list[str] | None = None  # the listing's lines once per chosen piece
+
+    def hoist_piece(self, expr: str) -> str:
+        """A value of the chosen piece (pc), computed once per piece before the loop
+        over clearings (in a listing; where no piece loop is, as it stands)."""
+        if not self.hoisting:
+            return expr
+        if self.piece_lines is None:
+            raise ProgramError(f"program {self.r.program}: the chosen piece is read where "
+                               "no piece is chosen yet (a filter's count)")
+        name = f"w{len(self.decls)}"
+        self.decls.append(f"        {name}: i64")
+        self.piece_lines.append(f"            {name} = {expr}")
+        return name
+
 
 NEVER = "0"  # a condition that never holds (a number parameter a use leaves out)
 
@@ -153,6 +182,8 @@ def _value(v, code: _Code, c: str = "c"):
             raise ProgramError(f"program {r.program}: {v!r} is no number ({bound!r})")
         return str(bound)
     if isinstance(v, M.TrackCost):
+        if v.track_cost == "piece" and r.chose_piece:
+            return code.hoist_piece("self.next_cost(pc)")
         return code.hoist(f"self.next_cost({r.piece(v.track_cost)})")
     if isinstance(v, M.WarriorsAt):
         if v.warriors == "self":
@@ -209,6 +240,8 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         tests.append(f"self.s[S_BOARD + {x} * NP + {r.piece(f.lacks)}] == 0")
     if f.has_any is not None:
         tests.append(f"self.has_building_in({x}, {_mask(r.pieces(f.has_any))})")
+    if f.rule == "self":
+        tests.append(f"self.ruler({x}) == p")
     if f.suit is not None and x != "c":
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == self.t[T_CLEARING_SUIT + c]")
     if f.when is not None:
@@ -259,6 +292,10 @@ def _spends(body: list) -> list[int]:
     return [i for i, part in enumerate(body) if isinstance(part, M.SpendPart)]
 
 
+def _pays(body: list) -> list[int]:
+    return [i for i, part in enumerate(body) if isinstance(part, M.PayPart)]
+
+
 def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list,
                      others_exclusive: bool = True) -> None:
     """Write the instance's listing and application code (see the module doc).
@@ -269,6 +306,9 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     body = prog.do[1:] if first is not None else prog.do
     limit = {i: p.per_clearing or 0 for i, (_, _, p) in enumerate(pieces)}
     gen_code = _Code(inst, r, hoisting=True)
+    r.chose_piece = first is not None and first.piece is not None
+    if r.chose_piece:
+        gen_code.piece_lines = []
     lacks = set()
     if first is not None and first.clearing is not None and first.clearing.lacks is not None:
         lacks.update(r.pieces(first.clearing.lacks))
@@ -290,6 +330,13 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                 at_clearing.append(f"self.piece_of_suit({_mask(among)}, c) >= 0")
                 kinds = {pieces[x][2].kind for x in among}
                 pcs = among
+            elif part.piece == "piece" and r.chose_piece:
+                # The chosen piece: the listing's loop over pieces checks its supply.
+                assert first is not None and first.piece is not None
+                chosen = r.pieces(first.piece.among)
+                kinds, pcs = {pieces[x][2].kind for x in chosen}, []
+                if any(limit[x] for x in chosen):
+                    at_clearing.append("self.room_for(c, pc)")
             else:
                 pc = r.piece(part.piece)
                 before.append(f"self.s[S_SUPPLY + {pc}] == 0")
@@ -317,10 +364,20 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                 raise ProgramError(f"program {inst.program}: spend's count is left out")
             if count != "0":
                 costs.append(f"self.zone_matching(p, {r.zone(part.source)}, c) >= {count}")
+        elif isinstance(part, M.PayPart):
+            # Payable in full: enough of the piece in the clearing and those connected to
+            # it through clearings the actor rules (Law 6.5.4.II).
+            count = _value(part.count, gen_code)
+            if count is None:
+                raise ProgramError(f"program {inst.program}: pay's count is left out")
+            if count != "0":
+                costs.append(f"self.reachable_tokens(p, c, {r.piece(part.piece)}) >= {count}")
     g = [f"    def gen_prog_{inst.index}(self, n: i64, p: i64) -> i64:",
          f'        """{inst.program} (Law {prog.law}) for faction {r.faction.id}: '
          f'the options of its first choice."""',
          "        c: i64", "        d: i64", "        suits: i64"]
+    if r.chose_piece:
+        g.append("        pc: i64")
     for test in before:
         g += [f"        if {test}:", "            return n"]
     tail: list[str] = []
@@ -344,11 +401,13 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         else:
             tail += ["        for d in range(K):", f"            if {hand_test}:",
                      f"                n = self.add(n, {verb} + d)"]
+    elif inst.shape == "piece_clearing":
+        tail += _piece_clearing_listing(first, r, gen_code, at_clearing, costs, verb)
     else:
         assert first is not None and first.clearing is not None  # the verb's shape
         f = first.clearing
-        cheap = _clearing_test(M.ClearingFilter(has=f.has, lacks=f.lacks, has_any=f.has_any),
-                               gen_code)
+        cheap = _clearing_test(M.ClearingFilter(has=f.has, lacks=f.lacks, has_any=f.has_any,
+                                                rule=f.rule), gen_code)
         rest = _clearing_test(M.ClearingFilter(when=f.when, any_of=f.any_of,
                                                adjacent_to=f.adjacent_to), gen_code)
         tests = cheap + at_clearing + rest + costs
@@ -379,26 +438,63 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         d.append(f"        c = a - {verb}")
     elif inst.shape == "clearing_card":
         d += [f"        c = (a - {verb}) // K", f"        d = (a - {verb}) % K"]
+    elif inst.shape == "piece_clearing":
+        d += ["        pc: i64", f"        c = (a - {verb}) // NP",
+              f"        pc = (a - {verb}) % NP"]
     if inst.limit_slot >= 0:
         d.append(f"        self.s[S_LIMITS + {inst.limit_slot}] = 1")
     spends = _spends(body)
     if len(spends) > 1:
         raise ProgramError(f"program {inst.program}: one 'spend' a program, for now")
     now, later = (body[:spends[0] + 1], body[spends[0] + 1:]) if spends else (body, [])
+    pays = _pays(body)
+    if pays and (spends or len(pays) > 1):
+        raise ProgramError(f"program {inst.program}: one cost ('spend' or 'pay') a program, "
+                           "for now")
+    if pays:
+        now, later = body[:pays[0] + 1], body[pays[0] + 1:]
+    if spends and r.chose_piece:
+        raise ProgramError(f"program {inst.program}: a 'spend' after a piece is chosen is "
+                           "not supported yet")
     do_code = _Code(inst, r, hoisting=False)
     d += _locals(_apply(now, r, do_code, inst))
     d.append("        return 0")
     deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
     inst.gen = "\n".join(deco + g)
     inst.do = "\n".join(deco + d)
-    if spends:
+    if spends or pays:
         t = [f"    def then_prog_{inst.index}(self, p: i64, c: i64) -> i64:",
              f'        """{inst.program} for faction {r.faction.id}: its parts after its '
              'cost is paid."""',
              "        d: i64 = -1"]
+        if r.chose_piece:  # the piece the payment is for (start_pay kept it)
+            t.append("        pc: i64 = self.s[S_BUILD_PENDING]")
         t += _locals(_apply(later, r, do_code, inst))
         t.append("        return 0")
         inst.then = "\n".join(deco + t)
+
+
+def _piece_clearing_listing(first: M.ChoosePart | None, r: _Resolver, code: _Code,
+                            at_clearing: list[str], costs: list[str], verb: str) -> list[str]:
+    """The listing of a choice of a piece and a clearing together: for each of the pieces
+    still in the supply, in their order (ascending), each clearing passing the filter and
+    the requirements of the parts (the chosen piece's values computed once per piece)."""
+    assert first is not None and first.piece is not None and code.piece_lines is not None
+    f = first.clearing or M.ClearingFilter()
+    # Cheap tests first, as the build routine had them: a slot open before who rules
+    # (a loop over the pieces), before another's piece forbidding it, before the cost.
+    late = [t for t in at_clearing if t.startswith("self.may_place(")]
+    tests = _clearing_test(f.model_copy(update={"rule": None}), code) + \
+        [t for t in at_clearing if t not in late] + \
+        _clearing_test(M.ClearingFilter(rule=f.rule), code) + late + costs
+    return ["        for pc in range(NP):",
+            f"            if not ({_mask(r.pieces(first.piece.among))} >> pc) & 1 or "
+            "self.s[S_SUPPLY + pc] == 0:",
+            "                continue",
+            *code.piece_lines,
+            "            for c in range(C):",
+            f"                if {' and '.join(tests) or '1'}:",
+            f"                    n = self.add(n, {verb} + c * NP + pc)"]
 
 
 def _locals(lines: list[str]) -> list[str]:
@@ -431,7 +527,7 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 d.append("        if b >= 0:")
                 pc, ind = "b", "    "
             else:
-                pc = str(r.piece(part.piece))
+                pc = r.piece_expr(part.piece)
             if isinstance(part.at, M.AtEach):
                 d.append(f"        {ind}self.place_per_building(p, {r.piece(part.at.each)}, "
                          f"{pc})")
@@ -465,19 +561,32 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             count = _value(part.count, code)
             d.append(f"        self.zone_pay(p, m, {r.zone(part.source)}, c, {count}, a)")
             inst.uses.add("zones")
+        elif isinstance(part, M.PayPart):
+            # The pieces are paid (the actor choosing where, FR_PAY, while more than one
+            # clearing can pay); once paid in full, pay_one runs then_prog with the
+            # clearing (then_pay, by the instance's pay_slot).
+            count = _value(part.count, code)
+            if count is None:
+                raise ProgramError(f"program {inst.program}: pay's count is left out")
+            d.append(f"        self.start_pay(p, {inst.pay_slot}, c, "
+                     f"{'pc' if r.chose_piece else '0'}, {r.piece(part.piece)}, {count})")
+            inst.uses.add("pay")
     return d
 
 
 def compile_use(entry: M.BaseModel, prog: M.Program, index: int, limit_slot: int,
-                faction_index: int, bundle, pidx: dict[str, int], pieces: list) -> Instance:
+                faction_index: int, bundle, pidx: dict[str, int], pieces: list,
+                pay_slot: int = -1) -> Instance:
     """The instance of ``prog`` that a menu entry of the bundle's faction ``faction_index``
-    runs: the entry's fields of the program's parameters' names bind them."""
+    runs: the entry's fields of the program's parameters' names bind them.  ``pay_slot``:
+    for a program with a 'pay', how many of the faction's instances before it pay."""
     factions = list(bundle.factions)
     faction = factions[faction_index]
     fields = entry.fields() if isinstance(entry, M.ProgramEntry) else entry.model_dump()
     params = prog.bind(fields)
     action = getattr(entry, "action", "?")
     inst = Instance(index, action, faction_index, prog.verb, shape_of(prog), limit_slot)
+    inst.pay_slot = pay_slot
     others = any(isinstance(a, M.ExclusivePlacement) for i, f in enumerate(factions)
                  if i != faction_index for a in f.abilities) or \
         any(isinstance(a, M.ExclusivePlacement) for c in bundle.deck.cards for a in c.abilities)

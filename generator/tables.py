@@ -34,10 +34,10 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
             "setup_buildings_near_home", "setup_home_corner", "draw_to_zone",
             "score_forests", "run_stage", "advance_cycle")
 # The parts of programs (spec/models.py Instruction), by their 'op'.
-PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend")
+PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay")
 # Menu entries the engine has a routine for; every other entry names a program of the
 # bundle's libraries ("program": MENU_A is its instance, generator/programs.py).
-MENU_ACTIONS = ("battle", "march", "build", "craft", "program")
+MENU_ACTIONS = ("battle", "march", "craft", "program")
 COLUMN_ACTIONS = ("recruit", "move", "battle", "build")
 ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "battle_removal_vp", "exclusive_placement", "rescue_removed_warriors",
@@ -313,7 +313,8 @@ PARTIALS = (
     Partial("battle", menu=("battle",), columns=("battle",),
             frames=("ambush", "foil", "remove")),
     Partial("rescue", abilities=("rescue_removed_warriors",), frames=("rescue",)),
-    Partial("build", menu=("build",), columns=("build",), frames=("pay",)),
+    Partial("build", columns=("build",)),
+    Partial("pay", parts=("pay",), frames=("pay",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
     Partial("zones", ops=("draw_to_zone",), parts=("put", "spend"),
             eops=("give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone"),
@@ -794,6 +795,14 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         prog = library.get(entry.action)
         return prog is not None and "card" in shape_of(prog)
 
+    def pay_slot(prog: M.Program, who: int) -> int:
+        """A program with a 'pay': how many of faction who's instances before it pay (the
+        FR_PAY frame's field: 0 for a faction's first, as saves from the build routine
+        have it); -1 without."""
+        if not any(isinstance(part, M.PayPart) for part in prog.do):
+            return -1
+        return sum(1 for x in t.programs if x.faction == who and x.pay_slot >= 0)
+
     def emit_menu(menu: list, zones: Sequence[str] = (),
                   boxes: Sequence[str] = (), fi: int = -1) -> tuple[int, int]:
         """Append menu entries to the menu tables: (first entry, how many).  Zones and
@@ -812,7 +821,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                     slot = sum(1 for x in t.programs if x.limit_slot >= 0) \
                         if prog.once_per_turn else -1
                     t.programs.append(compile_use(mn, prog, len(t.programs), slot, who,
-                                                  bundle, pidx, pieces))
+                                                  bundle, pidx, pieces, pay_slot(prog, who)))
                 menu_kind.append(MENU_ACTIONS.index("program"))
                 for col, v in ((menu_a, first), (menu_b, int(fi < 0)),
                                (menu_c, int("card" in t.programs[first].shape)),
@@ -824,9 +833,6 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                                    "name (validation reports it: PROGRAM-REF)")
             if isinstance(mn, M.MarchAction):
                 ma = mn.moves
-            elif isinstance(mn, M.BuildAction):
-                ma = pidx[mn.pay_token]
-                mmask = sum(1 << pidx[x] for x in mn.buildings)
             menu_kind.append(MENU_ACTIONS.index(mn.action))
             menu_a.append(ma)
             menu_b.append(mb)
@@ -1090,7 +1096,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     consts["NACTIONS"] = A.size
     assert tuple(A.offsets) == ACTION_TYPES
     # Program instances: the action type each one's first choice spans (its verb's).
-    spans = {"none": 1, "card": K, "clearing": C, "clearing_card": C * K}
+    spans = {"none": 1, "card": K, "clearing": C, "clearing_card": C * K,
+             "piece_clearing": C * NP}
     for x in t.programs:
         if x.verb not in A.offsets or A.sizes[x.verb] != spans[x.shape]:
             raise ProgramError(f"program {x.program}: its verb {x.verb!r} is no action type "

@@ -33,7 +33,8 @@ _GROUPS = (
      "The parts of the language rules are programs of (docs/language.md): a library's "
      "`programs` are lists of parts run for one player, and a menu entry naming a program "
      "runs it with its fields as the program's parameters. A part names a piece, zone or "
-     "box by id, `warrior` (the player's warrior), or `$param`."),
+     "box by id, `warrior` (the player's warrior), `piece` (the piece the first choice "
+     "chose), or `$param`."),
 )
 
 

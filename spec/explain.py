@@ -65,6 +65,7 @@ NOUNS: dict[type, str] = {
 }
 """What each model is, in the author's terms (members of a tagged union are named by
 their tag: "a 'draw' step", "an 'effect' ability")."""
+NOUNS[M.PieceChoice] = "a choice of a piece"  # choose's 'piece' (Law 6.5.4: which building)
 
 UNIONS: list[tuple[Any, str]] = [
     (M.Document, "content file"), (M.Step, "step"), (M.Ability, "ability"),

@@ -469,16 +469,6 @@ class MarchAction(Strict):
     moves: int = Field(default=2, ge=1, le=10)
 
 
-class BuildAction(Strict):
-    """Place the next building from a track in a clearing you rule with an open slot,
-    paying the track cost with tokens from that clearing or clearings connected to it
-    through clearings you rule."""
-
-    action: Literal["build"]
-    buildings: list[Ident]
-    pay_token: Ident
-
-
 class CraftAction(Strict):
     """Craft cards by activating crafting pieces (Law 4.1), as one entry of a menu:
     for factions that craft in any order with their other actions (Law 8.5)."""
@@ -486,7 +476,7 @@ class CraftAction(Strict):
     action: Literal["craft"]
 
 
-ENGINE_MENU_ACTIONS = ("battle", "march", "build", "craft")
+ENGINE_MENU_ACTIONS = ("battle", "march", "craft")
 """Menu entries that are the general Law's own actions (its routines, Law 4.1-4.3); every
 other 'action' names a program."""
 
@@ -520,7 +510,7 @@ def _menu_tag(v: Any) -> str:
 
 MenuAction = Annotated[
     Annotated[BattleAction, Tag("battle")] | Annotated[MarchAction, Tag("march")] |
-    Annotated[BuildAction, Tag("build")] | Annotated[CraftAction, Tag("craft")] |
+    Annotated[CraftAction, Tag("craft")] |
     Annotated[ProgramEntry, Tag("program")],
     Discriminator(_menu_tag),
 ]
@@ -1003,15 +993,24 @@ class FactionSpec(Strict):
                 if isinstance(s, Actions):
                     for k, m in enumerate(s.menu):
                         mat, mwhere = (*at, "menu", k), f"menu {m.action}"
+                        # (a program's entry: its fields of these conventional names, as
+                        # ids; what each parameter is, validation checks at the use)
+                        fields = m.fields() if isinstance(m, ProgramEntry) else {}
+                        given: dict[str, Any] = {
+                            key: val for key, val in fields.items()
+                            if isinstance(val, str) or (isinstance(val, list) and
+                                                        all(isinstance(x, str) for x in val))}
                         for attr in ("building", "piece", "pay_token", "token"):
-                            v = getattr(m, attr, None)
-                            if v is not None:
+                            v = given.get(attr)
+                            if isinstance(v, str):
                                 need(v, (*mat, attr), mwhere)
-                        for j, b in enumerate(getattr(m, "buildings", [])):
+                        v = given.get("buildings")
+                        for j, b in enumerate(v if isinstance(v, list) else []):
                             need(b, (*mat, "buildings", j), mwhere)
-                        named(getattr(m, "zone", None), zone_ids, (*mat, "zone"), mwhere,
-                              "zone")
-                        named(getattr(m, "box", None), box_ids, (*mat, "box"), mwhere, "box")
+                        for attr, known in (("zone", zone_ids), ("box", box_ids)):
+                            v = given.get(attr)
+                            named(v if isinstance(v, str) else None, known, (*mat, attr),
+                                  mwhere, attr)
                         if isinstance(m, CraftAction) and not self.crafting_piece:
                             raise Err("VALUE-INVALID", mat,
                                       f"{mwhere}: the faction has no crafting_piece")
@@ -1029,8 +1028,8 @@ ParamName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_]*$", max_length=64)]
 ProgramName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$", max_length=64)]
 """A program's name, a menu entry's 'action' (and a verb: 'spend_place')."""
 Ref = Annotated[str, Field(pattern=r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$", max_length=65)]
-"""What a program names: a piece, zone or box by id, 'warrior' (the actor's warrior), or
-'$name', a parameter of the program."""
+"""What a program names: a piece, zone or box by id, 'warrior' (the actor's warrior),
+'piece' (the piece its first choice chose), or '$name', a parameter of the program."""
 ParamType = Literal["piece", "building", "token", "warrior", "pieces", "buildings", "tokens",
                     "zone", "box", "number"]
 """A parameter's type: a piece of the faction's (any, or of one kind), a list of them
@@ -1070,7 +1069,8 @@ class TrackCost(Strict):
     8.4.2: sympathy's supporters; Law 6.5.1 a building's wood)."""
 
     track_cost: Ref
-    """The piece whose track is read."""
+    """The piece whose track is read ('piece': the one the first choice chose, Law
+    6.5.4's building)."""
 
 
 class WarriorsAt(Strict):
@@ -1199,6 +1199,8 @@ class ClearingFilter(Strict):
     when: Condition | None = None
     """While this condition holds (the same for every clearing): in 'any_of', a way in
     that the game opens (Law 8.4.2: any clearing while none has sympathy)."""
+    rule: Literal["self"] | None = None
+    """Ruled by the actor (Law 2.5: Law 6.5.4's build, in a clearing you rule)."""
 
 
 class CardChoice(Strict):
@@ -1211,13 +1213,25 @@ class CardChoice(Strict):
     chosen with it, or some clearing that passes a filter."""
 
 
+class PieceChoice(Strict):
+    """One of these pieces of the actor's, the next from its track: one option per piece
+    still in the supply.  The parts after the choice name it 'piece' (Law 6.5.4: which
+    building; 'track_cost': 'piece', its cost)."""
+
+    among: Ref | list[Ref]
+    """The pieces ('$param' of type pieces, or a list)."""
+
+
 class ChoosePart(Strict):
     """The actor chooses: a clearing from a filter, a card, or both at once (one option
-    per pair).  The first choice of a program is the action a menu offers."""
+    per pair), or a piece and a clearing together.  The first choice of a program is the
+    action a menu offers."""
 
     op: Literal["choose"]
     clearing: ClearingFilter | None = None
     card: CardChoice | None = None
+    piece: PieceChoice | None = None
+    """With a clearing: one option per piece and clearing (the pieces' order first)."""
 
 
 class DiscardPart(Strict):
@@ -1314,20 +1328,34 @@ class SpendPart(Strict):
     """How many (read when the action is offered and when it is taken)."""
 
 
+class PayPart(Strict):
+    """A cost: pay pieces (tokens of one kind) from the chosen clearing or clearings
+    connected to it through clearings the actor rules, back to the supply, as many as a
+    value says, before the parts after it; the actor chooses the clearing whenever more
+    than one can pay, one piece at a time (Law 6.5.4.II: a building's wood).  The action
+    is offered only where enough can be reached."""
+
+    op: Literal["pay"]
+    piece: Ref
+    """The piece paid (a token of the actor's)."""
+    count: Value = 1
+    """How many (read when the action is offered and when it is taken)."""
+
+
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
-                        IntoBoxPart | SpendPart,
+                        IntoBoxPart | SpendPart | PayPart,
                         Field(discriminator="op")]
 
 
 # The action types a program's first choice may be offered as (its verb), and what one
 # option of each is: none (the action alone), a card (by its definition), a clearing, or a
-# clearing and a card together.  They are action types of the fixed action space
-# (generator/tables.py ACTION_TYPES): a new verb is a new type, appended there.
-# (Not the types of the engine's remaining menu routines: march's move, battle, build,
-# craft; an action's type tells a menu's entries apart.)
+# clearing and a card together, or a piece and a clearing together.  They are action types
+# of the fixed action space (generator/tables.py ACTION_TYPES): a new verb is a new type,
+# appended there.  (Not the types of the engine's remaining menu routines: march's move,
+# battle, craft; an action's type tells a menu's entries apart.)
 VERB_SHAPES = {"recruit_all": "none", "mobilize": "card", "train": "card",
                "recruit": "clearing", "organize": "clearing", "spend_place": "clearing_card",
-               "spread": "clearing", "revolt": "clearing"}
+               "spread": "clearing", "revolt": "clearing", "build": "piece_clearing"}
 
 
 class Program(Strict):

@@ -379,8 +379,6 @@ _KINDS: dict[tuple[type, str], tuple[str, ...]] = {
     (M.SetupHomeToken, "token"): ("token",),
     (M.SetupBuildingsNearHome, "buildings"): ("building",),
     (M.SetupHomeCorner, "building"): ("building",),
-    (M.BuildAction, "buildings"): ("building",),
-    (M.BuildAction, "pay_token"): ("token",),
     (M.Column, "building"): ("building",),
     (M.ExclusivePlacement, "token"): ("token",),
     (M.RescueRemovedWarriors, "token"): ("token",),
@@ -462,19 +460,15 @@ def _piece_kinds(f: M.FactionSpec):
 
 
 @check("TRACK-MISSING", "error", "faction",
-       "A step that reads a track the piece does not have: 'build' pays the building's "
-       "'cost' row (without one every building is free), 'score_track' scores the 'vp' "
-       "row (without one it scores nothing); 'spread' pays the token's 'cost' row and "
-       "scores its 'vp' row, 'organize' scores the 'vp' row.", "6.5.4.II, 7.6.1, 8.4.2",
-       example='`{"action": "build", "buildings": ["dock"], ...}` where dock has no cost row')
+       "A step that reads a track the piece does not have: 'score_track' scores the 'vp' "
+       "row (without one it scores nothing). (What a program reads: at its uses.)", "7.6.1",
+       example='`{"op": "score_track", "building": "roost"}` where roost has no vp row')
 def _track_needed(f: M.FactionSpec):
-    for loc, obj, name, pid in _piece_refs(f):
+    for loc, obj, _name, pid in _piece_refs(f):
         p = f.pieces.get(pid)
         if p is None or p.kind != "building":
             continue
         track = p.track or M.Track()
-        if isinstance(obj, M.BuildAction) and name == "buildings" and not track.cost:
-            yield loc, f"build: {pid!r} has no 'cost' row, so building it is free"
         if isinstance(obj, M.ScoreTrack) and not track.vp:
             yield loc, f"score_track: {pid!r} has no 'vp' row"
 
@@ -789,8 +783,8 @@ def _effect_no_effect(doc: Any):
 # Where the engine reads each track row: the entries that name the piece (cost: build,
 # spread; vp: build, score_track, spread, organize; draw_at: a draw's bonus).
 _TRACK_READERS: dict[str, tuple[tuple[type, str], ...]] = {
-    "cost": ((M.BuildAction, "buildings"),),
-    "vp": ((M.BuildAction, "buildings"), (M.ScoreTrack, "building")),
+    "cost": (),
+    "vp": ((M.ScoreTrack, "building"),),
     "draw_at": ((M.Draw, "bonus_building"), (M.Draw, "bonus_buildings")),
 }
 _READS_PLAYER = (M.TakeRandomCardOp, M.LookAtHandOp)
@@ -1300,6 +1294,10 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
     if isinstance(part, M.SpendPart):
         yield ("from",), part.source, ("zone",)
         yield from _value_refs(part.count, ("count",))
+    if isinstance(part, M.PayPart):
+        yield from _value_refs(part.count, ("count",))
+    if isinstance(part, M.ChoosePart) and part.piece is not None:
+        yield from _pieces_refs(part.piece.among, ("piece", "among"))
     if isinstance(part, M.ChoosePart):
         yield from _filter_refs(part.clearing, ("clearing",))
         if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):
@@ -1401,7 +1399,8 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
        "A program the engine cannot offer: its verb is no action type whose options are "
        "what its first choice chooses, a choice is not its first part, a part acts on a "
        "card or a clearing no choice chose (a 'spend', an 'of_suit' piece, a filter's "
-       "'suit'), a second 'spend', a card part after a 'spend', a filter's 'when' (the "
+       "'suit'), a second 'spend', a second cost ('spend' or 'pay'), 'piece' where no "
+       "piece is chosen, a card part after a 'spend', a filter's 'when' (the "
        "same for every clearing) counts pieces in the clearing being chosen, or a filter "
        "has and lacks one piece (it passes no clearing).",
        example="library.json:4: PROGRAM-SHAPE at /programs/perch/verb: 'mobilize' is "
@@ -1409,7 +1408,7 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
 def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
     for pid, prog in lib.programs.items():
         first = prog.do[0] if isinstance(prog.do[0], M.ChoosePart) else None
-        chose = "none" if first is None else \
+        chose = "none" if first is None else "piece_clearing" if first.piece is not None else \
             ("clearing_card" if first.clearing is not None and first.card is not None else
              "card" if first.card is not None else
              "clearing" if first.clearing is not None else "nothing")
@@ -1425,12 +1424,15 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
         elif shape != chose:
             what = {"none": "as one action", "card": "one card at a time",
                     "clearing": "one clearing at a time",
-                    "clearing_card": "one clearing and card at a time"}
+                    "clearing_card": "one clearing and card at a time",
+                    "piece_clearing": "one piece and clearing at a time"}
             chosen = {"none": "nothing", "card": "a card", "clearing": "a clearing",
-                      "clearing_card": "a clearing and a card"}
+                      "clearing_card": "a clearing and a card",
+                      "piece_clearing": "a piece and a clearing"}
             yield ("programs", pid, "verb"), (
                 f"{prog.verb!r} is offered {what[shape]}; {pid}'s first choice chooses "
                 f"{chosen[chose]}")
+        yield from _pay_shape(pid, prog, chose)
         for i, part in enumerate(prog.do):
             if isinstance(part, M.ChoosePart) and i > 0:
                 yield ("programs", pid, "do", i), \
@@ -1438,7 +1440,7 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
             if isinstance(part, (M.DiscardPart, M.PutPart)) and "card" not in chose:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts on the chosen card, and no card is chosen"
-            clearing_part = isinstance(part, (M.RemovePart, M.SpendPart)) or (
+            clearing_part = isinstance(part, (M.RemovePart, M.SpendPart, M.PayPart)) or (
                 isinstance(part, M.PlacePart) and part.at == "clearing")
             if clearing_part and "clearing" not in chose:
                 yield ("programs", pid, "do", i), \
@@ -1480,6 +1482,39 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                                 f"{pid}: a filter's 'when' is the same for every clearing, " \
                                 "so it cannot count pieces in 'the clearing': this choice " \
                                 "is choosing it"
+
+
+def _pay_shape(pid: str, prog: M.Program, chose: str) -> Iterator[tuple[Loc, str]]:
+    """PROGRAM-SHAPE of the chosen piece and a 'pay': 'piece' named where no piece is
+    chosen, a second cost (the parts after a cost wait on its payment)."""
+    for i, part in enumerate(prog.do):
+        refs = [(("piece",), getattr(part, "piece", None))]
+        refs += [(("count", *w), v.track_cost) for w, v in _track_costs(
+            getattr(part, "count", None), ())]
+        for where, v in refs:
+            if v == "piece" and chose != "piece_clearing":
+                yield ("programs", pid, "do", i, *where), \
+                    f"{pid}: 'piece' is the chosen piece, and no piece is chosen"
+        if isinstance(part, M.PayPart) and any(
+                isinstance(x, (M.SpendPart, M.PayPart)) for x in prog.do[:i]):
+            yield ("programs", pid, "do", i), \
+                f"{pid}: one cost ('spend' or 'pay') a program (the parts after it wait on " \
+                "its payment)"
+        if isinstance(part, M.SpendPart) and chose == "piece_clearing":
+            yield ("programs", pid, "do", i), \
+                f"{pid}: a 'spend' after a piece is chosen is not supported yet"
+
+
+def _track_costs(v: Any, at: tuple) -> Iterator[tuple[tuple, M.TrackCost]]:
+    """(where, value) of each track cost in a value."""
+    if isinstance(v, M.TrackCost):
+        yield (*at, "track_cost"), v
+    elif isinstance(v, M.SumValue):
+        for j, x in enumerate(v.sum):
+            yield from _track_costs(x, (*at, "sum", j))
+    elif isinstance(v, M.IfValue):
+        yield from _track_costs(v.then, (*at, "then"))
+        yield from _track_costs(v.else_, (*at, "else"))
 
 
 # --------------------------------------------------------------------------- programs in use
@@ -1543,7 +1578,9 @@ def _bound_names(use: _Use, v: str, where: tuple) -> Iterator[tuple[str, str]]:
     """(the name, or '' for a parameter left out) of what a program's name stands for at
     a use; nothing for a name PROGRAM-REF reports or a number."""
     if not v.startswith("$"):
-        yield v, v
+        if v != "piece" or use.lib.program.do[0].op != "choose" or \
+                getattr(use.lib.program.do[0], "piece", None) is None:
+            yield v, v  # ('piece': the chosen one, not a piece's id)
         return
     name = v[1:]
     bound = use.params.get(name, _UNBOUND)
@@ -1591,6 +1628,8 @@ def _least(v: Any, use: _Use) -> int | None:
     if isinstance(v, str):
         bound = use.params.get(v[1:])
         return bound if isinstance(bound, int) and not isinstance(bound, bool) else None
+    if isinstance(v, M.TrackCost) and v.track_cost == "piece":
+        return _least_chosen_cost(use)
     if isinstance(v, M.TrackCost):
         names = _resolved(use, v.track_cost) or []
         p = use.faction.pieces.get(names[0]) if len(names) == 1 else None
@@ -1610,6 +1649,20 @@ def _least(v: Any, use: _Use) -> int | None:
     return None
 
 
+def _least_chosen_cost(use: _Use) -> int | None:
+    """The least track cost of the pieces the program's first choice chooses among (its
+    cheapest space of any), at a use; None: not known."""
+    first = use.lib.program.do[0]
+    among = first.piece.among if isinstance(first, M.ChoosePart) and first.piece else None
+    costs = []
+    for name in _resolved(use, among) or []:
+        p = use.faction.pieces.get(name)
+        if p is None or not p.track or not p.track.cost:
+            return None  # PROGRAM-USE's, or no cost row (COST-ROW)
+        costs.append(min(p.track.cost))
+    return min(costs) if costs else None
+
+
 @check("PROGRAM-USE", "error", USES,
        "A menu entry runs a program that cannot run for its faction: the program names a "
        "piece, zone or box (by its id, or through a parameter the entry binds) that the "
@@ -1625,12 +1678,6 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
         f, prog, act = use.faction, use.lib.program, use.name
         types = prog.param_types()
         fields = use.entry.fields() if isinstance(use.entry, M.ProgramEntry) else {}
-        for k in fields:
-            if k not in types:
-                yield use.doc, (*use.loc, k), (
-                    f"{act}: program {act} has no parameter {k!r}"
-                    f"{did_you_mean(k, list(types))} (its parameters: "
-                    f"{', '.join(types) or 'none'})")
         for name, typ in types.items():
             v = use.params[name]
             forms = _PARAM_FORMS[M.param_family(typ)]
@@ -1672,7 +1719,7 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                         yield use.doc, use.loc, (
                             f"{act}: program {act} names {kind} {x!r}{through} at {at}, "
                             f"which {f.id} does not have{hint}")
-            if isinstance(part, (M.PlacePart, M.SpendPart)):
+            if isinstance(part, (M.PlacePart, M.SpendPart, M.PayPart)):
                 for ref in dict.fromkeys(_left_out(part.count, use.params)):
                     yield use.doc, use.loc, (
                         f"{act}: program {act}'s '{part.op}' counts with {ref!r} at "
@@ -1697,6 +1744,25 @@ def _entry_programs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                         f"{did_you_mean(entry.action, known)} (the Law's: "
                         f"{', '.join(M.ENGINE_MENU_ACTIONS)}; programs: "
                         f"{', '.join(sorted(programs)) or 'none'})")
+
+
+@check("FIELD-UNREAD", "warning", USES,
+       "A menu entry's field that is no parameter of the program it runs: nothing reads it "
+       "(a misspelt parameter, or a pack's program that takes fewer than the standard one "
+       "it replaces).",
+       example="alliance.json:59: FIELD-UNREAD (warning) at /turn/daylight/0/menu/1/zones: "
+               "mobilize: program mobilize has no parameter 'zones' (did you mean 'zone'?)")
+def _entry_fields_unread(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                         programs: dict[str, Library]):
+    for use in _uses(d, fs, programs):
+        types = use.lib.program.param_types()
+        fields = use.entry.fields() if isinstance(use.entry, M.ProgramEntry) else {}
+        for k in fields:
+            if k not in types:
+                yield use.doc, (*use.loc, k), (
+                    f"{use.name}: program {use.name} has no parameter {k!r}"
+                    f"{did_you_mean(k, list(types))} (its parameters: "
+                    f"{', '.join(types) or 'none'})")
 
 
 def _use_pieces(use: _Use) -> Iterator[tuple[Loc, str, str, str]]:
@@ -1760,6 +1826,14 @@ def _track_rows_read(prog: M.Program) -> dict[str, set[str]]:
     """The track rows a program reads of the pieces each parameter names: 'cost' where a
     value reads the track's cost, 'vp' where a 'place' scores the space it uncovers."""
     out: dict[str, set[str]] = {}
+    # 'piece': the piece the first choice chose, among a parameter's pieces (build's)
+    first = prog.do[0] if isinstance(prog.do[0], M.ChoosePart) else None
+    chosen = first.piece.among if first is not None and first.piece is not None else None
+
+    def param(ref: str) -> str | None:
+        if ref == "piece" and isinstance(chosen, str):
+            ref = chosen
+        return ref[1:] if ref.startswith("$") else None
 
     def costs(v: Any) -> Iterator[str]:
         if isinstance(v, M.TrackCost):
@@ -1770,11 +1844,13 @@ def _track_rows_read(prog: M.Program) -> dict[str, set[str]]:
     for part in prog.do:
         for v in (getattr(part, "count", None),):
             for ref in costs(v):
-                if ref.startswith("$"):
-                    out.setdefault(ref[1:], set()).add("cost")
-        if isinstance(part, M.PlacePart) and part.score and isinstance(part.piece, str) \
-                and part.piece.startswith("$"):
-            out.setdefault(part.piece[1:], set()).add("vp")
+                name = param(ref)
+                if name is not None:
+                    out.setdefault(name, set()).add("cost")
+        if isinstance(part, M.PlacePart) and part.score and isinstance(part.piece, str):
+            name = param(part.piece)
+            if name is not None:
+                out.setdefault(name, set()).add("vp")
     return out
 
 
@@ -1889,7 +1965,8 @@ def _resolved(use: _Use, ref: str | list | None) -> list[str] | None:
        "A menu entry whose program can never be offered where it is used: its first "
        "choice's 'when' compares with a number the entry leaves out (so it never holds and "
        "no clearing passes), its 'spend' costs more cards at the least than its zone can "
-       "ever hold (a capacity nothing lifts), or it places the piece of the chosen "
+       "ever hold (a capacity nothing lifts), its 'pay' costs more pieces at the least than "
+       "the faction has of that piece, or it places the piece of the chosen "
        "clearing's suit ('of_suit', required) among pieces of no suit the map has a "
        "clearing of.",
        example="otters.json:37: PROGRAM-NEVER (warning) at /turn/birdsong/0/menu/0: revolt: "
@@ -1910,6 +1987,7 @@ def _program_never(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 f"{_at(use, ('do', 0, 'clearing', 'when'))} that compares with a number this "
                 "entry leaves out, so it never holds: no clearing passes it")
         for i, part in enumerate(prog.do):
+            yield from _pay_never(use, i, part)
             if isinstance(part, M.SpendPart):
                 zone = next((z for z in f.zones
                              if [z.id] == _resolved(use, part.source)), None)
@@ -1936,6 +2014,22 @@ def _program_never(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                     f"among {theirs} at {_at(use, ('do', i, 'piece'))}, and map {m.id!r} "
                     f"has clearings of {', '.join(sorted(suits))} only: it is never offered "
                     "there")
+
+
+def _pay_never(use: _Use, i: int, part: Any) -> Iterator[tuple]:
+    """PROGRAM-NEVER of a 'pay': more pieces at the least than the faction has of it (a
+    track's cheapest cost above its token's whole supply)."""
+    if not isinstance(part, M.PayPart):
+        return
+    names = _resolved(use, part.piece) or []
+    piece = use.faction.pieces.get(names[0]) if len(names) == 1 else None
+    least = _least(part.count, use)
+    if piece is not None and least is not None and least > piece.count:
+        act = use.name
+        yield use.doc, use.loc, (
+            f"{act}: program {act} pays at least {least} {names[0]} at "
+            f"{_at(use, ('do', i))}, and {use.faction.id} has {piece.count} in all: it is "
+            "never offered")
 
 
 @check("FIELD-UNREAD", "warning", "library",

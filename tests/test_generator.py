@@ -223,7 +223,7 @@ def test_the_subset_core_leaves_out_what_its_factions_do_not_use():
     assert uses.columns == () and uses.abilities == ("ignore_ambush_as_attacker", "effect")
     assert {"craft", "choose_role", "resolve_columns", "add_to_columns"}.isdisjoint(uses.ops)
     assert {"craft", "columns", "roles", "rescue"}.isdisjoint(uses.partials)
-    assert {"actions", "move", "battle", "build"} <= set(uses.partials)
+    assert {"actions", "move", "battle", "pay", "programs"} <= set(uses.partials)
     assert {"rescue", "craft_any"}.isdisjoint(uses.frames)
 
     src, full = render_core(b), render_core(b, uses=EVERYTHING)
@@ -233,6 +233,7 @@ def test_the_subset_core_leaves_out_what_its_factions_do_not_use():
         "take_role", "retire_role", "gen_roles",                          # roles
         "rescue_possible", "gen_matching_cards", "do_rescue",             # rescue
         "gen_setup_buildings", "next_setup_building",   # setup_buildings_near_home
+        "can_build",                                     # build as a column action
     }
     assert left_out <= methods(full)
     assert left_out.isdisjoint(methods(src))
@@ -241,7 +242,7 @@ def test_the_subset_core_leaves_out_what_its_factions_do_not_use():
                      "if kind == FR_RESCUE:", "if kind == FR_CRAFT_ANY:", "if act == CA_"):
         assert dispatch in full and dispatch not in src, dispatch
     # Kept: what the factions use.
-    for used in ("if op == OP_PLACE_IF_NONE:", "if kind == MA_BUILD:", "if kind == FR_PAY:"):
+    for used in ("if op == OP_PLACE_IF_NONE:", "self.start_pay(", "if kind == FR_PAY:"):
         assert used in src, used
     assert len(src.splitlines()) < len(full.splitlines())
     # Constants, tables and the action space do not depend on what is emitted.

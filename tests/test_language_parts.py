@@ -321,3 +321,210 @@ def test_a_revolt_costing_more_than_its_zone_holds_is_never_offered():
     sc.goto(g, "test-otters", "birdsong")
     assert len(g.zone(1, "friends")) == 4
     assert not any(a.startswith("revolt ") for a in g.legal())
+
+
+# ---- build (Law 6.5.4): a choice of a piece and a clearing, a cost in pieces ('pay')
+
+
+def _at_build(order: tuple[str, ...]) -> Game:
+    """The Marquise at her Daylight's actions (past crafting), the board (ruins too)
+    and hands empty but her buildings: a sawmill and a workshop fill clearing 2 (two
+    slots), a recruiter is in 12, so each track's next building costs 1 wood (Law
+    6.5.4.II)."""
+    g = Game(list(order), 1, pure=True)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    for c in range(1, 13):
+        pos.set_ruins(g, str(c), 0)
+    for q in range(g.num_players):
+        sc.set_hand(g, q, [])
+    sc.put(g, "2", "sawmill", 1)
+    sc.put(g, "2", "workshop", 1)
+    sc.put(g, "12", "recruiter", 1)
+    sc.goto(g, "marquise", "daylight")
+    if g.decision == "craft":
+        g.apply("done")
+    assert g.decision == "actions"
+    return g
+
+
+def _builds(g) -> list[str]:
+    """The builds offered, in the engine's order."""
+    return [g.notation(a) for a in g.legal_actions() if g.notation(a).startswith("build ")]
+
+
+SEATINGS = [("marquise", "eyrie"), ("eyrie", "marquise"), ("alliance", "eyrie", "marquise")]
+
+
+@pytest.mark.parametrize("order", SEATINGS, ids="-".join)
+def test_build_pays_from_clearings_connected_through_clearings_the_builder_rules(order):
+    """Law 6.5.4: build in a clearing you rule with an open slot; pay the wood from that
+    clearing or clearings connected to it through clearings you rule (6.5.4.II), then
+    place the building and score the space it uncovers (6.5.4.III).  Autumn's paths:
+    2-10, 10-12; 3-6, 3-7, 3-11; 7-8, 7-12."""
+    g = _at_build(order)
+    sc.put(g, "12", "wood", 1)
+    sc.put(g, "10", "cat-warrior", 1)
+    sc.put(g, "3", "cat-warrior", 1)      # ruled, a slot open, its wood is beyond 7:
+    sc.put(g, "7", "bird-warrior", 1)    # ruled by the Eyrie, not paid through
+    sc.put(g, "7", "wood", 1)
+    # 2 is full; 10 reaches 12's wood (through 10, 12); 3 reaches none: 7 is not hers.
+    assert _builds(g) == ["build sawmill 10", "build sawmill 12", "build workshop 10",
+                          "build workshop 12", "build recruiter 10", "build recruiter 12"]
+    vp = g.scores[g.factions.index("marquise")]
+    g.apply("build workshop 10")
+    # One clearing can pay: paid without asking, the workshop placed and scored.
+    assert g.decision == "actions"
+    assert sc.count(g, "12", "wood") == 0 and sc.count(g, "7", "wood") == 1
+    assert sc.count(g, "10", "workshop") == 1
+    assert g.scores[g.factions.index("marquise")] == vp + 2  # workshop track: 0, 2, ...
+    assert _builds(g) == []  # no wood she can reach: 7's is behind the Eyrie
+    # Her warriors rule 7 now: its wood pays for 3 (next to it), for 7, and for 12 and 10
+    # through 7 (path 7-12); a workshop costs 2 now, and one wood is in reach.
+    sc.put(g, "7", "cat-warrior", 2)
+    assert _builds(g) == ["build sawmill 3", "build sawmill 7", "build sawmill 10",
+                          "build sawmill 12", "build recruiter 3", "build recruiter 7",
+                          "build recruiter 10", "build recruiter 12"]
+
+
+@pytest.mark.parametrize("order", SEATINGS[:2], ids="-".join)
+def test_the_clearing_that_pays_is_asked_only_where_more_than_one_can(order):
+    """Law 6.5.4.II: the wood may come from any connected clearing she rules: with wood
+    in 10 and 12 she chooses (the 'pay' decision, one piece at a time); once one clearing
+    alone can pay the rest, it pays without asking."""
+    g = _at_build(order)
+    sc.put(g, "10", "cat-warrior", 1)
+    sc.put(g, "10", "wood", 1)
+    sc.put(g, "12", "wood", 2)
+    sc.put(g, "2", "sawmill", 2)   # (the workshop moved out: 2 holds two sawmills)
+    sc.put(g, "2", "workshop", 0)
+    sc.put(g, "11", "workshop", 1)
+    # The next sawmill costs 2 (its track: 0, 1, 2, ...), recruiter and workshop 1.
+    g.apply("build sawmill 10")
+    assert g.decision == "pay" and set(g.legal()) == {"clearing 10", "clearing 12"}
+    assert sc.count(g, "10", "sawmill") == 0  # not placed before it is paid
+    g.apply("clearing 10")
+    # Only 12 has wood left: its wood pays the second without asking.
+    assert g.decision == "actions"
+    assert sc.count(g, "10", "wood") == 0 and sc.count(g, "12", "wood") == 1
+    assert sc.count(g, "10", "sawmill") == 1
+    assert g.scores[g.factions.index("marquise")] == 2  # the sawmill track: 0, 1, 2
+
+
+# A build otherwise, in the same parts: only where the actor has a warrior, a cost of 2
+# of the token whatever the track says, nothing scored.
+OTHER_BUILD = {
+    "law": "6.5.4", "verb": "build", "params": {"buildings": "pieces", "pay_token": "piece"},
+    "do": [
+        {"op": "choose", "piece": {"among": "$buildings"},
+         "clearing": {"rule": "self", "has": "warrior"}},
+        {"op": "pay", "piece": "$pay_token", "count": 2},
+        {"op": "place", "piece": "piece"},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def build_bundle(tmp_path_factory):
+    return _pack_bundle(tmp_path_factory, "other-build", {"build": OTHER_BUILD})
+
+
+def test_a_pack_s_build_written_in_the_same_parts_plays_its_own_rule(build_bundle):
+    g = Game(["marquise", "eyrie"], 1, bundle=build_bundle, pure=True)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    for q in range(g.num_players):
+        sc.set_hand(g, q, [])
+    sc.put(g, "12", "recruiter", 1)   # rules 12 (no warrior: not offered there)
+    sc.put(g, "12", "wood", 1)
+    sc.put(g, "10", "cat-warrior", 1)
+    sc.goto(g, "marquise", "daylight")
+    if g.decision == "craft":
+        g.apply("done")
+    assert _builds(g) == []  # 1 wood in reach, 2 owed
+    sc.put(g, "10", "wood", 1)
+    assert _builds(g) == ["build sawmill 10", "build workshop 10", "build recruiter 10"]
+    g.apply("build recruiter 10")
+    assert g.decision == "pay" and set(g.legal()) == {"clearing 10", "clearing 12"}
+    g.apply("clearing 12")
+    assert g.decision == "actions"  # then 10 alone can pay: without asking
+    assert sc.count(g, "10", "wood") == sc.count(g, "12", "wood") == 0
+    assert sc.count(g, "10", "recruiter") == 1 and g.scores == [0, 0]
+
+
+def test_a_chosen_piece_and_a_cost_in_pieces_misused_are_located_findings(tmp_path):
+    """'piece' is the piece the first choice chose: named where none is chosen, it is a
+    PROGRAM-SHAPE finding; so is a second cost (the parts after a cost wait on it)."""
+    doc = {"kind": "library", "id": "bad", "programs": {
+        "nest": {"verb": "organize", "params": {"token": "piece"}, "do": [
+            {"op": "choose", "clearing": {"rule": "self"}},
+            {"op": "pay", "piece": "$token", "count": {"track_cost": "piece"}},
+            {"op": "place", "piece": "piece"}]},
+        "dam": {"verb": "build", "params": {"dams": "pieces", "log": "piece"}, "do": [
+            {"op": "choose", "piece": {"among": "$dams"}, "clearing": {"rule": "self"}},
+            {"op": "pay", "piece": "$log", "count": 1},
+            {"op": "pay", "piece": "$log", "count": {"track_cost": "piece"}},
+            {"op": "place", "piece": "piece"}]}}}
+    path = tmp_path / "library.json"
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    got = [(d.code, d.pointer, d.message) for d in validate([path]).diagnostics]
+    assert got == [
+        ("PROGRAM-SHAPE", "/programs/nest/do/1/count/track_cost",
+         "nest: 'piece' is the chosen piece, and no piece is chosen"),
+        ("PROGRAM-SHAPE", "/programs/nest/do/2/piece",
+         "nest: 'piece' is the chosen piece, and no piece is chosen"),
+        ("PROGRAM-SHAPE", "/programs/dam/do/2",
+         "dam: one cost ('spend' or 'pay') a program (the parts after it wait on its "
+         "payment)"),
+    ]
+
+
+def test_a_misspelt_piece_choice_or_pay_is_told_in_the_author_s_words(tmp_path):
+    doc = {"kind": "library", "id": "bad", "programs": {"dam": {
+        "verb": "build", "params": {"dams": "pieces"},
+        "do": [{"op": "choose", "piece": {"amung": "$dams"}, "clearing": {"rule": "self"}},
+               {"op": "pya", "piece": "warrior"}]}}}
+    path = tmp_path / "library.json"
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    messages = [d.message for d in validate([path]).diagnostics]
+    assert "'amung' is not a key of a choice of a piece (did you mean 'among'?); a choice " \
+        "of a piece has: among" in messages
+    assert any(m.startswith("'op' must name this object: ") and m.endswith(
+        "not 'pya' (did you mean 'pay'?)") for m in messages), messages
+
+
+# A spread otherwise: a cost in pieces where no piece is chosen (a clearing alone): one
+# sympathy token from a connected clearing the Alliance rules pays for the one placed.
+PAID_SPREAD = {
+    "law": "8.4.2", "verb": "spread", "params": {"token": "piece"},
+    "do": [
+        {"op": "choose", "clearing": {"rule": "self", "lacks": "$token"}},
+        {"op": "pay", "piece": "$token", "count": 1},
+        {"op": "place", "piece": "$token"},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def paid_spread_bundle(tmp_path_factory):
+    return _pack_bundle(tmp_path_factory, "paid-spread", {"spread": PAID_SPREAD})
+
+
+def test_a_cost_in_pieces_with_a_clearing_chosen_alone(paid_spread_bundle):
+    """Autumn's paths 10-12, 2-10: the token in 12 pays for one in 10 (connected through
+    clearings the Alliance rules), and for none in 2 once 10 is not hers."""
+    g = _at_spread(paid_spread_bundle)
+    sc.put(g, "12", "alliance-warrior", 1)
+    sc.put(g, "12", "sympathy", 1)
+    sc.put(g, "10", "alliance-warrior", 1)
+    sc.put(g, "2", "alliance-warrior", 1)
+    assert _spreads(g) == {"spread 2", "spread 10"}
+    g.apply("spread 10")
+    assert g.decision != "pay"  # one clearing can pay
+    assert sc.count(g, "12", "sympathy") == 0 and sc.count(g, "10", "sympathy") == 1
+    sc.put(g, "10", "bird-warrior", 2)   # 10 is the Eyrie's: 2 and 12 reach no token
+    assert g.decision == "actions" and _spreads(g) == set()
+    sc.put(g, "10", "bird-warrior", 0)   # hers again: 10's token pays for 2 or 12
+    assert _spreads(g) == {"spread 2", "spread 12"}

@@ -51,3 +51,42 @@ def test_an_old_save_mid_payment_loads_to_its_state(save, core_kind):
         assert g.history == paid["actions"] and list(g.state) == paid["state"]
     else:
         assert g.decision != "zone_pay" and g.state[g.S["ZPAY_ACTION"]] == 0
+
+
+# Saves made while the Marquise pays wood for a build (an FR_PAY decision: the choice of
+# the clearing that pays, asked while more than one can) by the engine before build became
+# the standard library's program (issue 12, main at 16d42b5: the base pack's files hash
+# a47426c682facbad), from seeded random games (the random choice among the sorted
+# notations): '*-paying-*' with the payment pending (BUILD_PENDING, PAY_LEFT, PAY_TOKEN,
+# PAY_AT: what it is for), '*-paid-*' the same game once paid (the last clearing in sorted
+# order each time): the building placed and its VP scored (Law 6.5.4.II-III).
+BUILDING = Path(__file__).resolve().parent / "golden" / "format-2-building"
+BUILD_SAVES = sorted(p.name for p in BUILDING.glob("*-paying-*.json"))
+
+
+def test_the_build_saves_are_the_old_engine_s_mid_payment():
+    assert len(BUILD_SAVES) == 3
+    for name in BUILD_SAVES:
+        for kind in ("-paying-", "-paid-"):
+            data = json.loads((BUILDING / name.replace("-paying-", kind))
+                              .read_text(encoding="utf-8"))
+            assert data["bundle"] == "ef5ee339ef4f9a3a"
+            assert data["packs"][0]["hash"] == "a47426c682facbad"
+
+
+@pytest.mark.parametrize("save", BUILD_SAVES)
+def test_an_old_save_mid_build_payment_loads_and_pays_as_it_did(save, core_kind):
+    data = json.loads((BUILDING / save).read_text(encoding="utf-8"))
+    g = Game.load(BUILDING / save, pure=(core_kind == "pure"))  # replays, compares the state
+    assert g.history == data["actions"] and list(g.state) == data["state"]
+    assert g.notation(g.history[-1]).startswith("build ")
+    assert g.decision == "pay" and g.state[g.S["PAY_LEFT"]] > 0
+    # The building waiting on the payment, where it goes: placed once paid, not before.
+    board = g.S["BOARD"] + g.state[g.S["PAY_AT"]] * g.consts["NP"] + \
+        g.state[g.S["BUILD_PENDING"]]
+    before = g.state[board]
+    paid = json.loads((BUILDING / save.replace("-paying-", "-paid-")).read_text(encoding="utf-8"))
+    while g.decision == "pay":
+        g.apply(sorted(g.legal())[-1])
+    assert g.history == paid["actions"] and list(g.state) == paid["state"]
+    assert g.decision != "pay" and g.state[board] == before + 1

@@ -935,3 +935,81 @@ def test_some_games_stalling_is_a_warning_and_all_an_error():
                               "alliance) stalled (seeds 1) while 2 ended; seed 1: no faction")
     tiny = probe(resolve([TOO_SMALL]), games=1)
     assert tiny.verdict()[:2] == ("PLAY-STALL", "error")
+
+
+# ---------------------------------------------------------------------- a cost in pieces
+
+
+def test_a_pay_the_faction_can_never_afford_is_a_warning_at_the_entry(capsys):
+    """The beavers build dams paying logs (the standard build, Law 6.5.4.II): every dam
+    costs at least 3 logs, and they have 2 in all, so their build is never offered."""
+    pack = PACKS / "program-pay"
+    beavers = pack / "beavers.json"
+    got = [(d.code, d.severity, d.file, d.pointer, d.line, d.message)
+           for d in findings(pack)]
+    assert got == [
+        ("PROGRAM-NEVER", "warning", str(beavers), "/turn/daylight/1/menu/1",
+         line_of(beavers, '{"action": "build"'),
+         "build: program build pays at least 3 log at /programs/build/do/1 "
+         f"({BASE_PACK / 'library.json'}), and test-beavers has 2 in all: it is never "
+         "offered")]
+    assert run(capsys, "validate", pack, "--play", 0)[0] == 0
+    # The Marquise's build (wood 8, sawmills from 0) is offered: no finding of the base.
+    assert not [d for d in findings(BASE_PACK) if d.code.startswith("PROGRAM")]
+
+
+def test_a_pay_naming_a_piece_its_user_lacks_is_an_error_at_the_entry(tmp_path):
+    """A pack's build pays a piece by id that the Marquise (who builds) lacks: found at
+    her build entry in the base game's file, naming the program's part."""
+    (tmp_path / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "woods", "name": "x", "version": "1", "requires": ["base"],
+         "content": ["library.json"]}), encoding="utf-8")
+    programs = {"build": {
+        "law": "6.5.4", "verb": "build", "params": {"buildings": "pieces"},
+        "do": [{"op": "choose", "piece": {"among": "$buildings"}, "clearing": {"rule": "self"}},
+               {"op": "pay", "piece": "wod", "count": {"track_cost": "piece"}},
+               {"op": "place", "piece": "piece", "score": True}]}}
+    (tmp_path / "library.json").write_text(json.dumps(
+        {"kind": "library", "id": "x", "programs": programs}), encoding="utf-8")
+    marquise = BASE_PACK / "marquise.json"
+    got = [(d.code, d.file, d.pointer, d.line, d.message) for d in findings(tmp_path)]
+    assert got == [
+        ("PROGRAM-USE", str(marquise), "/turn/daylight/1/menu/3",
+         line_of(marquise, '{"action": "build"'),
+         "build: program build names piece 'wod' at /programs/build/do/1/piece "
+         f"({tmp_path / 'library.json'}), which marquise does not have (did you mean "
+         "'wood'?)"),
+        # (this build pays its own named piece: the entry's pay_token is read by nothing)
+        ("FIELD-UNREAD", str(marquise), "/turn/daylight/1/menu/3/pay_token",
+         line_of(marquise, '{"action": "build"'),
+         "build: program build has no parameter 'pay_token' (its parameters: buildings)")]
+
+
+def test_a_pay_counting_with_a_number_its_entry_leaves_out_is_an_error(tmp_path):
+    """A pack's spread pays tokens counted by 'surcharge_warriors', which the otters'
+    spread entry leaves out: there is no count to pay (the core's build would raise a
+    ProgramError)."""
+    otters = (PACKS / "program-cost" / "otters.json").read_text(encoding="utf-8")
+    assert otters.count(', "surcharge_warriors": 3') == 1
+    (tmp_path / "otters.json").write_text(otters.replace(', "surcharge_warriors": 3', ""),
+                                          encoding="utf-8")
+    (tmp_path / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "tokens", "name": "x", "version": "1", "requires": ["base"],
+         "content": ["otters.json", "library.json"]}), encoding="utf-8")
+    programs = {"spread": {
+        "law": "8.4.2", "verb": "spread",
+        "params": {"token": "piece",
+                   "surcharge_warriors": {"type": "number", "default": None}},
+        "do": [{"op": "choose", "clearing": {"rule": "self"}},
+               {"op": "pay", "piece": "$token", "count": "$surcharge_warriors"},
+               {"op": "place", "piece": "$token"}]}}
+    (tmp_path / "library.json").write_text(json.dumps(
+        {"kind": "library", "id": "x", "programs": programs}), encoding="utf-8")
+    path = tmp_path / "otters.json"
+    got = [(d.code, d.file, d.line, d.message) for d in findings(tmp_path)
+           if d.code == "PROGRAM-USE"]
+    assert got == [
+        ("PROGRAM-USE", str(path), line_of(path, '{"action": "spread"'),
+         "spread: program spread's 'pay' counts with '$surcharge_warriors' at "
+         f"/programs/spread/do/1/count ({tmp_path / 'library.json'}), which this entry "
+         "leaves out: give it 'surcharge_warriors'")]
