@@ -797,7 +797,8 @@ class ResolveColumns(Strict):
 
 
 class ScoreTrack(Strict):
-    """Score the VP of a building track for the buildings on the map."""
+    """Score the VP of a building track for the buildings on the map (Law 7.6.1): runs
+    the program score_track (models.PROGRAM_STEPS)."""
 
     op: Literal["score_track"]
     building: Ident
@@ -900,6 +901,13 @@ Step = Annotated[
     ),
     Field(discriminator="op"),
 ]
+
+
+PROGRAM_STEPS = ("score_track",)
+"""Steps that run a program: the op names one of the libraries' programs (the standard
+library's, spec/content/base/library.json, unless a pack's replaces it), run when the
+step is entered, the step's fields binding its parameters as a menu entry's do; the
+step's model is the form of its use (docs/language.md)."""
 
 
 class Turn(Strict):
@@ -1078,7 +1086,7 @@ ProgramName = Annotated[str, Field(pattern=r"^[a-z][a-z0-9_-]*$", max_length=64)
 Ref = Annotated[str, Field(pattern=r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$", max_length=65)]
 """What a program names: a piece, zone or box by id, 'warrior' (the actor's warrior), or
 '$name', a parameter of the program."""
-ParamType = Literal["piece", "pieces", "zone", "box", "number"]
+ParamType = Literal["piece", "pieces", "zone", "box", "number", "suit"]
 
 
 ParamRef = Annotated[str, Field(pattern=r"^\$[a-z][a-z0-9_]*$", max_length=65)]
@@ -1148,8 +1156,39 @@ class NotCondition(Strict):
     not_: Condition = Field(alias="not")
 
 
+# ---- values of cards and tracks (the steps as programs): what a step scores or draws
+
+
+class TrackVp(Strict):
+    """The VP printed on the last space of a building's track its buildings on the map
+    have uncovered (0 while none is on the map): what Law 7.6.1 scores for the roosts."""
+
+    track_vp: Ref
+
+
+class DrawBonus(Strict):
+    """The draw bonuses uncovered on the tracks of these buildings, added up (Law 6.6.1,
+    7.6.2, 8.6.2.I: the extra cards drawn in Evening); a piece parameter a use leaves out
+    adds nothing."""
+
+    draw_bonus: list[Ref] = Field(min_length=1, max_length=20)
+    """Pieces, '$name' of a piece or of a pieces parameter."""
+
+
+class CardCount(Strict):
+    """The actor's cards in its hand ('hand'), its columns ('columns', the Decree, Law
+    7.2) or one of its zones, counted; of one suit only when 'suit' is given (birds count
+    as birds, not as wild)."""
+
+    cards: Ref
+    """'hand', 'columns', or a zone ('$name' of a zone parameter)."""
+    suit: Suit | ParamRef | None = None
+    """Only cards of this suit ('$name' of a suit parameter)."""
+
+
 _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "sum-of",
-                "if": "if-then", "clearings": "clearing-count"}
+                "if": "if-then", "clearings": "clearing-count", "track_vp": "track-vp",
+                "draw_bonus": "draw-bonus", "cards": "card-count"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation"}
 
 
@@ -1187,7 +1226,9 @@ Value = Annotated[
     Annotated[Annotated[int, Field(ge=0, le=100)], Tag("number")] |
     Annotated[ParamRef, Tag("parameter")] | Annotated[TrackCost, Tag("track-cost")] |
     Annotated[WarriorsAt, Tag("warriors-at")] | Annotated[SumValue, Tag("sum-of")] |
-    Annotated[IfValue, Tag("if-then")] | Annotated[ClearingCount, Tag("clearing-count")],
+    Annotated[IfValue, Tag("if-then")] | Annotated[ClearingCount, Tag("clearing-count")] |
+    Annotated[TrackVp, Tag("track-vp")] | Annotated[DrawBonus, Tag("draw-bonus")] |
+    Annotated[CardCount, Tag("card-count")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
@@ -1200,7 +1241,8 @@ Condition = Annotated[
 ]
 """A test of the game: a comparison of values, no piece of a kind on the map, not."""
 _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": SumValue,
-                 "if-then": IfValue, "clearing-count": ClearingCount}
+                 "if-then": IfValue, "clearing-count": ClearingCount, "track-vp": TrackVp,
+                 "draw-bonus": DrawBonus, "card-count": CardCount}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition}
 
 
@@ -1338,8 +1380,52 @@ class SpendPart(Strict):
     """How many (read when the action is offered and when it is taken)."""
 
 
+# ---- parts that score, draw and discard (the steps as programs; the deck's effects
+# score and draw too)
+
+
+class ScorePart(Strict):
+    """Score VP (Law 3.2): as many as a value says (none for 0).  What the 'scored' event
+    gives as the reason follows from the value: a track's VP ('track_vp') is 'track', with
+    the piece; anything else 'effect'."""
+
+    op: Literal["score"]
+    vp: Value
+
+
+class LoseVpPart(Strict):
+    """Lose VP (Law 7.7.1: one per bird card in the Decree; a cost), never below 0.  The
+    reason follows from the value: cards counted in the columns are 'columns', with the
+    suit; anything else 'effect'."""
+
+    op: Literal["lose_vp"]
+    vp: Value
+
+
+class DrawPart(Strict):
+    """Draw cards from the deck (Law 2.1; an empty deck is re-formed from the discard
+    pile), as many as a value says: into the hand, or into one of the actor's zones
+    ('into', Law 8.3.4; a full zone discards the card, 8.2.3.I)."""
+
+    op: Literal["draw"]
+    count: Value = 1
+    into: Ref | None = None
+    """A zone ('$name' of a zone parameter); the hand without."""
+
+
+class DiscardAllPart(Strict):
+    """Discard every card of the actor's in a place (Law 7.7.2: the Decree's cards; a
+    faction card goes back to its faction's reserve, a dominance card to the available
+    ones, as a discard does)."""
+
+    op: Literal["discard_all"]
+    source: Ref = Field(alias="from")
+    """'columns', 'hand', or a zone ('$name' of a zone parameter)."""
+
+
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
-                        IntoBoxPart | SpendPart,
+                        IntoBoxPart | SpendPart | ScorePart | LoseVpPart | DrawPart |
+                        DiscardAllPart,
                         Field(discriminator="op")]
 
 
@@ -1359,9 +1445,10 @@ class Program(Strict):
 
     law: str = ""
     """The Law section the program implements."""
-    verb: ProgramName
+    verb: ProgramName | None = None
     """The action's notation word and action type ('mobilize cobbler'): one of the
-    action space's types whose options are what the first choice chooses."""
+    action space's types whose options are what the first choice chooses.  A program
+    that is no action (a step's: it chooses nothing) has none."""
     params: dict[ParamName, ParamType] = {}
     """What a use of the program binds ('$zone' in the program; a menu entry's field of
     the same name): a piece, a list of pieces, a zone, a box, a number."""
@@ -1509,7 +1596,7 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 
 # Cards and abilities name effect programs and abilities defined after them.
 for _m in (SumValue, IfValue, AtLeast, NotCondition, ClearingFilter, ClearingCount,
-           SpendPart, PlacePart):
+           SpendPart, PlacePart, ScorePart, LoseVpPart, DrawPart):
     _m.model_rebuild()
 Effect.model_rebuild()
 Trigger.model_rebuild()

@@ -321,3 +321,111 @@ def test_a_revolt_costing_more_than_its_zone_holds_is_never_offered():
     sc.goto(g, "test-otters", "birdsong")
     assert len(g.zone(1, "friends")) == 4
     assert not any(a.startswith("revolt ") for a in g.legal())
+
+
+# ---------------------------------------------------------------- the steps as programs
+#
+# A step whose op names a program (models.PROGRAM_STEPS) runs it when the turn enters
+# the step: the Eyrie's Evening score (Law 7.6.1) is the standard `score_track`, one
+# `score` part of a `track_vp` value.  The base games reach these steps through their
+# turn flow; a pack's library gives the same steps other programs of the same parts.
+
+def _at_evening(factions: tuple[str, ...], bundle=None, pure: bool = True) -> Game:
+    """Past setup, the board clear, every hand empty, VP 0; the Eyrie's turn about to
+    enter its Evening."""
+    g = Game(list(factions), 1, bundle=bundle, pure=pure)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    for q in range(g.num_players):
+        sc.set_hand(g, q, [])
+        sc.set_vp(g, q, 0)
+    return g
+
+
+def _scored(g: Game) -> list[tuple[str, int, str, str]]:
+    """The 'scored' events since the last look: (faction, VP, why, for what)."""
+    out = []
+    for e in g.take_events():
+        if e.kind == "scored":
+            why = g.names["score_why"][e.c]
+            what = g.names["pieces"][e.d] if why == "track" else \
+                g.names["suits"][e.d] if why == "columns" else str(e.d)
+            out.append((g.names["factions"][g._seats[e.a]], e.b, why, what))
+    return out
+
+
+@pytest.mark.parametrize("factions", [("eyrie", "marquise"), ("marquise", "eyrie"),
+                                      ("marquise", "alliance", "eyrie")])
+@pytest.mark.parametrize("roosts, vp", [(0, 0), (1, 0), (3, 2), (7, 5)])
+def test_score_of_a_track_s_vp_is_law_7_6_1_s_evening_score(factions, roosts, vp, core_kind):
+    """Law 7.6.1: the Eyrie score the VP of the last Roosts space uncovered (0 with one
+    roost, 2 with three, 5 with seven); with none on the map nothing is scored and no
+    'scored' event is told.  The event's reason is the track's, for the roost, as the
+    engine's step op told it (logs unchanged)."""
+    g = _at_evening(factions, pure=core_kind == "pure")
+    e = factions.index("eyrie")
+    for c in ("2", "2", "5", "5", "7", "7", "8")[:roosts]:
+        sc.put(g, c, "roost", sc.count(g, c, "roost") + 1)
+    g.record_events()
+    sc.goto(g, "eyrie", "evening", "score_track")
+    assert g.scores[e] == vp and sum(g.scores) == vp
+    assert _scored(g)[:1] == ([("eyrie", vp, "track", "roost")] if vp else [])
+    assert "score_track" in pos.steps_of(g, "eyrie", "evening")
+
+
+def test_a_step_runs_the_program_its_op_names(tmp_path_factory):
+    """A pack's library replaces the standard score_track: the Eyrie's Evening step now
+    scores the cards in its hand (a `cards` value), for an 'effect'."""
+    b = _pack_bundle(tmp_path_factory, "handscore", {"score_track": {
+        "law": "7.6.1", "params": {"building": "piece"},
+        "do": [{"op": "score", "vp": {"cards": "hand"}}]}})
+    for factions in (("eyrie", "marquise"), ("marquise", "eyrie")):
+        g = _at_evening(factions, bundle=b)
+        e = factions.index("eyrie")
+        sc.put(g, "2", "roost", 3)
+        sc.set_hand(g, e, ["cobbler", "armorers"])
+        g.record_events()
+        sc.goto(g, "eyrie", "evening", "score_track")
+        assert g.scores[e] == 2
+        assert _scored(g) == [("eyrie", 2, "effect", "-1")]
+
+
+def test_a_step_s_program_that_chooses_is_a_located_finding(tmp_path_factory):
+    """A step runs its program when it is entered, offering nothing: one that begins
+    with a choice is PROGRAM-USE at the step (and at no menu entry)."""
+    pack = tmp_path_factory.mktemp("choosing")
+    (pack / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "choosing", "name": "A step that chooses", "version": "1",
+         "requires": ["base"], "content": ["library.json"]}), encoding="utf-8")
+    (pack / "library.json").write_text(json.dumps({"kind": "library", "id": "other",
+        "programs": {"score_track": {
+            "verb": "organize", "params": {"building": "piece"},
+            "do": [{"op": "choose", "clearing": {"has": "$building"}},
+                   {"op": "score", "vp": {"track_vp": "$building"}}]}}}), encoding="utf-8")
+    found = [d for d in validate([pack]).diagnostics
+             if d.code == "PROGRAM-USE"]
+    assert [(Path(d.file).name, d.pointer) for d in found] == \
+        [("eyrie.json", "/turn/evening/0")]
+    assert "begins with a choice at /programs/score_track/do/0" in found[0].message
+    assert "steps that choose are not supported yet" in found[0].message
+
+
+def test_a_step_program_naming_what_its_faction_lacks_is_located_at_the_step(
+        tmp_path_factory):
+    """PROGRAM-USE at a step as at a menu entry: a piece its faction lacks, named by the
+    program itself."""
+    pack = tmp_path_factory.mktemp("lacking")
+    (pack / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "lacking", "name": "A step naming a piece", "version": "1",
+         "requires": ["base"], "content": ["library.json"]}), encoding="utf-8")
+    (pack / "library.json").write_text(json.dumps({"kind": "library", "id": "other",
+        "programs": {"score_track": {
+            "params": {"building": "piece"},
+            "do": [{"op": "score", "vp": {"track_vp": "sawmill"}}]}}}), encoding="utf-8")
+    found = [d for d in validate([pack]).diagnostics
+             if d.code == "PROGRAM-USE"]
+    assert [(Path(d.file).name, d.pointer) for d in found] == \
+        [("eyrie.json", "/turn/evening/0")]
+    assert "names piece 'sawmill'" in found[0].message and "a piece of marquise" in \
+        found[0].message
