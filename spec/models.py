@@ -805,7 +805,8 @@ class ScoreTrack(Strict):
 
 
 class LoseVpPerColumnCard(Strict):
-    """Lose 1 VP per card of a suit in your columns."""
+    """Lose 1 VP per card of a suit in your columns (Law 7.7.1): runs the program
+    lose_vp_per_column_card (models.PROGRAM_STEPS)."""
 
     op: Literal["lose_vp_per_column_card"]
     suit: Suit
@@ -903,7 +904,7 @@ Step = Annotated[
 ]
 
 
-PROGRAM_STEPS = ("score_track",)
+PROGRAM_STEPS = ("score_track", "lose_vp_per_column_card")
 """Steps that run a program: the op names one of the libraries' programs (the standard
 library's, spec/content/base/library.json, unless a pack's replaces it), run when the
 step is entered, the step's fields binding its parameters as a menu entry's do; the

@@ -429,3 +429,72 @@ def test_a_step_program_naming_what_its_faction_lacks_is_located_at_the_step(
         [("eyrie.json", "/turn/evening/0")]
     assert "names piece 'sawmill'" in found[0].message and "a piece of marquise" in \
         found[0].message
+
+
+def _decree(g: Game, seat: int, cols: dict) -> None:
+    """The seat's columns hold these cards only (viziers from the reserve)."""
+    defs = pos.card_defs(g)
+    lo = pos.column_loc(g, seat, "recruit")
+    for i in range(g.consts["N"]):
+        loc = g.state[g.S["CARD_LOC"] + i]
+        if lo <= loc < lo + g.consts["L"]:
+            vizier = g.names["cards"][defs[i]] == "loyal-vizier"
+            g.state[g.S["CARD_LOC"] + i] = g.consts["LOC_RESERVE" if vizier else "LOC_DISCARD"]
+    for col, cards in cols.items():
+        for cid in cards:
+            pos.move_card(g, cid, pos.column_loc(g, seat, col),
+                          prefer=(g.consts["LOC_RESERVE"], 0, 1))
+
+
+@pytest.mark.parametrize("factions", [("eyrie", "marquise"), ("marquise", "eyrie"),
+                                      ("alliance", "eyrie", "marquise")])
+@pytest.mark.parametrize("decree, lost", [
+    ({"recruit": ["cobbler"], "move": ["tax-collector"]}, 0),
+    ({"recruit": ["cobbler", "armorers"], "move": ["loyal-vizier"]}, 2),
+    ({"recruit": ["cobbler"], "build": ["armorers", "sappers", "brutal-tactics"]}, 3)])
+def test_lose_vp_of_the_columns_bird_cards_is_law_7_7_1_humiliate(factions, decree, lost,
+                                                                   core_kind):
+    """Law 7.7.1: in turmoil the Eyrie lose one VP per bird card in the Decree, loyal
+    viziers too (a `lose_vp` part of a `cards` value: in the columns, of a suit), the
+    event's reason the columns', for birds; with no bird card, nothing is lost or told.
+    The card fails at once: no roost matches the rabbit recruit (Law 7.5.2)."""
+    g = _at_evening(factions, pure=core_kind == "pure")
+    e = factions.index("eyrie")
+    sc.set_vp(g, e, 5)
+    sc.set_hand(g, e, ["fox-root-tea"])  # no crafting piece on the map: nothing to craft
+    _decree(g, e, decree)
+    g.record_events()
+    sc.goto(g, "eyrie", "daylight")
+    if g.decision == "craft":  # (asked with nothing to craft in some seatings)
+        g.apply("done")
+    assert set(g.legal()) == {"role charismatic", "role commander", "role despot"}
+    assert g.scores[e] == 5 - lost and sum(g.scores) == 5 - lost
+    assert _scored(g) == ([("eyrie", -lost, "columns", "bird")] if lost else [])
+
+
+@pytest.mark.parametrize("factions", [("eyrie", "marquise"), ("marquise", "eyrie")])
+def test_discard_all_of_the_columns_is_law_7_7_2_purge(factions, core_kind):
+    """Law 7.7.2: in turmoil the Eyrie discard every card in the Decree, the loyal
+    viziers going back to be tucked again (a `discard_all` part from the columns); the
+    hand is no part of the Decree and keeps its cards."""
+    g = _at_evening(factions, pure=core_kind == "pure")
+    e = factions.index("eyrie")
+    sc.set_hand(g, e, ["fox-root-tea", "armorers"])
+    _decree(g, e, {"recruit": ["cobbler", "sappers"], "move": ["loyal-vizier"],
+                   "battle": ["tax-collector"]})
+    defs, names, loc = pos.card_defs(g), g.names["cards"], g.S["CARD_LOC"]
+    lo = pos.column_loc(g, e, "recruit")
+    decree = [i for i in range(g.consts["N"]) if lo <= g.state[loc + i] < lo + g.consts["L"]]
+    assert sorted(names[defs[i]] for i in decree) == \
+        ["cobbler", "loyal-vizier", "sappers", "tax-collector"]
+    sc.goto(g, "eyrie", "daylight")
+    if g.decision == "craft":
+        g.apply("done")
+    assert set(g.legal()) == {"role charismatic", "role commander", "role despot"}
+    assert all(cards == [] for cards in g.columns(e).values())
+    assert sorted(g.hand(e)) == ["armorers", "fox-root-tea"]
+    assert sorted(g.state[loc + i] for i in decree) == \
+        sorted([g.consts["LOC_DISCARD"]] * 3 + [g.consts["LOC_RESERVE"]])
+    g.apply("role despot")
+    assert g.columns(e)["move"] == ["loyal-vizier"] and g.columns(e)["build"] == \
+        ["loyal-vizier"]
