@@ -813,7 +813,9 @@ class LoseVpPerColumnCard(Strict):
 
 
 class DiscardColumns(Strict):
-    """Discard every card in your columns except fixed faction cards."""
+    """Discard every card in your columns (Law 7.7.2; faction cards go back to the
+    reserve, to be tucked again): runs the program discard_columns
+    (models.PROGRAM_STEPS)."""
 
     op: Literal["discard_columns"]
 
@@ -904,7 +906,7 @@ Step = Annotated[
 ]
 
 
-PROGRAM_STEPS = ("score_track", "lose_vp_per_column_card")
+PROGRAM_STEPS = ("score_track", "lose_vp_per_column_card", "discard_columns")
 """Steps that run a program: the op names one of the libraries' programs (the standard
 library's, spec/content/base/library.json, unless a pack's replaces it), run when the
 step is entered, the step's fields binding its parameters as a menu entry's do; the

@@ -498,3 +498,4 @@ def test_discard_all_of_the_columns_is_law_7_7_2_purge(factions, core_kind):
     g.apply("role despot")
     assert g.columns(e)["move"] == ["loyal-vizier"] and g.columns(e)["build"] == \
         ["loyal-vizier"]
+
