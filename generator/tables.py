@@ -28,14 +28,14 @@ STOPS = ("end_of_turn", "end_of_phase")  # where a scenario can hold the turn (S
 
 # Step ops, in catalogue order; the core dispatches on these codes.
 STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
-            "draw_if_hand_empty", "add_to_columns", "place_if_none", "resolve_columns",
+            "add_to_columns", "place_if_none", "resolve_columns",
             "choose_role",
             "end_phase", "setup_home_token", "setup_warriors_everywhere",
             "setup_buildings_near_home", "setup_home_corner", "draw_to_zone",
             "score_forests", "run_stage", "advance_cycle", "program")
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "score",
-              "lose_vp", "discard_all")
+              "lose_vp", "discard_all", "draw")
 # Menu entries the engine has a routine for; every other entry names a program of the
 # bundle's libraries ("program": MENU_A is its instance, generator/programs.py).
 MENU_ACTIONS = ("battle", "march", "build", "craft", "program")
@@ -918,8 +918,6 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 a, b = s.count, zones.index(s.zone)
             elif isinstance(s, M.DiscardDownTo):
                 a = s.limit
-            elif isinstance(s, M.DrawIfHandEmpty):
-                a = s.count
             elif isinstance(s, M.AddToColumns):
                 a, b, c = s.min, s.max, s.max_bird
             elif isinstance(s, M.PlaceIfNone):

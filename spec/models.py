@@ -764,7 +764,8 @@ class DiscardDownTo(Strict):
 
 
 class DrawIfHandEmpty(Strict):
-    """Draw if your hand is empty."""
+    """Draw if your hand is empty (Law 7.4.1): runs the program draw_if_hand_empty
+    (models.PROGRAM_STEPS)."""
 
     op: Literal["draw_if_hand_empty"]
     count: int = Field(default=1, ge=1, le=100)
@@ -906,7 +907,8 @@ Step = Annotated[
 ]
 
 
-PROGRAM_STEPS = ("score_track", "lose_vp_per_column_card", "discard_columns")
+PROGRAM_STEPS = ("score_track", "lose_vp_per_column_card", "discard_columns",
+                 "draw_if_hand_empty")
 """Steps that run a program: the op names one of the libraries' programs (the standard
 library's, spec/content/base/library.json, unless a pack's replaces it), run when the
 step is entered, the step's fields binding its parameters as a menu entry's do; the

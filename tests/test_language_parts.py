@@ -499,3 +499,24 @@ def test_discard_all_of_the_columns_is_law_7_7_2_purge(factions, core_kind):
     assert g.columns(e)["move"] == ["loyal-vizier"] and g.columns(e)["build"] == \
         ["loyal-vizier"]
 
+
+
+@pytest.mark.parametrize("factions", [("eyrie", "marquise"), ("marquise", "eyrie"),
+                                      ("marquise", "alliance", "eyrie")])
+@pytest.mark.parametrize("hand, drawn", [([], 1), (["cobbler"], 0),
+                                         (["cobbler", "armorers"], 0)])
+def test_draw_while_the_hand_is_empty_is_law_7_4_1_emergency_orders(factions, hand, drawn,
+                                                                     core_kind):
+    """Law 7.4.1: in Birdsong the Eyrie draw a card if they have none in hand (a `draw`
+    whose count is an `if` value: `not` `at_least` one card in the hand, then the
+    step's count); with a card in hand they draw none.  Nobody else draws."""
+    g = _at_evening(factions, pure=core_kind == "pure")
+    e = factions.index("eyrie")
+    sc.set_hand(g, e, hand)
+    sizes = [len(g.hand(q)) for q in range(g.num_players)]
+    sc.goto(g, "eyrie", "birdsong", "draw_if_hand_empty")
+    assert g.decision == "add_to_columns"
+    assert len(g.hand(e)) == len(hand) + drawn
+    assert [len(g.hand(q)) for q in range(g.num_players) if q != e] == \
+        [n for q, n in enumerate(sizes) if q != e]
+
