@@ -31,7 +31,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
             "add_to_columns", "place_if_none", "resolve_columns",
             "choose_role",
             "end_phase", "setup_home_token", "setup_warriors_everywhere",
-            "setup_buildings_near_home", "setup_home_corner", "draw_to_zone",
+            "setup_buildings_near_home", "setup_home_corner",
             "score_forests", "run_stage", "advance_cycle", "program")
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "score",
@@ -316,7 +316,7 @@ PARTIALS = (
     Partial("rescue", abilities=("rescue_removed_warriors",), frames=("rescue",)),
     Partial("build", menu=("build",), columns=("build",), frames=("pay",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
-    Partial("zones", ops=("draw_to_zone",), parts=("put", "spend"),
+    Partial("zones", parts=("put", "spend"),
             eops=("give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone"),
             frames=("zone_pay", "zone_give", "zone_trim")),
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
@@ -914,8 +914,6 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 # Every building whose track's uncovered bonuses add to the draw.
                 bonus = ([s.bonus_building] if s.bonus_building else []) + s.bonus_buildings
                 d = sum(1 << pidx[x] for x in dict.fromkeys(bonus))
-            elif isinstance(s, M.DrawToZone):
-                a, b = s.count, zones.index(s.zone)
             elif isinstance(s, M.DiscardDownTo):
                 a = s.limit
             elif isinstance(s, M.AddToColumns):

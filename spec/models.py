@@ -749,7 +749,7 @@ class Draw(Strict):
 
 class DrawToZone(Strict):
     """Draw cards into a zone instead of the hand (Law 8.3.4); a full zone discards
-    them."""
+    them: runs the program draw_to_zone (models.PROGRAM_STEPS)."""
 
     op: Literal["draw_to_zone"]
     zone: Ident
@@ -908,7 +908,7 @@ Step = Annotated[
 
 
 PROGRAM_STEPS = ("score_track", "lose_vp_per_column_card", "discard_columns",
-                 "draw_if_hand_empty")
+                 "draw_if_hand_empty", "draw_to_zone")
 """Steps that run a program: the op names one of the libraries' programs (the standard
 library's, spec/content/base/library.json, unless a pack's replaces it), run when the
 step is entered, the step's fields binding its parameters as a menu entry's do; the

@@ -1629,7 +1629,7 @@ def _at(use: _Use, where: tuple) -> str:
     return f"{ptr} ({use.lib.file})" if use.lib.file else ptr
 
 
-_PARAM_FORMS = {"piece": (str,), "zone": (str,), "box": (str, type(None)),
+_PARAM_FORMS = {"piece": (str, type(None)), "zone": (str,), "box": (str, type(None)),
                 "pieces": (str, list), "number": (int, type(None)), "suit": (str,)}
 
 
@@ -1644,8 +1644,10 @@ def _bound_names(use: _Use, v: str, where: tuple) -> Iterator[tuple[str, str]]:
     if bound is _UNBOUND or use.lib.program.params.get(name) == "number":
         return
     if bound is None:
-        if "lacks" not in where:
-            yield v, ""  # (lacking none of nothing is no test: the compiler leaves it out)
+        if "lacks" not in where and "draw_bonus" not in where:
+            # (lacking none of nothing is no test, no building's bonus adds nothing: the
+            # compiler leaves them out)
+            yield v, ""
         return
     if not isinstance(bound, (str, list)):
         return  # of another form: reported with the parameters

@@ -520,3 +520,36 @@ def test_draw_while_the_hand_is_empty_is_law_7_4_1_emergency_orders(factions, ha
     assert [len(g.hand(q)) for q in range(g.num_players) if q != e] == \
         [n for q, n in enumerate(sizes) if q != e]
 
+
+
+@pytest.mark.parametrize("factions", [("alliance", "marquise"), ("marquise", "alliance"),
+                                      ("eyrie", "marquise", "alliance")])
+def test_draw_into_a_zone_is_law_8_3_4_s_supporters(factions, core_kind):
+    """Law 8.3.4: at setup the Alliance draw three cards into their Supporters stack (a
+    `draw` part `into` a zone): the deck gives three cards, into the zone, none to a
+    hand."""
+    g = Game(list(factions), 1, pure=core_kind == "pure")
+    a = factions.index("alliance")
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    assert len(g.zone(a, "supporters")) == 3
+    assert len(g.hand(a)) == 3  # the opening hand (Law 5.1.6), no more
+    assert sum(len(g.hand(q)) for q in range(g.num_players)) == 3 * g.num_players
+
+
+def test_draw_into_a_full_zone_discards_the_rest(tmp_path_factory):
+    """Law 8.2.3.I with 8.3.4: a pack's library has the Alliance draw seven supporters at
+    setup; the stack holds five (no base on the map), so two are discarded: the discard
+    pile takes what the zone cannot."""
+    b = _pack_bundle(tmp_path_factory, "seven", {"draw_to_zone": {
+        "law": "8.3.4", "params": {"zone": "zone", "count": "number"},
+        "do": [{"op": "draw", "count": {"sum": ["$count", 4]}, "into": "$zone"}]}})
+    for factions in (("alliance", "marquise"), ("marquise", "alliance")):
+        g = Game(list(factions), 1, bundle=b, pure=True)
+        a = factions.index("alliance")
+        while g.phase == "setup":
+            g.apply(g.legal_actions()[0])
+        assert len(g.zone(a, "supporters")) == 5
+        discard = g.consts["LOC_DISCARD"]
+        assert sum(1 for i in range(g.consts["N"])
+                   if g.state[g.S["CARD_LOC"] + i] == discard) == 2
