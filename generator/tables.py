@@ -27,7 +27,7 @@ MAX_DICE = 16  # battle rolls a scenario can queue
 STOPS = ("end_of_turn", "end_of_phase")  # where a scenario can hold the turn (STOP_AT)
 
 # Step ops, in catalogue order; the core dispatches on these codes.
-STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
+STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
             "add_to_columns", "place_if_none", "resolve_columns",
             "choose_role",
             "end_phase", "setup_home_token", "setup_warriors_everywhere",
@@ -909,11 +909,6 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                     a = s.count
                 b = SUIT[s.extra_action_suit] if s.extra_action_suit else -1
                 c, d = emit_menu(s.menu, zones, boxes, fi)
-            elif isinstance(s, M.Draw):
-                a = s.count
-                # Every building whose track's uncovered bonuses add to the draw.
-                bonus = ([s.bonus_building] if s.bonus_building else []) + s.bonus_buildings
-                d = sum(1 << pidx[x] for x in dict.fromkeys(bonus))
             elif isinstance(s, M.DiscardDownTo):
                 a = s.limit
             elif isinstance(s, M.AddToColumns):

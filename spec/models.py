@@ -738,7 +738,8 @@ class Actions(Strict):
 
 
 class Draw(Strict):
-    """Draw cards, +1 per draw bonus uncovered on a building's track."""
+    """Draw cards, +1 per draw bonus uncovered on a building's track (Law 6.6.1, 7.6.2,
+    8.6.2): runs the program draw (models.PROGRAM_STEPS)."""
 
     op: Literal["draw"]
     count: int = Field(default=1, ge=0, le=100)
@@ -908,7 +909,7 @@ Step = Annotated[
 
 
 PROGRAM_STEPS = ("score_track", "lose_vp_per_column_card", "discard_columns",
-                 "draw_if_hand_empty", "draw_to_zone")
+                 "draw_if_hand_empty", "draw_to_zone", "draw")
 """Steps that run a program: the op names one of the libraries' programs (the standard
 library's, spec/content/base/library.json, unless a pack's replaces it), run when the
 step is entered, the step's fields binding its parameters as a menu entry's do; the

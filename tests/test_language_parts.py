@@ -553,3 +553,39 @@ def test_draw_into_a_full_zone_discards_the_rest(tmp_path_factory):
         discard = g.consts["LOC_DISCARD"]
         assert sum(1 for i in range(g.consts["N"])
                    if g.state[g.S["CARD_LOC"] + i] == discard) == 2
+
+
+@pytest.mark.parametrize("factions", [("alliance", "marquise"), ("marquise", "alliance"),
+                                      ("eyrie", "alliance", "marquise")])
+@pytest.mark.parametrize("bases, drawn", [((), 1), (("fox-base",), 2),
+                                          (("fox-base", "rabbit-base", "mouse-base"), 4)])
+def test_draw_plus_the_bonuses_uncovered_is_law_8_6_2(factions, bases, drawn, core_kind):
+    """Law 8.6.2: in Evening the Alliance draw one card plus one per draw bonus
+    uncovered on their bases' tracks (each base: one, once on the map): a `draw` of a
+    `sum` of the step's count and a `draw_bonus` value of several buildings."""
+    g = _at_evening(factions, pure=core_kind == "pure")
+    a = factions.index("alliance")
+    for base, c in zip(bases, ("1", "3", "2"), strict=False):  # fox, rabbit, mouse
+        sc.put(g, c, base, 1)
+    deck = g.state[g.S["DECK_LEN"]]
+    pos.set_stop(g, "end_of_turn")  # the next player does not draw yet
+    sc.goto(g, "alliance", "evening", "draw")
+    assert len(g.hand(a)) == drawn and g.state[g.S["DECK_LEN"]] == deck - drawn
+    assert sum(len(g.hand(q)) for q in range(g.num_players)) == drawn
+
+
+@pytest.mark.parametrize("factions", [("marquise", "eyrie"), ("eyrie", "marquise")])
+@pytest.mark.parametrize("recruiters, drawn", [(0, 1), (2, 1), (3, 2), (5, 3), (6, 3)])
+def test_draw_plus_one_building_s_bonuses_is_law_6_6_1(factions, recruiters, drawn,
+                                                       core_kind):
+    """Law 6.6.1: the Marquise draw one card plus one per draw bonus uncovered on the
+    recruiters' track (at 3 and at 5 recruiters): a `draw_bonus` of one building."""
+    g = _at_evening(factions, pure=core_kind == "pure")
+    m = factions.index("marquise")
+    for c in ("1", "2", "2", "5", "5", "7")[:recruiters]:
+        sc.put(g, c, "recruiter", sc.count(g, c, "recruiter") + 1)
+    deck = g.state[g.S["DECK_LEN"]]
+    pos.set_stop(g, "end_of_turn")  # the next player does not draw yet
+    sc.goto(g, "marquise", "evening", "draw")
+    assert len(g.hand(m)) == drawn and g.state[g.S["DECK_LEN"]] == deck - drawn
+    assert sum(len(g.hand(q)) for q in range(g.num_players)) == drawn
