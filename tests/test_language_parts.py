@@ -589,3 +589,44 @@ def test_draw_plus_one_building_s_bonuses_is_law_6_6_1(factions, recruiters, dra
     sc.goto(g, "marquise", "evening", "draw")
     assert len(g.hand(m)) == drawn and g.state[g.S["DECK_LEN"]] == deck - drawn
     assert sum(len(g.hand(q)) for q in range(g.num_players)) == drawn
+
+
+def _pack_findings(tmp_path_factory, name: str, programs: dict) -> list:
+    pack = tmp_path_factory.mktemp(name)
+    (pack / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": name, "name": "Programs otherwise", "version": "1",
+         "requires": ["base"], "content": ["library.json"]}), encoding="utf-8")
+    (pack / "library.json").write_text(json.dumps(
+        {"kind": "library", "id": "other", "programs": programs}), encoding="utf-8")
+    return [(d.code, Path(d.file).name, d.pointer, d.message)
+            for d in validate([pack]).diagnostics]
+
+
+def test_a_program_with_no_verb_is_no_menu_action(tmp_path_factory):
+    """A program with no 'verb' is no action: a menu entry naming it is PROGRAM-USE at
+    the entry; one that begins with a choice needs a verb (PROGRAM-SHAPE)."""
+    found = _pack_findings(tmp_path_factory, "verbless", {
+        "mobilize": {"params": {"zone": "zone"}, "do": [{"op": "draw", "into": "$zone"}]},
+        "organize": {"params": {"token": "piece"},
+                     "do": [{"op": "choose", "clearing": {"lacks": "$token"}},
+                            {"op": "place", "piece": "$token"}]}})
+    uses = [f for f in found if f[0] == "PROGRAM-USE" and "no 'verb'" in f[3]]
+    assert {(f[1], f[3].split(":")[0]) for f in uses} == {("alliance.json", "mobilize"),
+                                                         ("alliance.json", "organize")}
+    assert ("PROGRAM-SHAPE", "library.json", "/programs/organize",
+            "organize: its first part is a choice, so it is an action and needs a 'verb' "
+            "(one of: recruit_all, mobilize, train, recruit, organize, spend_place, spread, "
+            "revolt)") in found
+    assert not any(f[2] == "/programs/mobilize" for f in found)
+
+
+def test_a_step_s_parts_name_what_the_faction_has(tmp_path_factory):
+    """PROGRAM-USE for the steps' parts and values: a zone the faction lacks (a draw
+    into it, its cards counted), a suit parameter given no suit."""
+    found = _pack_findings(tmp_path_factory, "steps-otherwise", {
+        "discard_columns": {"do": [{"op": "discard_all", "from": "friends"}]},
+        "score_track": {"params": {"building": "piece"},
+                        "do": [{"op": "score", "vp": {"cards": "supporters"}}]}})
+    at = {(f[1], f[2]): f[3] for f in found if f[0] == "PROGRAM-USE"}
+    assert "names zone 'friends'" in at[("eyrie.json", "/hooks/turmoil/1")]
+    assert "names zone 'supporters'" in at[("eyrie.json", "/turn/evening/0")]
