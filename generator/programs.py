@@ -205,6 +205,8 @@ def _value(v, code: _Code, c: str = "c"):
         if then is None or other is None:
             return None
         return f"({then} if {cond} else {other})"
+    if isinstance(v, (M.TrackVp, M.DrawBonus, M.CardCount)):
+        return _card_track_value(v, code)
     raise ProgramError(f"program {r.program}: an unknown value {v!r}")
 
 
@@ -509,6 +511,9 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
     """The application lines of parts, in order (c and d: the chosen clearing, card)."""
     d: list[str] = []
     for part in parts:
+        if isinstance(part, STEP_PARTS):
+            d += _apply_step_part(part, r, code, inst)
+            continue
         if isinstance(part, M.ChoosePart):
             raise ProgramError(f"program {inst.program}: a second choice is not supported yet")
         if isinstance(part, M.DiscardPart):
@@ -585,10 +590,123 @@ def compile_use(entry: M.BaseModel, prog: M.Program, index: int, limit_slot: int
     fields = entry.fields() if isinstance(entry, M.ProgramEntry) else entry.model_dump()
     params = prog.bind(fields)
     action = getattr(entry, "action", "?")
-    inst = Instance(index, action, faction_index, prog.verb, shape_of(prog), limit_slot)
+    inst = Instance(index, action, faction_index, prog.verb or "", shape_of(prog), limit_slot)
     inst.pay_slot = pay_slot
     others = any(isinstance(a, M.ExclusivePlacement) for i, f in enumerate(factions)
                  if i != faction_index for a in f.abilities) or \
         any(isinstance(a, M.ExclusivePlacement) for c in bundle.deck.cards for a in c.abilities)
     compile_instance(inst, prog, _Resolver(action, params, faction, pidx), pieces, others)
+    return inst
+
+
+# ---- the steps as programs: a step runs a program that chooses nothing, when entered
+
+
+STEP_PARTS = (M.ScorePart, M.LoseVpPart, M.DrawPart, M.DiscardAllPart)
+"""The parts that score, draw and discard (what the steps ran as engine ops)."""
+SUITS = ("fox", "rabbit", "mouse", "bird")  # the core's suit numbers (tables.SUITS)
+
+
+def _suit(r: _Resolver, ref: str) -> int:
+    v = r.bound(ref)
+    if v not in SUITS:
+        raise ProgramError(f"program {r.program}: {ref!r} is no suit ({v!r})")
+    return SUITS.index(v)
+
+
+def _cards_at(r: _Resolver, ref: str) -> str:
+    """A place of the actor's cards as the core's card location (p: the actor):
+    'hand', 'columns' (a range: COLUMNS), or a zone."""
+    v = r.bound(ref)
+    if v == "hand":
+        return "LOC_HAND + p"
+    if v == "columns":
+        return "COLUMNS"
+    return f"LOC_ZONE + p * Z + {r.zone(ref)}"
+
+
+def _card_track_value(v, code: _Code) -> str:
+    """A value of the actor's cards or tracks, as an expression (on actor p)."""
+    r = code.r
+    if isinstance(v, M.TrackVp):
+        return f"self.track_vp_uncovered({r.piece(v.track_vp)})"
+    if isinstance(v, M.DrawBonus):
+        pcs: list[int] = []
+        for ref in v.draw_bonus:
+            if r.bound(ref) is not None:
+                pcs += r.pieces(ref)
+        terms = [f"self.track_draw_bonus({x})" for x in sorted(set(pcs))]
+        return "(" + " + ".join(terms) + ")" if len(terms) > 1 else (terms or ["0"])[0]
+    assert isinstance(v, M.CardCount)
+    suit = -1 if v.suit is None else _suit(r, v.suit)
+    at = _cards_at(r, v.cards)
+    if at == "COLUMNS":
+        return f"self.cards_in_columns(p, {suit})"
+    if at.startswith("LOC_ZONE"):
+        code.inst.uses.add("zones")
+    if suit < 0 and at == "LOC_HAND + p":
+        return "self.hand_size(p)"
+    return f"self.cards_at(p, {at}, {suit})"
+
+
+def _why(v, r: _Resolver) -> tuple[str, str]:
+    """The reason a 'scored' event gives for VP of a value, and what it is for: a
+    track's VP, the track's piece; cards in the columns of a suit, the suit."""
+    if isinstance(v, M.TrackVp):
+        return "WHY_TRACK", str(r.piece(v.track_vp))
+    if isinstance(v, M.CardCount) and r.bound(v.cards) == "columns" and v.suit is not None:
+        return "WHY_COLUMNS", str(_suit(r, v.suit))
+    return "WHY_EFFECT", "-1"
+
+
+def _apply_step_part(part, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
+    """The application lines of a part that scores, draws or discards."""
+    if isinstance(part, (M.ScorePart, M.LoseVpPart)):
+        vp = _value(part.vp, code)
+        if vp is None:
+            raise ProgramError(f"program {inst.program}: {part.op}'s vp is left out")
+        why, what = _why(part.vp, r)
+        sign = "-" if isinstance(part, M.LoseVpPart) else ""
+        return [f"        self.score(p, {sign}{vp}, {why}, {what})"]
+    if isinstance(part, M.DrawPart):
+        count = _value(part.count, code)
+        if count is None:
+            raise ProgramError(f"program {inst.program}: draw's count is left out")
+        if part.into is None:
+            return [f"        self.draw(p, {count})"]
+        inst.uses.add("zones")
+        return [f"        for d in range({count}):",
+                f"            self.draw_to_zone(p, {r.zone(part.into)})"]
+    assert isinstance(part, M.DiscardAllPart)
+    at = _cards_at(r, part.source)
+    test = "self.in_columns(p, d)" if at == "COLUMNS" else f"self.s[S_CARD_LOC + d] == {at}"
+    if at.startswith("LOC_ZONE"):
+        inst.uses.add("zones")
+    return ["        for d in range(N):", f"            if {test}:",
+            "                self.discard(d)"]
+
+
+def compile_step_use(step: M.BaseModel, prog: M.Program, index: int, faction_index: int,
+                     bundle, pidx: dict[str, int], pieces: list) -> Instance:
+    """The instance of ``prog`` a step of faction ``faction_index`` runs when it is
+    entered (the step's 'op' names the program, its fields bind the parameters, as a menu
+    entry's do): only its application, ``do_prog_<i>(p, -1, 0)``; it chooses nothing, so
+    it lists no options (validation reports a step program with a choice)."""
+    faction = list(bundle.factions)[faction_index]
+    name = getattr(step, "op", "?")
+    if isinstance(prog.do[0], M.ChoosePart):
+        raise ProgramError(f"program {name}: a step runs a program that chooses nothing")
+    params = {k: getattr(step, k) for k in prog.params}
+    inst = Instance(index, name, faction_index, "", "none", -1)
+    r = _Resolver(name, params, faction, pidx)
+    code = _Code(inst, r, hoisting=False)
+    d = [f"    def do_prog_{index}(self, p: i64, m: i64, a: i64) -> i64:",
+         f'        """{name} (Law {prog.law}) for faction {faction.id}: the step\'s parts in '
+         'order."""']
+    lines = _apply(prog.do, r, code, inst)
+    if any("for d in" in x for x in lines):
+        d.append("        d: i64")
+    d += _locals(lines)
+    d.append("        return 0")
+    inst.do = "\n".join(["    @cython.cfunc", "    @cython.exceptval(check=False)", *d])
     return inst

@@ -15,7 +15,7 @@ from typing import TypedDict
 from rootlaw.spec import Bundle
 from rootlaw.spec import models as M
 
-from .programs import ProgramError, compile_use, shape_of
+from .programs import ProgramError, compile_step_use, compile_use, shape_of
 
 SUITS = ("fox", "rabbit", "mouse", "bird")
 SUIT = {s: i for i, s in enumerate(SUITS)}
@@ -27,14 +27,15 @@ MAX_DICE = 16  # battle rolls a scenario can queue
 STOPS = ("end_of_turn", "end_of_phase")  # where a scenario can hold the turn (STOP_AT)
 
 # Step ops, in catalogue order; the core dispatches on these codes.
-STEP_OPS = ("place_at_buildings", "craft", "actions", "draw", "discard_down_to",
-            "draw_if_hand_empty", "add_to_columns", "place_if_none", "resolve_columns",
-            "score_track", "lose_vp_per_column_card", "discard_columns", "choose_role",
+STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
+            "add_to_columns", "place_if_none", "resolve_columns",
+            "choose_role",
             "end_phase", "setup_home_token", "setup_warriors_everywhere",
-            "setup_buildings_near_home", "setup_home_corner", "draw_to_zone",
-            "score_forests", "run_stage", "advance_cycle")
+            "setup_buildings_near_home", "setup_home_corner",
+            "score_forests", "run_stage", "advance_cycle", "program")
 # The parts of programs (spec/models.py Instruction), by their 'op'.
-PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay")
+PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
+              "score", "lose_vp", "discard_all", "draw")
 # Menu entries the engine has a routine for; every other entry names a program of the
 # bundle's libraries ("program": MENU_A is its instance, generator/programs.py).
 MENU_ACTIONS = ("battle", "march", "craft", "program")
@@ -316,7 +317,7 @@ PARTIALS = (
     Partial("build", columns=("build",)),
     Partial("pay", parts=("pay",), frames=("pay",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
-    Partial("zones", ops=("draw_to_zone",), parts=("put", "spend"),
+    Partial("zones", parts=("put", "spend"),
             eops=("give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone"),
             frames=("zone_pay", "zone_give", "zone_trim")),
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
@@ -329,7 +330,7 @@ PARTIALS = (
     Partial("api", always=True),
     Partial("scenario", always=True),
     Partial("knowledge", always=True),
-    Partial("programs", menu=("program",)),
+    Partial("programs", ops=("program",), menu=("program",)),
     Partial("observe", always=True),
     Partial("agent", always=True),
 )
@@ -407,6 +408,11 @@ def content_uses(bundle: Bundle) -> Uses:
         for steps in (f.setup, f.turn.birdsong, f.turn.daylight, f.turn.evening,
                       *f.hooks.values()):
             for s in steps:
+                step_prog = step_program(s, library)
+                if step_prog is not None:
+                    ops.append("program")
+                    parts.extend(_step_parts(step_prog, s, f))
+                    continue
                 ops.append(s.op)
                 if isinstance(s, M.Actions):
                     menu.extend(entries(s.menu))
@@ -419,6 +425,32 @@ def content_uses(bundle: Bundle) -> Uses:
              for x in entries(op.menu)]
     return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
                    [a.kind for a in abilities], eops, parts)
+
+
+def step_program(step, library: dict) -> M.Program | None:
+    """The program a step runs (models.PROGRAM_STEPS): the one its 'op' names, as a menu
+    entry's 'action' does."""
+    return library.get(step.op) if step.op in M.PROGRAM_STEPS else None
+
+
+def _step_parts(prog: M.Program, step, faction: M.FactionSpec) -> list[str]:
+    """The parts a step's program uses, for the partials: a draw into a zone or a count
+    of a zone's cards needs the zones' family ('put' is theirs)."""
+    out: list[str] = [part.op for part in prog.do]
+    zone_ids = {z.id for z in faction.zones}
+
+    def names_zone(ref) -> bool:
+        if not isinstance(ref, str):
+            return False
+        v = getattr(step, ref[1:], None) if ref.startswith("$") else ref
+        return v in zone_ids
+
+    for part in prog.do:
+        if isinstance(part, M.DrawPart) and part.into is not None:
+            out.append("put")
+        if isinstance(part, M.DiscardAllPart) and names_zone(part.source):
+            out.append("put")
+    return out
 
 
 class Layout:
@@ -453,6 +485,7 @@ class Names(TypedDict, total=False):
     suits: list[str]
     edges: list[str]
     ops: list[str]
+    steps: list[str]               # each step of the flat table, by the op content names it
     frames: list[str]
     effects: list[str]
     zones: list[list[str]]
@@ -841,6 +874,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
             menu_mask.append(mmask)
         return start, len(menu)
 
+    step_uses: list[tuple[int, int, M.Program, M.BaseModel]] = []  # (step, faction, program, step)
+    step_names: list[str] = []  # each step's op as its content names it (a program's name)
+
     def emit(fi: int, steps: list) -> tuple[int, int]:
         f = factions[fi]
         zones = [z.id for z in f.zones]
@@ -848,6 +884,16 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         start = len(ops)
         for s in steps:
             a = b = c = d = 0
+            step_names.append(s.op)
+            step_prog = step_program(s, library)
+            if step_prog is not None:
+                # A step that runs a program: its instance (STEP_A) is compiled once every
+                # menu's are, so theirs keep their numbers.
+                step_uses.append((len(ops), fi, step_prog, s))
+                ops.append(STEP_OPS.index("program"))
+                for col in (pa, pb, pc, pd):
+                    col.append(0)
+                continue
             if isinstance(s, M.PlaceAtBuildings):
                 a, b = pidx[s.piece], pidx[s.building]
             elif isinstance(s, M.Actions):
@@ -859,27 +905,14 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                     a = s.count
                 b = SUIT[s.extra_action_suit] if s.extra_action_suit else -1
                 c, d = emit_menu(s.menu, zones, boxes, fi)
-            elif isinstance(s, M.Draw):
-                a = s.count
-                # Every building whose track's uncovered bonuses add to the draw.
-                bonus = ([s.bonus_building] if s.bonus_building else []) + s.bonus_buildings
-                d = sum(1 << pidx[x] for x in dict.fromkeys(bonus))
-            elif isinstance(s, M.DrawToZone):
-                a, b = s.count, zones.index(s.zone)
             elif isinstance(s, M.DiscardDownTo):
                 a = s.limit
-            elif isinstance(s, M.DrawIfHandEmpty):
-                a = s.count
             elif isinstance(s, M.AddToColumns):
                 a, b, c = s.min, s.max, s.max_bird
             elif isinstance(s, M.PlaceIfNone):
                 a, b = pidx[s.building], s.warriors
             elif isinstance(s, M.ResolveColumns):
                 a = hook_names.index((fi, s.on_fail))
-            elif isinstance(s, M.ScoreTrack):
-                a = pidx[s.building]
-            elif isinstance(s, M.LoseVpPerColumnCard):
-                a = SUIT[s.suit]
             elif isinstance(s, M.SetupHomeToken):
                 a = pidx[s.token]
             elif isinstance(s, M.SetupWarriorsEverywhere):
@@ -912,6 +945,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     hook_r = []
     for fi, h in hook_names:
         hook_r.append(emit(fi, factions[fi].hooks[h]))
+    for st, fi, prog, s in step_uses:
+        pa[st] = len(t.programs)
+        t.programs.append(compile_step_use(s, prog, len(t.programs), fi, bundle, pidx, pieces))
     # ---- effect programs (usable effects, triggers, immediate cards): one flat table
     eop: list[int] = []
     ea: list[int] = []
@@ -1099,11 +1135,14 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     spans = {"none": 1, "card": K, "clearing": C, "clearing_card": C * K,
              "piece_clearing": C * NP}
     for x in t.programs:
+        if not x.gen:
+            continue  # a step's: it lists no options (PROG_A0/A1 0, 0)
         if x.verb not in A.offsets or A.sizes[x.verb] != spans[x.shape]:
             raise ProgramError(f"program {x.program}: its verb {x.verb!r} is no action type "
                                f"whose options are one {x.shape.replace('_', ' and one ')}")
-    t.put("PROG_A0", [A.offsets[x.verb] for x in t.programs] or [0])
-    t.put("PROG_A1", [A.offsets[x.verb] + A.sizes[x.verb] for x in t.programs] or [0])
+    t.put("PROG_A0", [A.offsets[x.verb] if x.gen else 0 for x in t.programs] or [0])
+    t.put("PROG_A1", [A.offsets[x.verb] + A.sizes[x.verb] if x.gen else 0
+                      for x in t.programs] or [0])
     consts["NPROG"] = len(t.programs)
 
     # ---- state layout
@@ -1217,6 +1256,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         "suits": list(SUITS),
         "edges": [f"{c_ids[a]}-{c_ids[b]}" for a, b in edges],
         "ops": list(STEP_OPS),
+        "steps": step_names,
         "frames": list(FRAME_KINDS),
         "effects": [e[2].id for e in effects],
         "triggers": [trig.id for _, _, trig, _ in triggers],

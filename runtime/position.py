@@ -671,9 +671,8 @@ def goto(g: Game, faction: str, phase: str, step: str | None = None) -> None:
     start, end = _program(g, f, phase)
     st, ret, ret_end = start, -1, 0
     if step is not None:
-        ops = g.names["ops"]
         for i in range(start, end):
-            if ops[_tab(g, "STEP_OP", i)] == step:
+            if _step_name(g, i) == step:
                 st = i
                 break
         else:
@@ -681,12 +680,11 @@ def goto(g: Game, faction: str, phase: str, step: str | None = None) -> None:
             # current stage: the hook's program, returning after the run_stage step.
             found = None
             for i in range(start, end):
-                if ops[_tab(g, "STEP_OP", i)] != "run_stage":
+                if _step_name(g, i) != "run_stage":
                     continue
                 stage = g.state[g.S["CYCLE"] + seat * g.consts["NCYC"] + _tab(g, "STEP_A", i)]
                 for h0, h1 in _stage_hooks(g, seat, f, i, stage):
-                    j = next((j for j in range(h0, h1) if ops[_tab(g, "STEP_OP", j)] == step),
-                             None)
+                    j = next((j for j in range(h0, h1) if _step_name(g, j) == step), None)
                     if j is not None and found is None:
                         found = (j, h1, i + 1)
             if found is None:
@@ -726,13 +724,11 @@ def steps_of(g: Game, faction: str, phase: str) -> list[str]:
     seat = seat_of(g, faction)
     f = g._seats[seat]
     start, end = _program(g, f, phase)
-    ops = g.names["ops"]
-    out = [ops[_tab(g, "STEP_OP", i)] for i in range(start, end)]
+    out = [_step_name(g, i) for i in range(start, end)]
     for i in range(start, end):
-        if ops[_tab(g, "STEP_OP", i)] == "run_stage":
+        if _step_name(g, i) == "run_stage":
             for h0, h1 in _stage_hooks(g, seat, f, i, None):
-                out += [ops[_tab(g, "STEP_OP", j)] for j in range(h0, h1)
-                        if ops[_tab(g, "STEP_OP", j)] not in out]
+                out += [_step_name(g, j) for j in range(h0, h1) if _step_name(g, j) not in out]
     return out
 
 
@@ -741,7 +737,13 @@ def step_op(g: Game) -> str | None:
     st = g.state[g.S["STEP"]]
     if st >= g.state[g.S["STEP_END"]]:
         return None
-    return g.names["ops"][_tab(g, "STEP_OP", st)]
+    return _step_name(g, st)
+
+
+def _step_name(g: Game, st: int) -> str:
+    """Step st's op as the content names it (a step that runs a program: the program's
+    name, as its 'op' gives it)."""
+    return g.names["steps"][st]
 
 
 def ruler(g: Game, clearing: str) -> str | None:

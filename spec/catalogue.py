@@ -69,6 +69,8 @@ _LANGUAGE = (
     ("value", M.ClearingCount, "clearings"), ("piece", M.OfSuit, "of_suit"),
     ("condition", M.AtLeast, "at_least"), ("condition", M.NoneOnMap, "none_on_map"),
     ("condition", M.NotCondition, "not"),
+    ("value", M.TrackVp, "track_vp"), ("value", M.DrawBonus, "draw_bonus"),
+    ("value", M.CardCount, "cards"),
 )
 
 
@@ -247,12 +249,15 @@ def catalogue_markdown(examples: Path | None = None) -> str:
     lib = standard_library()
     lines += ["## The standard programs", "",
               f"The base pack's library (`spec/content/base/library.json`, `{lib.id}`): menu "
-              "entries of these names run these programs, written in the parts above.", "",
+              "entries of these names run these programs, written in the parts above, and "
+              "so do steps of these names (a program with no action: it chooses nothing).",
+              "",
               "| program | Law | action | parameters | parts |", "|---|---|---|---|---|"]
     for pid, prog in lib.programs.items():
         named = ", ".join(f"`{k}` ({v if isinstance(v, str) else v.type})"
                           for k, v in prog.params.items()) or "-"
         ops = ", ".join(f"`{x.op}`" for x in prog.do)
-        lines.append(f"| `{pid}` | {prog.law} | `{prog.verb}` | {named} | {ops} |")
+        action = f"`{prog.verb}`" if prog.verb is not None else "none (a step)"
+        lines.append(f"| `{pid}` | {prog.law} | {action} | {named} | {ops} |")
     lines.append("")
     return "\n".join(lines)

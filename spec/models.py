@@ -681,7 +681,8 @@ class Actions(Strict):
 
 
 class Draw(Strict):
-    """Draw cards, +1 per draw bonus uncovered on a building's track."""
+    """Draw cards, +1 per draw bonus uncovered on a building's track (Law 6.6.1, 7.6.2,
+    8.6.2): runs the program draw (models.PROGRAM_STEPS)."""
 
     op: Literal["draw"]
     count: int = Field(default=1, ge=0, le=100)
@@ -692,7 +693,7 @@ class Draw(Strict):
 
 class DrawToZone(Strict):
     """Draw cards into a zone instead of the hand (Law 8.3.4); a full zone discards
-    them."""
+    them: runs the program draw_to_zone (models.PROGRAM_STEPS)."""
 
     op: Literal["draw_to_zone"]
     zone: Ident
@@ -707,7 +708,8 @@ class DiscardDownTo(Strict):
 
 
 class DrawIfHandEmpty(Strict):
-    """Draw if your hand is empty."""
+    """Draw if your hand is empty (Law 7.4.1): runs the program draw_if_hand_empty
+    (models.PROGRAM_STEPS)."""
 
     op: Literal["draw_if_hand_empty"]
     count: int = Field(default=1, ge=1, le=100)
@@ -740,21 +742,25 @@ class ResolveColumns(Strict):
 
 
 class ScoreTrack(Strict):
-    """Score the VP of a building track for the buildings on the map."""
+    """Score the VP of a building track for the buildings on the map (Law 7.6.1): runs
+    the program score_track (models.PROGRAM_STEPS)."""
 
     op: Literal["score_track"]
     building: Ident
 
 
 class LoseVpPerColumnCard(Strict):
-    """Lose 1 VP per card of a suit in your columns."""
+    """Lose 1 VP per card of a suit in your columns (Law 7.7.1): runs the program
+    lose_vp_per_column_card (models.PROGRAM_STEPS)."""
 
     op: Literal["lose_vp_per_column_card"]
     suit: Suit
 
 
 class DiscardColumns(Strict):
-    """Discard every card in your columns except fixed faction cards."""
+    """Discard every card in your columns (Law 7.7.2; faction cards go back to the
+    reserve, to be tucked again): runs the program discard_columns
+    (models.PROGRAM_STEPS)."""
 
     op: Literal["discard_columns"]
 
@@ -843,6 +849,14 @@ Step = Annotated[
     ),
     Field(discriminator="op"),
 ]
+
+
+PROGRAM_STEPS = ("score_track", "lose_vp_per_column_card", "discard_columns",
+                 "draw_if_hand_empty", "draw_to_zone", "draw")
+"""Steps that run a program: the op names one of the libraries' programs (the standard
+library's, spec/content/base/library.json, unless a pack's replaces it), run when the
+step is entered, the step's fields binding its parameters as a menu entry's do; the
+step's model is the form of its use (docs/language.md)."""
 
 
 class Turn(Strict):
@@ -1031,9 +1045,9 @@ Ref = Annotated[str, Field(pattern=r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$", max
 """What a program names: a piece, zone or box by id, 'warrior' (the actor's warrior),
 'piece' (the piece its first choice chose), or '$name', a parameter of the program."""
 ParamType = Literal["piece", "building", "token", "warrior", "pieces", "buildings", "tokens",
-                    "zone", "box", "number"]
+                    "zone", "box", "number", "suit"]
 """A parameter's type: a piece of the faction's (any, or of one kind), a list of them
-(any, or of one kind), a zone, a box, a whole number."""
+(any, or of one kind), a zone, a box, a whole number, a suit."""
 PIECE_KINDS: dict[str, tuple[str, str | None]] = {
     "piece": ("piece", None), "building": ("piece", "building"), "token": ("piece", "token"),
     "warrior": ("piece", "warrior"), "pieces": ("pieces", None),
@@ -1124,8 +1138,39 @@ class NotCondition(Strict):
     not_: Condition = Field(alias="not")
 
 
+# ---- values of cards and tracks (the steps as programs): what a step scores or draws
+
+
+class TrackVp(Strict):
+    """The VP printed on the last space of a building's track its buildings on the map
+    have uncovered (0 while none is on the map): what Law 7.6.1 scores for the roosts."""
+
+    track_vp: Ref
+
+
+class DrawBonus(Strict):
+    """The draw bonuses uncovered on the tracks of these buildings, added up (Law 6.6.1,
+    7.6.2, 8.6.2.I: the extra cards drawn in Evening); a piece parameter a use leaves out
+    adds nothing."""
+
+    draw_bonus: list[Ref] = Field(min_length=1, max_length=20)
+    """Pieces, '$name' of a piece or of a pieces parameter."""
+
+
+class CardCount(Strict):
+    """The actor's cards in its hand ('hand'), its columns ('columns', the Decree, Law
+    7.2) or one of its zones, counted; of one suit only when 'suit' is given (birds count
+    as birds, not as wild)."""
+
+    cards: Ref
+    """'hand', 'columns', or a zone ('$name' of a zone parameter)."""
+    suit: Suit | ParamRef | None = None
+    """Only cards of this suit ('$name' of a suit parameter)."""
+
+
 _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "sum-of",
-                "if": "if-then", "clearings": "clearing-count"}
+                "if": "if-then", "clearings": "clearing-count", "track_vp": "track-vp",
+                "draw_bonus": "draw-bonus", "cards": "card-count"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation"}
 
 
@@ -1163,7 +1208,9 @@ Value = Annotated[
     Annotated[Annotated[int, Field(ge=0, le=100)], Tag("number")] |
     Annotated[ParamRef, Tag("parameter")] | Annotated[TrackCost, Tag("track-cost")] |
     Annotated[WarriorsAt, Tag("warriors-at")] | Annotated[SumValue, Tag("sum-of")] |
-    Annotated[IfValue, Tag("if-then")] | Annotated[ClearingCount, Tag("clearing-count")],
+    Annotated[IfValue, Tag("if-then")] | Annotated[ClearingCount, Tag("clearing-count")] |
+    Annotated[TrackVp, Tag("track-vp")] | Annotated[DrawBonus, Tag("draw-bonus")] |
+    Annotated[CardCount, Tag("card-count")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
@@ -1176,7 +1223,8 @@ Condition = Annotated[
 ]
 """A test of the game: a comparison of values, no piece of a kind on the map, not."""
 _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": SumValue,
-                 "if-then": IfValue, "clearing-count": ClearingCount}
+                 "if-then": IfValue, "clearing-count": ClearingCount, "track-vp": TrackVp,
+                 "draw-bonus": DrawBonus, "card-count": CardCount}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition}
 
 
@@ -1342,8 +1390,52 @@ class PayPart(Strict):
     """How many (read when the action is offered and when it is taken)."""
 
 
+# ---- parts that score, draw and discard (the steps as programs; the deck's effects
+# score and draw too)
+
+
+class ScorePart(Strict):
+    """Score VP (Law 3.2): as many as a value says (none for 0).  What the 'scored' event
+    gives as the reason follows from the value: a track's VP ('track_vp') is 'track', with
+    the piece; anything else 'effect'."""
+
+    op: Literal["score"]
+    vp: Value
+
+
+class LoseVpPart(Strict):
+    """Lose VP (Law 7.7.1: one per bird card in the Decree; a cost), never below 0.  The
+    reason follows from the value: cards counted in the columns are 'columns', with the
+    suit; anything else 'effect'."""
+
+    op: Literal["lose_vp"]
+    vp: Value
+
+
+class DrawPart(Strict):
+    """Draw cards from the deck (Law 2.1; an empty deck is re-formed from the discard
+    pile), as many as a value says: into the hand, or into one of the actor's zones
+    ('into', Law 8.3.4; a full zone discards the card, 8.2.3.I)."""
+
+    op: Literal["draw"]
+    count: Value = 1
+    into: Ref | None = None
+    """A zone ('$name' of a zone parameter); the hand without."""
+
+
+class DiscardAllPart(Strict):
+    """Discard every card of the actor's in a place (Law 7.7.2: the Decree's cards; a
+    faction card goes back to its faction's reserve, a dominance card to the available
+    ones, as a discard does)."""
+
+    op: Literal["discard_all"]
+    source: Ref = Field(alias="from")
+    """'columns', 'hand', or a zone ('$name' of a zone parameter)."""
+
+
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
-                        IntoBoxPart | SpendPart | PayPart,
+                        IntoBoxPart | SpendPart | PayPart | ScorePart | LoseVpPart | DrawPart |
+                        DiscardAllPart,
                         Field(discriminator="op")]
 
 
@@ -1363,9 +1455,10 @@ class Program(Strict):
 
     law: str = ""
     """The Law section the program implements."""
-    verb: ProgramName
+    verb: ProgramName | None = None
     """The action's notation word and action type ('mobilize cobbler'): one of the
-    action space's types whose options are what the first choice chooses."""
+    action space's types whose options are what the first choice chooses.  A program
+    that is no action (a step's: it chooses nothing) has none."""
     params: dict[ParamName, ParamType | Param] = {}
     """What a use of the program binds ('$zone' in the program; a menu entry's field of
     the same name): its type, or its type and a default for a use that leaves it out."""
@@ -1528,7 +1621,7 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 
 # Cards and abilities name effect programs and abilities defined after them.
 for _m in (SumValue, IfValue, AtLeast, NotCondition, ClearingFilter, ClearingCount,
-           SpendPart, PlacePart):
+           SpendPart, PlacePart, ScorePart, LoseVpPart, DrawPart):
     _m.model_rebuild()
 Effect.model_rebuild()
 Trigger.model_rebuild()

@@ -25,6 +25,7 @@ do nothing (not craftable).
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -1265,6 +1266,37 @@ def _value_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
         yield from _condition_refs(v.if_, (*at, "if"))
         yield from _value_refs(v.then, (*at, "then"))
         yield from _value_refs(v.else_, (*at, "else"))
+    elif isinstance(v, (M.TrackVp, M.DrawBonus, M.CardCount)):
+        yield from _card_track_refs(v, at)
+
+
+_OWN_PLACES = ("hand", "columns")  # places of cards a part names that are no zone
+
+
+def _card_track_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
+    """The names of a value of cards or tracks (the steps' values)."""
+    if isinstance(v, M.TrackVp):
+        yield (*at, "track_vp"), v.track_vp, _PIECE
+    elif isinstance(v, M.DrawBonus):
+        for j, x in enumerate(v.draw_bonus):
+            yield (*at, "draw_bonus", j), x, _PIECES
+    else:
+        if v.cards not in _OWN_PLACES:
+            yield (*at, "cards"), v.cards, ("zone",)
+        if v.suit is not None and v.suit.startswith("$"):
+            yield (*at, "suit"), v.suit, ("suit",)
+
+
+def _step_part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
+    """The names of a part that scores, draws or discards."""
+    if isinstance(part, (M.ScorePart, M.LoseVpPart)):
+        yield from _value_refs(part.vp, ("vp",))
+    elif isinstance(part, M.DrawPart):
+        yield from _value_refs(part.count, ("count",))
+        if part.into is not None:
+            yield ("into",), part.into, ("zone",)
+    elif isinstance(part, M.DiscardAllPart) and part.source not in _OWN_PLACES:
+        yield ("from",), part.source, ("zone",)
 
 
 def _condition_refs(c: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
@@ -1302,6 +1334,7 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
         yield from _filter_refs(part.clearing, ("clearing",))
         if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):
             yield from _filter_refs(part.card.matching, ("card", "matching"))
+    yield from _step_part_refs(part)
 
 
 def _filters_in(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple, Any]]:
@@ -1416,8 +1449,14 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
             yield ("programs", pid, "do", 0), f"{pid}: a choice chooses a clearing, a card " \
                 "or both"
             continue
-        shape = M.VERB_SHAPES.get(prog.verb)
-        if shape is None:
+        shape = M.VERB_SHAPES.get(prog.verb) if prog.verb is not None else None
+        if prog.verb is None and chose != "none":
+            yield ("programs", pid), (
+                f"{pid}: its first part is a choice, so it is an action and needs a 'verb' "
+                f"(one of: {', '.join(M.VERB_SHAPES)})")
+        elif prog.verb is None:
+            pass  # no action: a step's program (it chooses nothing)
+        elif shape is None:
             yield ("programs", pid, "verb"), (
                 f"{prog.verb!r} is no action a program can be offered as (one of: "
                 f"{', '.join(M.VERB_SHAPES)})")
@@ -1562,6 +1601,29 @@ def _uses(d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 params = {name: bound.get(name, _UNBOUND) for name in lib.program.params}
                 for f in ([doc] if isinstance(doc, M.FactionSpec) else fs):
                     yield _Use(doc, (*loc, k), entry, f, entry.action, lib, params)
+    yield from _step_uses(fs, programs)
+
+
+def _step_uses(fs: tuple[M.FactionSpec, ...], programs: dict[str, Library]) -> Iterator[_Use]:
+    """Every step that runs a program: its 'op' names one (the engine has no step op of
+    that name), its fields bind the parameters, as a menu entry's do."""
+    for f in fs:
+        for loc, steps in _programs(f):
+            for k, step in enumerate(steps):
+                lib = programs.get(step.op) if step.op in M.PROGRAM_STEPS else None
+                if lib is None:
+                    continue
+                bound = lib.program.bind(_use_fields(step))
+                params = {name: bound.get(name, _UNBOUND) for name in lib.program.params}
+                yield _Use(f, (*loc, k), step, f, step.op, lib, params)
+
+
+def _use_fields(entry: Any) -> dict[str, Any]:
+    """The fields a use gives its program's parameters: a menu entry's as written, a step
+    model's (its defaults filled in) but its op."""
+    if isinstance(entry, M.ProgramEntry):
+        return entry.fields()
+    return {k: getattr(entry, k) for k in type(entry).model_fields if k not in ("action", "op")}
 
 
 def _at(use: _Use, where: tuple) -> str:
@@ -1571,7 +1633,7 @@ def _at(use: _Use, where: tuple) -> str:
 
 
 _PARAM_FORMS = {"piece": (str, type(None)), "zone": (str,), "box": (str, type(None)),
-                "pieces": (str, list), "number": (int, type(None))}
+                "pieces": (str, list), "number": (int, type(None)), "suit": (str,)}
 
 
 def _bound_names(use: _Use, v: str, where: tuple) -> Iterator[tuple[str, str]]:
@@ -1587,8 +1649,10 @@ def _bound_names(use: _Use, v: str, where: tuple) -> Iterator[tuple[str, str]]:
     if bound is _UNBOUND or use.lib.program.param_types().get(name) == "number":
         return
     if bound is None:
-        if "lacks" not in where:
-            yield v, ""  # (lacking none of nothing is no test: the compiler leaves it out)
+        if "lacks" not in where and "draw_bonus" not in where:
+            # (lacking none of nothing is no test, no building's bonus adds nothing: the
+            # compiler leaves them out)
+            yield v, ""
         return
     if not isinstance(bound, (str, list)):
         return  # of another form: reported with the parameters
@@ -1676,8 +1740,9 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                   programs: dict[str, Library]):
     for use in _uses(d, fs, programs):
         f, prog, act = use.faction, use.lib.program, use.name
+        yield from _use_shape(use)
         types = prog.param_types()
-        fields = use.entry.fields() if isinstance(use.entry, M.ProgramEntry) else {}
+        fields = _use_fields(use.entry)
         for name, typ in types.items():
             v = use.params[name]
             forms = _PARAM_FORMS[M.param_family(typ)]
@@ -1688,7 +1753,7 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                     f"{act}: program {act} has a {typ} parameter {name!r}, and a {act!r} "
                     f"entry has no {name!r} to give it{hint} (its fields: "
                     f"{', '.join(fields) or 'none'})")
-            elif not isinstance(v, forms) or isinstance(v, bool) or v == []:
+            elif not isinstance(v, forms) or isinstance(v, bool):
                 yield use.doc, use.loc, (
                     f"{act}: program {act}'s parameter {name!r} is a {typ}, and this entry's "
                     f"{name!r} is {quoted(v)}")
@@ -1699,8 +1764,10 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                     part.box.startswith("$") and use.params.get(part.box[1:]) is None:
                 continue  # a box the entry leaves out leaves the part out
             for where, v, want in _part_refs(part):
-                kind = "zone" if "zone" in want else "box" if "box" in want else "piece"
-                known = {"zone": zones, "box": boxes, "piece": pieces}[kind]
+                kind = "zone" if "zone" in want else "box" if "box" in want else \
+                    "suit" if "suit" in want else "piece"
+                known = {"zone": zones, "box": boxes, "piece": pieces,
+                         "suit": list(typing.get_args(M.Suit))}[kind]
                 for ref, x in _bound_names(use, v, where):
                     at = _at(use, ("do", i, *where))
                     if not x:
@@ -1756,7 +1823,7 @@ def _entry_fields_unread(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, .
                          programs: dict[str, Library]):
     for use in _uses(d, fs, programs):
         types = use.lib.program.param_types()
-        fields = use.entry.fields() if isinstance(use.entry, M.ProgramEntry) else {}
+        fields = _use_fields(use.entry)
         for k in fields:
             if k not in types:
                 yield use.doc, (*use.loc, k), (
@@ -1769,7 +1836,7 @@ def _use_pieces(use: _Use) -> Iterator[tuple[Loc, str, str, str]]:
     """(where, parameter, its type, piece id) of each piece a use binds a piece or
     pieces parameter to, located at the entry's field (and index in a list)."""
     types = use.lib.program.param_types()
-    fields = use.entry.fields() if isinstance(use.entry, M.ProgramEntry) else {}
+    fields = _use_fields(use.entry)
     for name, typ in types.items():
         if M.param_family(typ) not in ("piece", "pieces"):
             continue
@@ -1806,7 +1873,7 @@ def _use_piece_kinds(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 def _use_piece_lists(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                      programs: dict[str, Library]):
     for use in _uses(d, fs, programs):
-        fields = use.entry.fields() if isinstance(use.entry, M.ProgramEntry) else {}
+        fields = _use_fields(use.entry)
         for name, v in fields.items():
             if not isinstance(v, list) or name in _suited(use.lib.program):
                 continue  # (the repeats of a list placed by suit: PIECE-SUIT)
@@ -1945,6 +2012,22 @@ def _piece_fields_unread(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, .
                 if getattr(p.track, row) and pid not in named[row]:
                     yield f, ("pieces", pid, "track", row), \
                         f"{pid}: no step reads its {row!r} row"
+
+
+def _use_shape(use: _Use) -> Iterator[tuple[Any, Loc, str]]:
+    """A step's program that chooses (a step runs its program when entered: nothing is
+    offered), or a menu entry's program that is no action (it has no verb)."""
+    prog, act = use.lib.program, use.name
+    if isinstance(use.entry, M.BaseModel) and "op" in type(use.entry).model_fields:
+        if isinstance(prog.do[0], M.ChoosePart):
+            yield use.doc, use.loc, (
+                f"{act}: program {act} begins with a choice at {_at(use, ('do', 0))}, and "
+                "a step runs its program when it is entered, with nothing offered: steps "
+                "that choose are not supported yet (name it in an 'actions' menu)")
+    elif prog.verb is None:
+        yield use.doc, use.loc, (
+            f"{act}: program {act} has no 'verb', so it is no action a menu can offer "
+            f"({_at(use, ())}): give it one, or run it as a step")
 
 
 def _resolved(use: _Use, ref: str | list | None) -> list[str] | None:

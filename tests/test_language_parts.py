@@ -528,3 +528,312 @@ def test_a_cost_in_pieces_with_a_clearing_chosen_alone(paid_spread_bundle):
     assert g.decision == "actions" and _spreads(g) == set()
     sc.put(g, "10", "bird-warrior", 0)   # hers again: 10's token pays for 2 or 12
     assert _spreads(g) == {"spread 2", "spread 12"}
+
+
+# ---------------------------------------------------------------- the steps as programs
+#
+# A step whose op names a program (models.PROGRAM_STEPS) runs it when the turn enters
+# the step: the Eyrie's Evening score (Law 7.6.1) is the standard `score_track`, one
+# `score` part of a `track_vp` value.  The base games reach these steps through their
+# turn flow; a pack's library gives the same steps other programs of the same parts.
+
+def _at_evening(factions: tuple[str, ...], bundle=None, pure: bool = True) -> Game:
+    """Past setup, the board clear, every hand empty, VP 0; the Eyrie's turn about to
+    enter its Evening."""
+    g = Game(list(factions), 1, bundle=bundle, pure=pure)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    for q in range(g.num_players):
+        sc.set_hand(g, q, [])
+        sc.set_vp(g, q, 0)
+    return g
+
+
+def _scored(g: Game) -> list[tuple[str, int, str, str]]:
+    """The 'scored' events since the last look: (faction, VP, why, for what)."""
+    out = []
+    for e in g.take_events():
+        if e.kind == "scored":
+            why = g.names["score_why"][e.c]
+            what = g.names["pieces"][e.d] if why == "track" else \
+                g.names["suits"][e.d] if why == "columns" else str(e.d)
+            out.append((g.names["factions"][g._seats[e.a]], e.b, why, what))
+    return out
+
+
+@pytest.mark.parametrize("factions", [("eyrie", "marquise"), ("marquise", "eyrie"),
+                                      ("marquise", "alliance", "eyrie")])
+@pytest.mark.parametrize("roosts, vp", [(0, 0), (1, 0), (3, 2), (7, 5)])
+def test_score_of_a_track_s_vp_is_law_7_6_1_s_evening_score(factions, roosts, vp, core_kind):
+    """Law 7.6.1: the Eyrie score the VP of the last Roosts space uncovered (0 with one
+    roost, 2 with three, 5 with seven); with none on the map nothing is scored and no
+    'scored' event is told.  The event's reason is the track's, for the roost, as the
+    engine's step op told it (logs unchanged)."""
+    g = _at_evening(factions, pure=core_kind == "pure")
+    e = factions.index("eyrie")
+    for c in ("2", "2", "5", "5", "7", "7", "8")[:roosts]:
+        sc.put(g, c, "roost", sc.count(g, c, "roost") + 1)
+    g.record_events()
+    sc.goto(g, "eyrie", "evening", "score_track")
+    assert g.scores[e] == vp and sum(g.scores) == vp
+    assert _scored(g)[:1] == ([("eyrie", vp, "track", "roost")] if vp else [])
+    assert "score_track" in pos.steps_of(g, "eyrie", "evening")
+
+
+def test_a_step_runs_the_program_its_op_names(tmp_path_factory):
+    """A pack's library replaces the standard score_track: the Eyrie's Evening step now
+    scores the cards in its hand (a `cards` value), for an 'effect'."""
+    b = _pack_bundle(tmp_path_factory, "handscore", {"score_track": {
+        "law": "7.6.1", "params": {"building": "piece"},
+        "do": [{"op": "score", "vp": {"cards": "hand"}}]}})
+    for factions in (("eyrie", "marquise"), ("marquise", "eyrie")):
+        g = _at_evening(factions, bundle=b)
+        e = factions.index("eyrie")
+        sc.put(g, "2", "roost", 3)
+        sc.set_hand(g, e, ["cobbler", "armorers"])
+        g.record_events()
+        sc.goto(g, "eyrie", "evening", "score_track")
+        assert g.scores[e] == 2
+        assert _scored(g) == [("eyrie", 2, "effect", "-1")]
+
+
+def test_a_step_s_program_that_chooses_is_a_located_finding(tmp_path_factory):
+    """A step runs its program when it is entered, offering nothing: one that begins
+    with a choice is PROGRAM-USE at the step (and at no menu entry)."""
+    pack = tmp_path_factory.mktemp("choosing")
+    (pack / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "choosing", "name": "A step that chooses", "version": "1",
+         "requires": ["base"], "content": ["library.json"]}), encoding="utf-8")
+    (pack / "library.json").write_text(json.dumps({"kind": "library", "id": "other",
+        "programs": {"score_track": {
+            "verb": "organize", "params": {"building": "piece"},
+            "do": [{"op": "choose", "clearing": {"has": "$building"}},
+                   {"op": "score", "vp": {"track_vp": "$building"}}]}}}), encoding="utf-8")
+    found = [d for d in validate([pack]).diagnostics
+             if d.code == "PROGRAM-USE"]
+    assert [(Path(d.file).name, d.pointer) for d in found] == \
+        [("eyrie.json", "/turn/evening/0")]
+    assert "begins with a choice at /programs/score_track/do/0" in found[0].message
+    assert "steps that choose are not supported yet" in found[0].message
+
+
+def test_a_step_program_naming_what_its_faction_lacks_is_located_at_the_step(
+        tmp_path_factory):
+    """PROGRAM-USE at a step as at a menu entry: a piece its faction lacks, named by the
+    program itself."""
+    pack = tmp_path_factory.mktemp("lacking")
+    (pack / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "lacking", "name": "A step naming a piece", "version": "1",
+         "requires": ["base"], "content": ["library.json"]}), encoding="utf-8")
+    (pack / "library.json").write_text(json.dumps({"kind": "library", "id": "other",
+        "programs": {"score_track": {
+            "params": {"building": "piece"},
+            "do": [{"op": "score", "vp": {"track_vp": "sawmill"}}]}}}), encoding="utf-8")
+    found = [d for d in validate([pack]).diagnostics
+             if d.code == "PROGRAM-USE"]
+    assert [(Path(d.file).name, d.pointer) for d in found] == \
+        [("eyrie.json", "/turn/evening/0")]
+    assert "names piece 'sawmill'" in found[0].message and "a piece of marquise" in \
+        found[0].message
+
+
+def _decree(g: Game, seat: int, cols: dict) -> None:
+    """The seat's columns hold these cards only (viziers from the reserve)."""
+    defs = pos.card_defs(g)
+    lo = pos.column_loc(g, seat, "recruit")
+    for i in range(g.consts["N"]):
+        loc = g.state[g.S["CARD_LOC"] + i]
+        if lo <= loc < lo + g.consts["L"]:
+            vizier = g.names["cards"][defs[i]] == "loyal-vizier"
+            g.state[g.S["CARD_LOC"] + i] = g.consts["LOC_RESERVE" if vizier else "LOC_DISCARD"]
+    for col, cards in cols.items():
+        for cid in cards:
+            pos.move_card(g, cid, pos.column_loc(g, seat, col),
+                          prefer=(g.consts["LOC_RESERVE"], 0, 1))
+
+
+@pytest.mark.parametrize("factions", [("eyrie", "marquise"), ("marquise", "eyrie"),
+                                      ("alliance", "eyrie", "marquise")])
+@pytest.mark.parametrize("decree, lost", [
+    ({"recruit": ["cobbler"], "move": ["tax-collector"]}, 0),
+    ({"recruit": ["cobbler", "armorers"], "move": ["loyal-vizier"]}, 2),
+    ({"recruit": ["cobbler"], "build": ["armorers", "sappers", "brutal-tactics"]}, 3)])
+def test_lose_vp_of_the_columns_bird_cards_is_law_7_7_1_humiliate(factions, decree, lost,
+                                                                   core_kind):
+    """Law 7.7.1: in turmoil the Eyrie lose one VP per bird card in the Decree, loyal
+    viziers too (a `lose_vp` part of a `cards` value: in the columns, of a suit), the
+    event's reason the columns', for birds; with no bird card, nothing is lost or told.
+    The card fails at once: no roost matches the rabbit recruit (Law 7.5.2)."""
+    g = _at_evening(factions, pure=core_kind == "pure")
+    e = factions.index("eyrie")
+    sc.set_vp(g, e, 5)
+    sc.set_hand(g, e, ["fox-root-tea"])  # no crafting piece on the map: nothing to craft
+    _decree(g, e, decree)
+    g.record_events()
+    sc.goto(g, "eyrie", "daylight")
+    if g.decision == "craft":  # (asked with nothing to craft in some seatings)
+        g.apply("done")
+    assert set(g.legal()) == {"role charismatic", "role commander", "role despot"}
+    assert g.scores[e] == 5 - lost and sum(g.scores) == 5 - lost
+    assert _scored(g) == ([("eyrie", -lost, "columns", "bird")] if lost else [])
+
+
+@pytest.mark.parametrize("factions", [("eyrie", "marquise"), ("marquise", "eyrie")])
+def test_discard_all_of_the_columns_is_law_7_7_2_purge(factions, core_kind):
+    """Law 7.7.2: in turmoil the Eyrie discard every card in the Decree, the loyal
+    viziers going back to be tucked again (a `discard_all` part from the columns); the
+    hand is no part of the Decree and keeps its cards."""
+    g = _at_evening(factions, pure=core_kind == "pure")
+    e = factions.index("eyrie")
+    sc.set_hand(g, e, ["fox-root-tea", "armorers"])
+    _decree(g, e, {"recruit": ["cobbler", "sappers"], "move": ["loyal-vizier"],
+                   "battle": ["tax-collector"]})
+    defs, names, loc = pos.card_defs(g), g.names["cards"], g.S["CARD_LOC"]
+    lo = pos.column_loc(g, e, "recruit")
+    decree = [i for i in range(g.consts["N"]) if lo <= g.state[loc + i] < lo + g.consts["L"]]
+    assert sorted(names[defs[i]] for i in decree) == \
+        ["cobbler", "loyal-vizier", "sappers", "tax-collector"]
+    sc.goto(g, "eyrie", "daylight")
+    if g.decision == "craft":
+        g.apply("done")
+    assert set(g.legal()) == {"role charismatic", "role commander", "role despot"}
+    assert all(cards == [] for cards in g.columns(e).values())
+    assert sorted(g.hand(e)) == ["armorers", "fox-root-tea"]
+    assert sorted(g.state[loc + i] for i in decree) == \
+        sorted([g.consts["LOC_DISCARD"]] * 3 + [g.consts["LOC_RESERVE"]])
+    g.apply("role despot")
+    assert g.columns(e)["move"] == ["loyal-vizier"] and g.columns(e)["build"] == \
+        ["loyal-vizier"]
+
+
+
+@pytest.mark.parametrize("factions", [("eyrie", "marquise"), ("marquise", "eyrie"),
+                                      ("marquise", "alliance", "eyrie")])
+@pytest.mark.parametrize("hand, drawn", [([], 1), (["cobbler"], 0),
+                                         (["cobbler", "armorers"], 0)])
+def test_draw_while_the_hand_is_empty_is_law_7_4_1_emergency_orders(factions, hand, drawn,
+                                                                     core_kind):
+    """Law 7.4.1: in Birdsong the Eyrie draw a card if they have none in hand (a `draw`
+    whose count is an `if` value: `not` `at_least` one card in the hand, then the
+    step's count); with a card in hand they draw none.  Nobody else draws."""
+    g = _at_evening(factions, pure=core_kind == "pure")
+    e = factions.index("eyrie")
+    sc.set_hand(g, e, hand)
+    sizes = [len(g.hand(q)) for q in range(g.num_players)]
+    sc.goto(g, "eyrie", "birdsong", "draw_if_hand_empty")
+    assert g.decision == "add_to_columns"
+    assert len(g.hand(e)) == len(hand) + drawn
+    assert [len(g.hand(q)) for q in range(g.num_players) if q != e] == \
+        [n for q, n in enumerate(sizes) if q != e]
+
+
+
+@pytest.mark.parametrize("factions", [("alliance", "marquise"), ("marquise", "alliance"),
+                                      ("eyrie", "marquise", "alliance")])
+def test_draw_into_a_zone_is_law_8_3_4_s_supporters(factions, core_kind):
+    """Law 8.3.4: at setup the Alliance draw three cards into their Supporters stack (a
+    `draw` part `into` a zone): the deck gives three cards, into the zone, none to a
+    hand."""
+    g = Game(list(factions), 1, pure=core_kind == "pure")
+    a = factions.index("alliance")
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    assert len(g.zone(a, "supporters")) == 3
+    assert len(g.hand(a)) == 3  # the opening hand (Law 5.1.6), no more
+    assert sum(len(g.hand(q)) for q in range(g.num_players)) == 3 * g.num_players
+
+
+def test_draw_into_a_full_zone_discards_the_rest(tmp_path_factory):
+    """Law 8.2.3.I with 8.3.4: a pack's library has the Alliance draw seven supporters at
+    setup; the stack holds five (no base on the map), so two are discarded: the discard
+    pile takes what the zone cannot."""
+    b = _pack_bundle(tmp_path_factory, "seven", {"draw_to_zone": {
+        "law": "8.3.4", "params": {"zone": "zone", "count": "number"},
+        "do": [{"op": "draw", "count": {"sum": ["$count", 4]}, "into": "$zone"}]}})
+    for factions in (("alliance", "marquise"), ("marquise", "alliance")):
+        g = Game(list(factions), 1, bundle=b, pure=True)
+        a = factions.index("alliance")
+        while g.phase == "setup":
+            g.apply(g.legal_actions()[0])
+        assert len(g.zone(a, "supporters")) == 5
+        discard = g.consts["LOC_DISCARD"]
+        assert sum(1 for i in range(g.consts["N"])
+                   if g.state[g.S["CARD_LOC"] + i] == discard) == 2
+
+
+@pytest.mark.parametrize("factions", [("alliance", "marquise"), ("marquise", "alliance"),
+                                      ("eyrie", "alliance", "marquise")])
+@pytest.mark.parametrize("bases, drawn", [((), 1), (("fox-base",), 2),
+                                          (("fox-base", "rabbit-base", "mouse-base"), 4)])
+def test_draw_plus_the_bonuses_uncovered_is_law_8_6_2(factions, bases, drawn, core_kind):
+    """Law 8.6.2: in Evening the Alliance draw one card plus one per draw bonus
+    uncovered on their bases' tracks (each base: one, once on the map): a `draw` of a
+    `sum` of the step's count and a `draw_bonus` value of several buildings."""
+    g = _at_evening(factions, pure=core_kind == "pure")
+    a = factions.index("alliance")
+    for base, c in zip(bases, ("1", "3", "2"), strict=False):  # fox, rabbit, mouse
+        sc.put(g, c, base, 1)
+    deck = g.state[g.S["DECK_LEN"]]
+    pos.set_stop(g, "end_of_turn")  # the next player does not draw yet
+    sc.goto(g, "alliance", "evening", "draw")
+    assert len(g.hand(a)) == drawn and g.state[g.S["DECK_LEN"]] == deck - drawn
+    assert sum(len(g.hand(q)) for q in range(g.num_players)) == drawn
+
+
+@pytest.mark.parametrize("factions", [("marquise", "eyrie"), ("eyrie", "marquise")])
+@pytest.mark.parametrize("recruiters, drawn", [(0, 1), (2, 1), (3, 2), (5, 3), (6, 3)])
+def test_draw_plus_one_building_s_bonuses_is_law_6_6_1(factions, recruiters, drawn,
+                                                       core_kind):
+    """Law 6.6.1: the Marquise draw one card plus one per draw bonus uncovered on the
+    recruiters' track (at 3 and at 5 recruiters): a `draw_bonus` of one building."""
+    g = _at_evening(factions, pure=core_kind == "pure")
+    m = factions.index("marquise")
+    for c in ("1", "2", "2", "5", "5", "7")[:recruiters]:
+        sc.put(g, c, "recruiter", sc.count(g, c, "recruiter") + 1)
+    deck = g.state[g.S["DECK_LEN"]]
+    pos.set_stop(g, "end_of_turn")  # the next player does not draw yet
+    sc.goto(g, "marquise", "evening", "draw")
+    assert len(g.hand(m)) == drawn and g.state[g.S["DECK_LEN"]] == deck - drawn
+    assert sum(len(g.hand(q)) for q in range(g.num_players)) == drawn
+
+
+def _pack_findings(tmp_path_factory, name: str, programs: dict) -> list:
+    pack = tmp_path_factory.mktemp(name)
+    (pack / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": name, "name": "Programs otherwise", "version": "1",
+         "requires": ["base"], "content": ["library.json"]}), encoding="utf-8")
+    (pack / "library.json").write_text(json.dumps(
+        {"kind": "library", "id": "other", "programs": programs}), encoding="utf-8")
+    return [(d.code, Path(d.file).name, d.pointer, d.message)
+            for d in validate([pack]).diagnostics]
+
+
+def test_a_program_with_no_verb_is_no_menu_action(tmp_path_factory):
+    """A program with no 'verb' is no action: a menu entry naming it is PROGRAM-USE at
+    the entry; one that begins with a choice needs a verb (PROGRAM-SHAPE)."""
+    found = _pack_findings(tmp_path_factory, "verbless", {
+        "mobilize": {"params": {"zone": "zone"}, "do": [{"op": "draw", "into": "$zone"}]},
+        "organize": {"params": {"token": "piece"},
+                     "do": [{"op": "choose", "clearing": {"lacks": "$token"}},
+                            {"op": "place", "piece": "$token"}]}})
+    uses = [f for f in found if f[0] == "PROGRAM-USE" and "no 'verb'" in f[3]]
+    assert {(f[1], f[3].split(":")[0]) for f in uses} == {("alliance.json", "mobilize"),
+                                                         ("alliance.json", "organize")}
+    assert ("PROGRAM-SHAPE", "library.json", "/programs/organize",
+            "organize: its first part is a choice, so it is an action and needs a 'verb' "
+            "(one of: recruit_all, mobilize, train, recruit, organize, spend_place, spread, "
+            "revolt)") in found
+    assert not any(f[2] == "/programs/mobilize" for f in found)
+
+
+def test_a_step_s_parts_name_what_the_faction_has(tmp_path_factory):
+    """PROGRAM-USE for the steps' parts and values: a zone the faction lacks (a draw
+    into it, its cards counted), a suit parameter given no suit."""
+    found = _pack_findings(tmp_path_factory, "steps-otherwise", {
+        "discard_columns": {"do": [{"op": "discard_all", "from": "friends"}]},
+        "score_track": {"params": {"building": "piece"},
+                        "do": [{"op": "score", "vp": {"cards": "supporters"}}]}})
+    at = {(f[1], f[2]): f[3] for f in found if f[0] == "PROGRAM-USE"}
+    assert "names zone 'friends'" in at[("eyrie.json", "/hooks/turmoil/1")]
+    assert "names zone 'supporters'" in at[("eyrie.json", "/turn/evening/0")]
