@@ -823,7 +823,7 @@ def test_a_program_with_no_verb_is_no_menu_action(tmp_path_factory):
     assert ("PROGRAM-SHAPE", "library.json", "/programs/organize",
             "organize: its first part is a choice, so it is an action and needs a 'verb' "
             "(one of: recruit_all, mobilize, train, recruit, organize, spend_place, spread, "
-            "revolt)") in found
+            "revolt, build)") in found
     assert not any(f[2] == "/programs/mobilize" for f in found)
 
 
