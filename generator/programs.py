@@ -587,8 +587,7 @@ def compile_use(entry: M.BaseModel, prog: M.Program, index: int, limit_slot: int
     for a program with a 'pay', how many of the faction's instances before it pay."""
     factions = list(bundle.factions)
     faction = factions[faction_index]
-    fields = entry.fields() if isinstance(entry, M.ProgramEntry) else entry.model_dump()
-    params = prog.bind(fields)
+    params = prog.bind(M.use_fields(entry))
     action = getattr(entry, "action", "?")
     inst = Instance(index, action, faction_index, prog.verb or "", shape_of(prog), limit_slot)
     inst.pay_slot = pay_slot
@@ -696,7 +695,7 @@ def compile_step_use(step: M.BaseModel, prog: M.Program, index: int, faction_ind
     name = getattr(step, "op", "?")
     if isinstance(prog.do[0], M.ChoosePart):
         raise ProgramError(f"program {name}: a step runs a program that chooses nothing")
-    params = {k: getattr(step, k) for k in prog.params}
+    params = prog.bind(M.use_fields(step))
     inst = Instance(index, name, faction_index, "", "none", -1)
     r = _Resolver(name, params, faction, pidx)
     code = _Code(inst, r, hoisting=False)

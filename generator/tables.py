@@ -836,11 +836,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
             return -1
         return sum(1 for x in t.programs if x.faction == who and x.pay_slot >= 0)
 
-    def emit_menu(menu: list, zones: Sequence[str] = (),
-                  boxes: Sequence[str] = (), fi: int = -1) -> tuple[int, int]:
-        """Append menu entries to the menu tables: (first entry, how many).  Zones and
-        boxes are the faction's whose menu it is (the entries that name one); fi that
-        faction (-1: a card's menu, any faction's)."""
+    def emit_menu(menu: list, fi: int = -1) -> tuple[int, int]:
+        """Append menu entries to the menu tables: (first entry, how many); fi is the
+        faction whose menu it is (-1: a card's menu, any faction's)."""
         start = len(menu_kind)
         for mn in menu:
             ma = mb = mc = md = mmask = 0
@@ -879,7 +877,6 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
 
     def emit(fi: int, steps: list) -> tuple[int, int]:
         f = factions[fi]
-        zones = [z.id for z in f.zones]
         boxes = [x.id for x in f.boxes]
         start = len(ops)
         for s in steps:
@@ -904,7 +901,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 else:
                     a = s.count
                 b = SUIT[s.extra_action_suit] if s.extra_action_suit else -1
-                c, d = emit_menu(s.menu, zones, boxes, fi)
+                c, d = emit_menu(s.menu, fi)
             elif isinstance(s, M.DiscardDownTo):
                 a = s.limit
             elif isinstance(s, M.AddToColumns):
@@ -972,7 +969,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 a, b = (SUIT[op.suit] if op.suit else -1), int(op.at is not None)
             elif isinstance(op, M.TakeActionsOp):
                 a = op.count
-                b, c = emit_menu(op.menu, zones, boxes)
+                b, c = emit_menu(op.menu)
             elif isinstance(op, (M.GiveCardToZoneOp, M.DiscardZoneMatchingOp, M.TrimZoneOp)):
                 a = zones.index(op.zone)
             elif isinstance(op, M.LoseBoxHalfOp):

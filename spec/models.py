@@ -503,6 +503,14 @@ class ProgramEntry(BaseModel):
         return dict(self.model_extra or {})
 
 
+def use_fields(entry: BaseModel) -> dict[str, Any]:
+    """The fields a use of a program gives its parameters: a menu entry's as written, a
+    step's model's (its defaults filled in) but its op."""
+    if isinstance(entry, ProgramEntry):
+        return entry.fields()
+    return {k: getattr(entry, k) for k in type(entry).model_fields if k not in ("action", "op")}
+
+
 def _menu_tag(v: Any) -> str:
     action = v.get("action") if isinstance(v, dict) else getattr(v, "action", None)
     return action if action in ENGINE_MENU_ACTIONS else "program"

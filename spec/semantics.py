@@ -1596,8 +1596,7 @@ def _uses(d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 lib = programs.get(entry.action)
                 if lib is None:
                     continue
-                fields = entry.fields() if isinstance(entry, M.ProgramEntry) else {}
-                bound = lib.program.bind(fields)
+                bound = lib.program.bind(M.use_fields(entry))
                 params = {name: bound.get(name, _UNBOUND) for name in lib.program.params}
                 for f in ([doc] if isinstance(doc, M.FactionSpec) else fs):
                     yield _Use(doc, (*loc, k), entry, f, entry.action, lib, params)
@@ -1613,17 +1612,9 @@ def _step_uses(fs: tuple[M.FactionSpec, ...], programs: dict[str, Library]) -> I
                 lib = programs.get(step.op) if step.op in M.PROGRAM_STEPS else None
                 if lib is None:
                     continue
-                bound = lib.program.bind(_use_fields(step))
+                bound = lib.program.bind(M.use_fields(step))
                 params = {name: bound.get(name, _UNBOUND) for name in lib.program.params}
                 yield _Use(f, (*loc, k), step, f, step.op, lib, params)
-
-
-def _use_fields(entry: Any) -> dict[str, Any]:
-    """The fields a use gives its program's parameters: a menu entry's as written, a step
-    model's (its defaults filled in) but its op."""
-    if isinstance(entry, M.ProgramEntry):
-        return entry.fields()
-    return {k: getattr(entry, k) for k in type(entry).model_fields if k not in ("action", "op")}
 
 
 def _at(use: _Use, where: tuple) -> str:
@@ -1742,7 +1733,7 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
         f, prog, act = use.faction, use.lib.program, use.name
         yield from _use_shape(use)
         types = prog.param_types()
-        fields = _use_fields(use.entry)
+        fields = M.use_fields(use.entry)
         for name, typ in types.items():
             v = use.params[name]
             forms = _PARAM_FORMS[M.param_family(typ)]
@@ -1823,7 +1814,7 @@ def _entry_fields_unread(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, .
                          programs: dict[str, Library]):
     for use in _uses(d, fs, programs):
         types = use.lib.program.param_types()
-        fields = _use_fields(use.entry)
+        fields = M.use_fields(use.entry)
         for k in fields:
             if k not in types:
                 yield use.doc, (*use.loc, k), (
@@ -1836,7 +1827,7 @@ def _use_pieces(use: _Use) -> Iterator[tuple[Loc, str, str, str]]:
     """(where, parameter, its type, piece id) of each piece a use binds a piece or
     pieces parameter to, located at the entry's field (and index in a list)."""
     types = use.lib.program.param_types()
-    fields = _use_fields(use.entry)
+    fields = M.use_fields(use.entry)
     for name, typ in types.items():
         if M.param_family(typ) not in ("piece", "pieces"):
             continue
@@ -1873,7 +1864,7 @@ def _use_piece_kinds(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 def _use_piece_lists(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                      programs: dict[str, Library]):
     for use in _uses(d, fs, programs):
-        fields = _use_fields(use.entry)
+        fields = M.use_fields(use.entry)
         for name, v in fields.items():
             if not isinstance(v, list) or name in _suited(use.lib.program):
                 continue  # (the repeats of a list placed by suit: PIECE-SUIT)
@@ -1902,31 +1893,16 @@ def _track_rows_read(prog: M.Program) -> dict[str, set[str]]:
             ref = chosen
         return ref[1:] if ref.startswith("$") else None
 
-    def costs(v: Any) -> Iterator[str]:
-        if isinstance(v, M.TrackCost):
-            yield v.track_cost
-        for child in _value_children(v):
-            yield from costs(child)
-
     for part in prog.do:
-        for v in (getattr(part, "count", None),):
-            for ref in costs(v):
-                name = param(ref)
-                if name is not None:
-                    out.setdefault(name, set()).add("cost")
+        for where, ref, _want in _value_refs(getattr(part, "count", None), ()):
+            name = param(ref) if where and where[-1] == "track_cost" else None
+            if name is not None:
+                out.setdefault(name, set()).add("cost")
         if isinstance(part, M.PlacePart) and part.score and isinstance(part.piece, str):
             name = param(part.piece)
             if name is not None:
                 out.setdefault(name, set()).add("vp")
     return out
-
-
-def _value_children(v: Any) -> list[Any]:
-    if isinstance(v, M.SumValue):
-        return list(v.sum)
-    if isinstance(v, M.IfValue):
-        return [v.then, v.else_]
-    return []
 
 
 @check("TRACK-MISSING", "error", USES,
