@@ -18,6 +18,10 @@ Measured here, never in tests.  Three parts:
   rollouts and in the tree (``run_agents``).
 - ``pettingzoo``: the same games through the PettingZoo AEC API against the plain loop
   (``rootlaw.runtime.envs.bench``), when the ``rl`` extra is installed.
+- ``against`` (``--against CORE``): this build's compiled core and another build's
+  (a core of the same rules compiled by another version of rootlaw: the one a change
+  started from), their playouts measured in alternating rounds in one process, so a
+  busy machine slows both alike; their ratio per workload (``run_against``).
 - ``openspiel``: the seeded games through the OpenSpiel game (``legal_actions()``,
   ``apply_action()``: ``rootlaw.runtime.envs.openspiel.random_games``), against the
   plain loop's decisions/s (``of_plain``), when the ``rl`` extra is installed.
@@ -32,13 +36,17 @@ JSON, and each line of ``text`` says its unit, clock and what was timed.
 
 from __future__ import annotations
 
+import importlib.util
 import time
 from array import array
 from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
 
 from rootlaw.spec import Bundle
 
 from .agents import RandomAgent
+from .errors import RootlawError
 from .game import Game
 
 
@@ -260,12 +268,103 @@ def run_playouts(bundle: Bundle, factions: list[str], seeds: list[int],
     return out
 
 
+AGAINST_TIMED = "Core.playout of each seeded game from init_game, in one process"
+
+
+def load_against(path: str | Path, bundle: Bundle) -> ModuleType:
+    """Another build's compiled core of the bundle's rules, to measure against: an
+    extension module file, or the cache folder holding one (``rootlaw build`` prints
+    where a core is).  Refused (coded) when it is missing, not a core, or a core of
+    other rules: a ratio between two rule sets says nothing about the code."""
+    from importlib.machinery import EXTENSION_SUFFIXES
+
+    p = Path(path)
+    if p.is_dir():
+        found = sorted(f for f in p.iterdir() if f.name.startswith("rootlaw_core_")
+                       and any(f.name.endswith(x) for x in EXTENSION_SUFFIXES))
+        if len(found) != 1:
+            raise RootlawError(f"--against {p}: a folder holding one compiled core "
+                               f"(rootlaw_core_*{EXTENSION_SUFFIXES[0]}), found "
+                               f"{len(found)}", code="FILE-MISSING")
+        p = found[0]
+    if not p.is_file():
+        raise RootlawError(f"--against {p}: no such file", code="FILE-MISSING")
+    name = p.name.split(".")[0]
+    spec = importlib.util.spec_from_file_location(name, p)
+    if spec is None or spec.loader is None or not p.name.endswith(tuple(EXTENSION_SUFFIXES)):
+        raise RootlawError(f"--against {p}: not a compiled core (an extension module, "
+                           f"{EXTENSION_SUFFIXES[0]})", code="VALUE-INVALID")
+    try:
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    except ImportError as e:
+        raise RootlawError(f"--against {p}: failed to load ({e})",
+                           code="VALUE-INVALID") from None
+    theirs = getattr(mod, "BUNDLE_HASH", None)
+    if not (hasattr(mod, "Core") and hasattr(mod, "compiled") and mod.compiled()):
+        raise RootlawError(f"--against {p}: not a compiled rootlaw core", code="VALUE-INVALID")
+    if theirs != bundle.hash:
+        raise RootlawError(f"--against {p}: a core of other rules (bundle {theirs}, this "
+                           f"bench's {bundle.hash}); compare two builds of one bundle",
+                           code="VALUE-INVALID")
+    return mod
+
+
+def _raw_playouts(mod: ModuleType, seats: list[int], seeds: list[int]) -> int:
+    """The seeded games played in the core itself (no Game wrapper): the same loop for
+    both builds, so their ratio is the cores' alone."""
+    decisions = 0
+    for s in seeds:
+        core = mod.Core(mod.new_state())
+        core.init_game(s, seats)
+        decisions += core.playout(s, 10_000_000)
+    return decisions
+
+
+def run_against(bundle: Bundle, workloads: list[list[str]], seeds: list[int],
+                other: ModuleType, path: str, min_seconds: float, rounds: int) -> dict:
+    """Each workload's random playouts on this build's compiled core and on ``other``,
+    alternately (this, other, this, other ...), the best round of each: the ratio of
+    this to other (above 1: this build is faster)."""
+    this = Game(workloads[0], seeds[0], bundle=bundle, pure=False)
+    if not this.compiled:
+        return {"path": path, "skipped": "no compiled core of this build to measure"}
+    mine = this._cfg.core_module.module
+    names = this._cfg.names["factions"]
+    out: list[dict] = []
+    for w in workloads:
+        seats = [names.index(f) for f in w]
+        best = {"this": float("inf"), "other": float("inf")}
+        decisions = {"this": 0, "other": 0}
+        played, start = 0, time.process_time()
+        while played < max(1, rounds) or time.process_time() - start < 2 * min_seconds:
+            for key, mod in (("this", mine), ("other", other)):
+                t0 = time.process_time()
+                decisions[key] = _raw_playouts(mod, seats, seeds)
+                best[key] = min(best[key], max(time.process_time() - t0, 1e-9))
+            played += 1
+        dps = {k: decisions[k] / best[k] for k in best}
+        out.append({"factions": w, "rounds": played, "timer": timer(played),
+                    "timed": AGAINST_TIMED,
+                    "this": {"decisions": decisions["this"], "decisions_per_s": dps["this"]},
+                    "other": {"decisions": decisions["other"],
+                              "decisions_per_s": dps["other"]},
+                    "ratio": dps["this"] / dps["other"],
+                    # One bundle's rules on two builds play the same seeded games to the
+                    # same decision count; if not, one build changed a rule.
+                    "same_games": decisions["this"] == decisions["other"]})
+    return {"path": path, "workloads": out}
+
+
 def run_bench(bundle: Bundle, factions: list[str] | list[list[str]] | None = None, *,
               games: int = 20, seed: int = 1, min_seconds: float = 1.0, rounds: int = 3,
-              pettingzoo: bool = True, agents: bool = True) -> dict:
+              pettingzoo: bool = True, agents: bool = True,
+              against: str | Path | None = None) -> dict:
     """Every figure of ``rootlaw bench``.  ``factions``: one seating, several (each a
     workload of playouts; the API and PettingZoo figures use the first), or None for
-    ``default_workloads``."""
+    ``default_workloads``; ``against``: another build's compiled core of the same rules
+    (``load_against``), measured alternately with this one's (``run_against``)."""
+    other = load_against(against, bundle) if against is not None else None
     given: list = list(factions or [])
     if given and all(isinstance(f, str) for f in given):  # one seating, as faction ids
         workloads = [given]
@@ -278,6 +377,9 @@ def run_bench(bundle: Bundle, factions: list[str] | list[list[str]] | None = Non
     measured = [run_playouts(bundle, w, seeds, min_seconds, rounds) for w in workloads]
     out.update({k: measured[0][k] for k in ("compiled", "pure", "speedup")})
     out["workloads"] = measured
+    if other is not None:
+        out["against"] = run_against(bundle, workloads, seeds, other, str(against),
+                                     min_seconds, rounds)
     out["api"] = run_api(bundle, first, seeds, rounds)
     out["agents"] = [{"factions": w, **run_agents(bundle, w, seed, rounds)}
                      for w in workloads] if agents else {"skipped": "not asked (--no-agents)"}
@@ -317,6 +419,17 @@ def text(result: dict) -> list[str]:
         if w.get("speedup"):
             lines.append(f"speedup: {w['speedup']:.1f}x (compiled over pure playout, "
                          "decisions/s)")
+    vs = result.get("against")
+    if vs and "skipped" in vs:
+        lines.append(f"against {vs['path']}: skipped ({vs['skipped']})")
+    for w in (vs or {}).get("workloads", []):
+        lines.append(f"against {vs['path']} ({len(w['factions'])} players): this build "
+                     f"{w['this']['decisions_per_s']:.0f} decisions/s, that one "
+                     f"{w['other']['decisions_per_s']:.0f}: x{w['ratio']:.3f} (compiled "
+                     f"playouts in alternating rounds, {w['rounds']} each; {w['timer']})")
+        if not w["same_games"]:
+            lines.append(f"  the two builds played different games ({w['this']['decisions']}"
+                         f" and {w['other']['decisions']} decisions): one changed a rule")
     api = result.get("api")
     if api:
         loop = api["python_loop"]

@@ -465,7 +465,8 @@ def cmd_bench(args) -> int:
     result = run_bench(bundle, [w for w in workloads if w] or None, games=args.games,
                        seed=args.seed,
                        min_seconds=args.min_seconds, rounds=args.rounds,
-                       pettingzoo=not args.no_pettingzoo, agents=not args.no_agents)
+                       pettingzoo=not args.no_pettingzoo, agents=not args.no_agents,
+                       against=args.against)
     if args.json:
         print(json.dumps(result, indent=2))
     else:
@@ -829,6 +830,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-agents", action="store_true",
                    help="skip the agents (the heuristic's decisions/s, the search's "
                         "iterations/s)")
+    p.add_argument("--against", metavar="CORE",
+                   help="another build's compiled core of the same rules (its extension "
+                        "file, or the cache folder `rootlaw build` printed): both cores' "
+                        "playouts in alternating rounds, and their ratio")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     packs(p)
     p.set_defaults(func=cmd_bench)

@@ -286,6 +286,47 @@ def test_bench_json_structure(capsys):
         r["pure"]["round_decisions"] * r["compiled"]["rounds"]
 
 
+def test_bench_against_another_build_alternates_and_reports_the_ratio(capsys):
+    """Issue 12: speed 'measured before and after alternately in one run and reported by
+    rootlaw bench': --against another build's core of the same rules."""
+    from rootlaw.runtime.core import load_core
+
+    core = load_core(resolve(), pure=False)
+    assert core.compiled, "bench ran without the compiled core"
+    path = core.module.__file__  # a build of the same rules: this one
+    rc, out, err = run(capsys, "bench", "--json", "--games", "2", "--min-seconds", "0",
+                       "--rounds", "2", "--no-agents", "--no-pettingzoo", "--against", path,
+                       "--factions", "marquise,eyrie", "--factions", "marquise,eyrie,alliance")
+    assert rc == 0, err
+    vs = json.loads(out)["against"]
+    assert vs["path"] == path and [w["factions"] for w in vs["workloads"]] == \
+        [["marquise", "eyrie"], ["marquise", "eyrie", "alliance"]]
+    for w in vs["workloads"]:
+        assert w["rounds"] >= 2 and w["timer"] == f"CPU time, best of {w['rounds']} rounds"
+        assert w["same_games"] and w["this"]["decisions"] == w["other"]["decisions"] > 0
+        assert w["ratio"] == pytest.approx(
+            w["this"]["decisions_per_s"] / w["other"]["decisions_per_s"])
+    rc, out, err = run(capsys, "bench", "--games", "1", "--min-seconds", "0", "--rounds", "1",
+                       "--no-agents", "--no-pettingzoo", "--against", path)
+    assert rc == 0 and re.search(r"against .* \(2 players\): this build \d+ decisions/s, "
+                                 r"that one \d+: x\d\.\d{3} \(compiled playouts in "
+                                 r"alternating rounds", out), out
+
+
+def test_bench_against_refuses_a_missing_file_or_a_core_of_other_rules(capsys, tmp_path):
+    from conftest import example_bundle
+
+    from rootlaw.generator import build as gbuild
+
+    rc, out, err = run(capsys, "bench", "--against", str(tmp_path / "none.so"))
+    assert rc != 0 and "FILE-MISSING" in err and "none.so: no such file" in err
+    rc, out, err = run(capsys, "bench", "--against", str(tmp_path))
+    assert rc != 0 and "FILE-MISSING" in err and "found 0" in err
+    other = gbuild.compiled_path(example_bundle("four-actions"))  # compiled: other rules
+    rc, out, err = run(capsys, "bench", "--against", str(other))
+    assert rc != 0 and "VALUE-INVALID" in err and "a core of other rules" in err, err
+
+
 def test_bench_measures_every_figure_alike_and_says_how(capsys):
     """Issue 15: the playouts were wall time and the API CPU time, and nothing said so.
     Every figure is now the best round of CPU time, and says so with what it timed."""
