@@ -2045,6 +2045,7 @@ def _program_never(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 f"{act}: program {act}'s choice has a 'when' at "
                 f"{_at(use, ('do', 0, 'clearing', 'when'))} that compares with a number this "
                 "entry leaves out, so it never holds: no clearing passes it")
+        yield from _empty_choice(use, first)
         for i, part in enumerate(prog.do):
             yield from _pay_never(use, i, part)
             if isinstance(part, M.SpendPart):
@@ -2073,6 +2074,43 @@ def _program_never(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                     f"among {theirs} at {_at(use, ('do', i, 'piece'))}, and map {m.id!r} "
                     f"has clearings of {', '.join(sorted(suits))} only: it is never offered "
                     "there")
+
+
+def _passes_none(flt: M.ClearingFilter, use: _Use, at: tuple) -> tuple | None:
+    """Where a clearing filter holds a test that no clearing can pass at this use: a
+    'has_any' the use binds to no pieces at all (or an 'adjacent_to' or every 'any_of'
+    branch that passes none); None when some clearing may pass."""
+    if flt.has_any is not None and _resolved(use, flt.has_any) == []:
+        return (*at, "has_any")
+    if flt.adjacent_to is not None:
+        inner = _passes_none(flt.adjacent_to, use, (*at, "adjacent_to"))
+        if inner is not None:
+            return inner
+    if flt.any_of:
+        branches = [_passes_none(b, use, (*at, "any_of", j)) for j, b in enumerate(flt.any_of)]
+        if all(b is not None for b in branches):
+            return branches[0]
+    return None
+
+
+def _empty_choice(use: _Use, first: M.ChoosePart | None) -> Iterator[tuple]:
+    """PROGRAM-NEVER of a first choice with no option at this use: its pieces ('among')
+    or a filter's 'has_any' bound to an empty list (train's buildings: [])."""
+    if first is None:
+        return
+    act, where = use.name, None
+    if first.piece is not None and _resolved(use, first.piece.among) == []:
+        where = ("do", 0, "piece", "among")
+    for key, flt in (("clearing", first.clearing),
+                     ("card", first.card.matching if first.card is not None else None)):
+        if where is None and isinstance(flt, M.ClearingFilter):
+            base = ("do", 0, key) if key == "clearing" else ("do", 0, "card", "matching")
+            where = _passes_none(flt, use, base)
+    if where is not None:
+        yield use.doc, use.loc, (
+            f"{act}: program {act}'s choice reads an empty list of pieces at "
+            f"{_at(use, where)} (this entry gives none): it has no option, so it is never "
+            "offered")
 
 
 def _pay_never(use: _Use, i: int, part: Any) -> Iterator[tuple]:

@@ -711,6 +711,28 @@ def test_a_program_never_offered_where_it_is_used_is_a_warning_at_the_entry(caps
     assert run(capsys, "validate", pack, "--play", 0, "--strict")[0] == 1
 
 
+def test_a_choice_bound_to_no_pieces_is_never_offered_a_warning_at_the_entry(tmp_path):
+    """Train's card must match a clearing holding one of its buildings (Law 8.5.3): an
+    entry giving it no buildings at all has no option (an empty list was accepted in
+    silence; the per-action model it replaced needed one)."""
+    (tmp_path / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "no-bases", "name": "x", "version": "1", "requires": ["base"],
+         "content": ["train.json"]}), encoding="utf-8")
+    (tmp_path / "train.json").write_text(json.dumps(
+        {"kind": "patch", "target": "faction:alliance", "patch": [
+            {"op": "test", "path": "/turn/daylight/0/menu/2/action", "value": "train"},
+            {"op": "replace", "path": "/turn/daylight/0/menu/2/buildings", "value": []}]}),
+        encoding="utf-8")
+    got = [(d.code, d.severity, d.pointer, d.message) for d in findings(tmp_path)]
+    assert got == [(  # located at the patch's operation that wrote the empty list
+        "PROGRAM-NEVER", "warning", "/patch/1",
+        "train: program train's choice reads an empty list of pieces at "
+        f"/programs/train/do/0/card/matching/has_any ({BASE_PACK / 'library.json'}) (this "
+        "entry gives none): it has no option, so it is never offered (in faction:alliance "
+        "as patched, at /turn/daylight/0/menu/2)")]
+    assert not [d for d in findings(BASE_PACK) if d.code == "PROGRAM-NEVER"]
+
+
 def test_a_spend_its_zone_can_never_hold_is_a_warning_at_the_entry(capsys):
     """The otters' revolt costs 5 friends, and their zone holds 4, its capacity lifted by
     nothing (Law 8.2.3.I: a card gained into a full zone is discarded)."""
