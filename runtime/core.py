@@ -239,13 +239,6 @@ def compiled_available(bundle: Bundle) -> bool:
 def load_core(bundle: Bundle, pure: bool | None = None) -> CoreModule:
     """The core for a bundle; pure=None follows ROOTLAW_PURE."""
     key = (gbuild.core_key(bundle), want_pure() if pure is None else pure)
-    loaded = _LOADED.get(key)
-    if loaded is not None and loaded.why_pure and gbuild.compiled_path(bundle) is not None:
-        # Pure only because no compiled core was there yet (auto-build off, or another
-        # process still compiling it): one is there now, so the next game gets it rather
-        # than this process keeping the fallback for good.  Games made already keep
-        # theirs; both cores run the same lines, so nothing they decide differs.
-        del _LOADED[key]
     if key not in _LOADED:
         _LOADED[key] = _load(bundle, key[1])
         if _LOADED[key].why_pure:

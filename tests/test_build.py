@@ -68,26 +68,6 @@ def test_a_torn_extension_is_never_loaded_the_pure_path_runs(cache, capsys, monk
     assert core.why_pure == "no compiled core for this bundle, and ROOTLAW_AUTO_BUILD=0"
 
 
-def test_a_pure_fallback_gives_way_to_a_compiled_core_built_since(monkeypatch):
-    """A game made before its core was compiled (auto-build off, or another process still
-    compiling it: two test workers) fell back to the pure core, and the process kept that
-    core for good, so a later game asking for the compiled one got the pure one."""
-    from conftest import example_bundle
-
-    bundle = example_bundle(FOUR.name)  # compiled into the suite's cache
-    monkeypatch.delenv("ROOTLAW_PURE", raising=False)
-    monkeypatch.setattr(rcore, "_LOADED", {})
-    real = gbuild.compiled_path
-    monkeypatch.setattr(gbuild, "compiled_path", lambda b: None)  # not built yet
-    first = rcore.load_core(bundle)
-    assert not first.compiled and "ROOTLAW_AUTO_BUILD=0" in first.why_pure
-    monkeypatch.setattr(gbuild, "compiled_path", real)  # the other process is done
-    again = rcore.load_core(bundle)
-    assert again.compiled and again.why_pure == ""
-    assert rcore.load_core(bundle) is again  # and kept from then on
-    assert not rcore.load_core(bundle, pure=True).compiled  # asked for pure: pure
-
-
 def test_a_failed_build_is_remembered_not_tried_by_every_command(cache, capsys, monkeypatch):
     calls = []
 
