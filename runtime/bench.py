@@ -46,6 +46,7 @@ from types import ModuleType
 from rootlaw.spec import Bundle
 
 from .agents import RandomAgent
+from .core import load_core
 from .errors import RootlawError
 from .game import Game
 
@@ -289,9 +290,9 @@ def load_against(path: str | Path, bundle: Bundle) -> ModuleType:
         p = found[0]
     if not p.is_file():
         raise RootlawError(f"--against {p}: no such file", code="FILE-MISSING")
-    name = p.name.split(".")[0]
-    spec = importlib.util.spec_from_file_location(name, p)
-    if spec is None or spec.loader is None or not p.name.endswith(tuple(EXTENSION_SUFFIXES)):
+    spec = importlib.util.spec_from_file_location(p.name.split(".")[0], p) \
+        if p.name.endswith(tuple(EXTENSION_SUFFIXES)) else None
+    if spec is None or spec.loader is None:
         raise RootlawError(f"--against {p}: not a compiled core (an extension module, "
                            f"{EXTENSION_SUFFIXES[0]})", code="VALUE-INVALID")
     try:
@@ -300,9 +301,9 @@ def load_against(path: str | Path, bundle: Bundle) -> ModuleType:
     except ImportError as e:
         raise RootlawError(f"--against {p}: failed to load ({e})",
                            code="VALUE-INVALID") from None
-    theirs = getattr(mod, "BUNDLE_HASH", None)
     if not (hasattr(mod, "Core") and hasattr(mod, "compiled") and mod.compiled()):
         raise RootlawError(f"--against {p}: not a compiled rootlaw core", code="VALUE-INVALID")
+    theirs = getattr(mod, "BUNDLE_HASH", None)
     if theirs != bundle.hash:
         raise RootlawError(f"--against {p}: a core of other rules (bundle {theirs}, this "
                            f"bench's {bundle.hash}); compare two builds of one bundle",
@@ -326,11 +327,10 @@ def run_against(bundle: Bundle, workloads: list[list[str]], seeds: list[int],
     """Each workload's random playouts on this build's compiled core and on ``other``,
     alternately (this, other, this, other ...), the best round of each: the ratio of
     this to other (above 1: this build is faster)."""
-    this = Game(workloads[0], seeds[0], bundle=bundle, pure=False)
-    if not this.compiled:
+    core = load_core(bundle, pure=False)
+    if not core.compiled:
         return {"path": path, "skipped": "no compiled core of this build to measure"}
-    mine = this._cfg.core_module.module
-    names = this._cfg.names["factions"]
+    mine, names = core.module, core.tables.names["factions"]
     out: list[dict] = []
     for w in workloads:
         seats = [names.index(f) for f in w]

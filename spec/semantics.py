@@ -2101,11 +2101,11 @@ def _empty_choice(use: _Use, first: M.ChoosePart | None) -> Iterator[tuple]:
     act, where = use.name, None
     if first.piece is not None and _resolved(use, first.piece.among) == []:
         where = ("do", 0, "piece", "among")
-    for key, flt in (("clearing", first.clearing),
-                     ("card", first.card.matching if first.card is not None else None)):
+    matching = first.card.matching if first.card is not None else None
+    for at, flt in ((("do", 0, "clearing"), first.clearing),
+                    (("do", 0, "card", "matching"), matching)):
         if where is None and isinstance(flt, M.ClearingFilter):
-            base = ("do", 0, key) if key == "clearing" else ("do", 0, "card", "matching")
-            where = _passes_none(flt, use, base)
+            where = _passes_none(flt, use, at)
     if where is not None:
         yield use.doc, use.loc, (
             f"{act}: program {act}'s choice reads an empty list of pieces at "
