@@ -419,10 +419,10 @@ def text(result: dict) -> list[str]:
         if w.get("speedup"):
             lines.append(f"speedup: {w['speedup']:.1f}x (compiled over pure playout, "
                          "decisions/s)")
-    vs = result.get("against")
-    if vs and "skipped" in vs:
+    vs = result.get("against") or {}
+    if "skipped" in vs:
         lines.append(f"against {vs['path']}: skipped ({vs['skipped']})")
-    for w in (vs or {}).get("workloads", []):
+    for w in vs.get("workloads", []):
         lines.append(f"against {vs['path']} ({len(w['factions'])} players): this build "
                      f"{w['this']['decisions_per_s']:.0f} decisions/s, that one "
                      f"{w['other']['decisions_per_s']:.0f}: x{w['ratio']:.3f} (compiled "
