@@ -839,10 +839,21 @@ def test_ray_chunks_in_flight_return_their_games_on_ctrl_c(monkeypatch):
     monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", "0")
     real_init = sm._ray_init
     wait = [6.0]
+    returned = threading.Event()
+
+    def press(first: float) -> None:
+        # Ctrl-C once Ray is up.  A press can be lost (twice on a busy CI machine the run
+        # went on into its million pure games): pressed again, as a user would, but only
+        # after the grace time, so a press that arrived never has its grace cut short.
+        delay = first
+        while not returned.wait(delay):
+            _thread.interrupt_main()
+            delay = 2 * sm.STOP_GRACE + first
 
     def init(address, jobs):
         started = real_init(address, jobs)
-        threading.Timer(wait[0], _thread.interrupt_main).start()  # Ctrl-C, once Ray is up
+        returned.clear()
+        threading.Thread(target=press, args=(wait[0],), daemon=True).start()
         return started
 
     monkeypatch.setattr(sm, "_ray_init", init)
@@ -850,8 +861,11 @@ def test_ray_chunks_in_flight_return_their_games_on_ctrl_c(monkeypatch):
     # (they start, load the core, then play): nothing to return yet is no test, so the
     # Ctrl-C comes later, up to twice.
     for _ in range(3):
-        sim = sm.simulate(base_bundle(), ["marquise", "eyrie"], games=1_000_000, seed=9,
-                          jobs=2, ray="local", pure=True)
+        try:
+            sim = sm.simulate(base_bundle(), ["marquise", "eyrie"], games=1_000_000, seed=9,
+                              jobs=2, ray="local", pure=True)
+        finally:
+            returned.set()  # no press after the run: it would land in the next test
         assert sim.interrupted
         if sim.games:
             break
