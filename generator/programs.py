@@ -579,7 +579,7 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
     return d
 
 
-def compile_use(entry: M.BaseModel, prog: M.Program, index: int, limit_slot: int,
+def compile_use(entry: M.ProgramEntry, prog: M.Program, index: int, limit_slot: int,
                 faction_index: int, bundle, pidx: dict[str, int], pieces: list,
                 pay_slot: int = -1) -> Instance:
     """The instance of ``prog`` that a menu entry of the bundle's faction ``faction_index``
@@ -685,7 +685,7 @@ def _apply_step_part(part, r: _Resolver, code: _Code, inst: Instance) -> list[st
             "                self.discard(d)"]
 
 
-def compile_step_use(step: M.BaseModel, prog: M.Program, index: int, faction_index: int,
+def compile_step_use(step: M.ProgramStep, prog: M.Program, index: int, faction_index: int,
                      bundle, pidx: dict[str, int], pieces: list) -> Instance:
     """The instance of ``prog`` a step of faction ``faction_index`` runs when it is
     entered (the step's 'op' names the program, its fields bind the parameters, as a menu

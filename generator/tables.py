@@ -428,9 +428,32 @@ def content_uses(bundle: Bundle) -> Uses:
 
 
 def step_program(step, library: dict) -> M.Program | None:
-    """The program a step runs (models.PROGRAM_STEPS): the one its 'op' names, as a menu
-    entry's 'action' does."""
-    return library.get(step.op) if step.op in M.PROGRAM_STEPS else None
+    """The program a step runs (models.ProgramStep): the one its 'op' names, as a menu
+    entry's 'action' does (None: one of the engine's steps)."""
+    return library.get(step.op) if isinstance(step, M.ProgramStep) else None
+
+
+def _scored_tracks(step, library: dict) -> list[str]:
+    """The pieces whose track VP a step's program scores (a 'score' of track_vp), as the
+    step binds them: each is scored again every time the step runs, an income."""
+    prog = step_program(step, library)
+    if prog is None:
+        return []
+    params = prog.bind(M.use_fields(step))
+    out = []
+    for part in prog.do:
+        values = [part.vp] if isinstance(part, M.ScorePart) else []
+        while values:
+            v = values.pop()
+            if isinstance(v, M.TrackVp):
+                name = params.get(v.track_vp[1:]) if v.track_vp.startswith("$") else v.track_vp
+                if isinstance(name, str):
+                    out.append(name)
+            elif isinstance(v, M.SumValue):
+                values += v.sum
+            elif isinstance(v, M.IfValue):
+                values += [v.then, v.else_]
+    return out
 
 
 def _step_parts(prog: M.Program, step, faction: M.FactionSpec) -> list[str]:
@@ -658,15 +681,15 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("TRACK_VP", vp)
     t.put("TRACK_COST", cost)
     t.put("TRACK_DRAW_AT", draw)
-    # Pieces whose track a score_track step scores again and again (an income, not a
-    # one-off on placement), and the hand a faction keeps at its turn's end (its
+    # Pieces whose track a step's program scores again and again (score_track's: an
+    # income, not a one-off on placement), and the hand a faction keeps at its turn's end (its
     # discard_down_to limit): what the agents' evaluation reads (core/agent.py.j2).
     def steps_of(f: M.FactionSpec) -> list:
         return [st for steps in (f.setup, f.turn.birdsong, f.turn.daylight, f.turn.evening,
                                  *f.hooks.values()) for st in steps]
 
-    income = {pidx[st.building] for f in factions for st in steps_of(f)
-              if isinstance(st, M.ScoreTrack)}
+    income = {pidx[pid] for f in factions for st in steps_of(f)
+              for pid in _scored_tracks(st, bundle.programs) if pid in f.pieces}
     t.put("PIECE_INCOME", [int(i in income) for i in range(NP)])
     t.put("FACTION_HAND_LIMIT", [min([st.limit for st in steps_of(f)
                                       if isinstance(st, M.DiscardDownTo)] or [1 << 20])
@@ -872,7 +895,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
             menu_mask.append(mmask)
         return start, len(menu)
 
-    step_uses: list[tuple[int, int, M.Program, M.BaseModel]] = []  # (step, faction, program, step)
+    # (step, faction, program, step)
+    step_uses: list[tuple[int, int, M.Program, M.ProgramStep]] = []
     step_names: list[str] = []  # each step's op as its content names it (a program's name)
 
     def emit(fi: int, steps: list) -> tuple[int, int]:
@@ -883,6 +907,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
             a = b = c = d = 0
             step_names.append(s.op)
             step_prog = step_program(s, library)
+            if step_prog is None and isinstance(s, M.ProgramStep):
+                raise ProgramError(f"step {s.op}: no program of that name (PROGRAM-REF)")
             if step_prog is not None:
                 # A step that runs a program: its instance (STEP_A) is compiled once every
                 # menu's are, so theirs keep their numbers.

@@ -35,7 +35,17 @@ from pydantic import BaseModel
 from .diagnostics import Diagnostic, SpecError, located, unlocated, with_lines
 from .jsonio import CONTENT_MAX_BYTES, JsonInputError, read_bytes
 from .loader import load_file, load_pack, validate_data
-from .models import DeckSpec, FactionSpec, LibrarySpec, MapSpec, PackSpec, PatchSpec, Program
+from .models import (
+    ENGINE_STEP_OPS,
+    DeckSpec,
+    FactionSpec,
+    LibrarySpec,
+    MapSpec,
+    PackSpec,
+    Param,
+    PatchSpec,
+    Program,
+)
 from .patch import PatchError, Touch, apply, clash, overlap, parse_pointer, pointer_of
 from .words import did_you_mean, unknown_name
 
@@ -123,8 +133,9 @@ class Bundle:
             "map": _without_added_defaults(
                 self.map, self.map.model_dump(mode="json", exclude=_MAP_DRAWING)),
             "deck": _without_added_defaults(self.deck, self.deck.model_dump(mode="json")),
-            "factions": [_without_added_defaults(
-                f, f.model_dump(mode="json", exclude=_FACTION_DRAWING)) for f in self.factions],
+            "factions": [_with_step_defaults(_without_added_defaults(
+                f, f.model_dump(mode="json", exclude=_FACTION_DRAWING)), self.programs)
+                for f in self.factions],
         }
 
     @cached_property
@@ -168,6 +179,23 @@ def _without_added_defaults(model: Any, dumped: Any) -> Any:
             if k in dumped:
                 _without_added_defaults(m, dumped[k])
     return dumped
+
+
+def _with_step_defaults(faction: dict, programs: dict[str, Program]) -> dict:
+    """A faction's dump with each step that names a program given the defaults of the
+    parameters it leaves out: a step dumps as it did when each such step had a model of
+    its own, whose defaults were the program's (so records made then keep their hash)."""
+    phases = faction.get("turn", {})
+    for steps in (faction.get("setup", []), *(phases.get(ph, []) for ph in
+                                               ("birdsong", "daylight", "evening")),
+                  *faction.get("hooks", {}).values()):
+        for step in steps:
+            prog = programs.get(step.get("op")) if step.get("op") not in ENGINE_STEP_OPS \
+                else None
+            for name, param in (prog.params.items() if prog is not None else ()):
+                if isinstance(param, Param) and name not in step:
+                    step[name] = copy.deepcopy(param.default)
+    return faction
 
 
 _STANDARD: list[LibrarySpec] = []

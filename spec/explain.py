@@ -76,6 +76,8 @@ UNIONS: list[tuple[Any, str]] = [
 PATTERNS: dict[str, str] = {
     r"^[a-z][a-z0-9-]*$": "an id (lowercase letters, digits and '-', starting with a letter)",
     r"^#[0-9a-fA-F]{6}$": "a colour '#rrggbb'",
+    r"^[a-z][a-z0-9_-]*$": "a program's name (lowercase letters, digits, '_' and '-', "
+                           "starting with a letter)",
     r"^\$[a-z][a-z0-9_]*$": "'$name', a number parameter of the program",
     r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$": "an id or '$name', a parameter of the program",
     r"^(/([^~/]|~[01])*)*$": "a JSON pointer ('' for the whole document, or like "
@@ -187,7 +189,18 @@ def _frame(ann: Any, meta: list, how: str, name: object = None,
             f.disc = disc
             f.tags = tuple(get_args(_unwrap(m)[0].model_fields[disc].annotation)[0]
                            for m in members)
+        elif isinstance(disc, Discriminator) and disc.discriminator in _OPEN_UNIONS:
+            # A union of the engine's own members and a program named by its key: its
+            # tags are the engine's, and a program's name
+            f.disc = _OPEN_UNIONS[disc.discriminator]
+            f.tags = (*(t.tag for m in members for t in _unwrap(m)[1]
+                        if isinstance(t, Tag) and t.tag != "program"), "or a program's name")
     return f
+
+
+_OPEN_UNIONS: dict[Any, str] = {M._step_tag: "op"}
+"""The unions whose members are the engine's own and any program (models.ProgramStep),
+told apart by this key."""
 
 
 def walk(loc: tuple) -> tuple[list[Frame], tuple]:
@@ -370,6 +383,8 @@ def explain(err: Mapping[str, Any], data: object) -> tuple[str, str, tuple]:
         near = [k for k in (_parent(data, loc) or {}) if k not in keys_of(f.model)]
         return code, needs_key(noun(f.model), str(f.name), why=_doc(f.model, str(f.name)),
                                near=near), ()
+    if kind == "union_tag_not_found" and f.disc and f.union and not isinstance(value, dict):
+        return "VALUE-INVALID", is_not(subject(frames), expected(f), value), ()
     if kind in ("union_tag_not_found", "union_tag_invalid") and f.disc:
         return code, _tag_message(kind, f, value, loc), ()
     if rest:  # a part of the file the schema has no place for (should not happen)

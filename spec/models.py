@@ -280,7 +280,8 @@ ActionCount = Annotated[
 ]
 UNION_TAGS = frozenset({"number", "from-box", "any-number", "parameter", "track-cost",
                         "warriors-at", "sum-of", "if-then", "at-least", "none-on-map",
-                        "negation", "clearing-count"})
+                        "negation", "clearing-count",
+                        "program"})  # (a step's or menu entry's naming a program)
 
 
 class FactionCard(Strict):
@@ -503,12 +504,10 @@ class ProgramEntry(BaseModel):
         return dict(self.model_extra or {})
 
 
-def use_fields(entry: BaseModel) -> dict[str, Any]:
-    """The fields a use of a program gives its parameters: a menu entry's as written, a
-    step's model's (its defaults filled in) but its op."""
-    if isinstance(entry, ProgramEntry):
-        return entry.fields()
-    return {k: getattr(entry, k) for k in type(entry).model_fields if k not in ("action", "op")}
+def use_fields(entry: ProgramEntry | ProgramStep) -> dict[str, Any]:
+    """The fields a use of a program (a menu entry or a step) gives its parameters, as
+    written (``Program.bind`` fills in the defaults)."""
+    return entry.fields()
 
 
 def _menu_tag(v: Any) -> str:
@@ -688,24 +687,6 @@ class Actions(Strict):
         return self
 
 
-class Draw(Strict):
-    """Draw cards, +1 per draw bonus uncovered on a building's track (Law 6.6.1, 7.6.2,
-    8.6.2): runs the program draw (models.PROGRAM_STEPS)."""
-
-    op: Literal["draw"]
-    count: int = Field(default=1, ge=0, le=100)
-    bonus_building: Ident | None = None
-    bonus_buildings: list[Ident] = []
-    """More buildings whose tracks' uncovered bonuses add up (with bonus_building)."""
-
-
-class DrawToZone(Strict):
-    """Draw cards into a zone instead of the hand (Law 8.3.4); a full zone discards
-    them: runs the program draw_to_zone (models.PROGRAM_STEPS)."""
-
-    op: Literal["draw_to_zone"]
-    zone: Ident
-    count: int = Field(default=1, ge=1, le=100)
 
 
 class DiscardDownTo(Strict):
@@ -714,13 +695,6 @@ class DiscardDownTo(Strict):
     op: Literal["discard_down_to"]
     limit: int = Field(default=5, ge=0, le=100)
 
-
-class DrawIfHandEmpty(Strict):
-    """Draw if your hand is empty (Law 7.4.1): runs the program draw_if_hand_empty
-    (models.PROGRAM_STEPS)."""
-
-    op: Literal["draw_if_hand_empty"]
-    count: int = Field(default=1, ge=1, le=100)
 
 
 class AddToColumns(Strict):
@@ -749,28 +723,7 @@ class ResolveColumns(Strict):
     on_fail: Ident
 
 
-class ScoreTrack(Strict):
-    """Score the VP of a building track for the buildings on the map (Law 7.6.1): runs
-    the program score_track (models.PROGRAM_STEPS)."""
 
-    op: Literal["score_track"]
-    building: Ident
-
-
-class LoseVpPerColumnCard(Strict):
-    """Lose 1 VP per card of a suit in your columns (Law 7.7.1): runs the program
-    lose_vp_per_column_card (models.PROGRAM_STEPS)."""
-
-    op: Literal["lose_vp_per_column_card"]
-    suit: Suit
-
-
-class DiscardColumns(Strict):
-    """Discard every card in your columns (Law 7.7.2; faction cards go back to the
-    reserve, to be tucked again): runs the program discard_columns
-    (models.PROGRAM_STEPS)."""
-
-    op: Literal["discard_columns"]
 
 
 class ChooseRole(Strict):
@@ -847,24 +800,65 @@ class AdvanceCycle(Strict):
     by: int = Field(default=1, ge=1, le=15)
 
 
+ENGINE_STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
+                   "add_to_columns", "place_if_none", "resolve_columns", "choose_role",
+                   "end_phase", "setup_home_token", "setup_warriors_everywhere",
+                   "setup_buildings_near_home", "setup_home_corner", "score_forests",
+                   "run_stage", "advance_cycle")
+"""Steps that are the engine's own routines (the general Law's, and the ones not yet
+written as programs); every other 'op' names a program (ProgramStep)."""
+
+
+class ProgramStep(BaseModel):
+    """A step that runs a program of the bundle's libraries when it is entered: its 'op'
+    is the program's name, its other fields bind the program's parameters, as a menu
+    entry's do (a parameter with a default may be left out). What they must be is the
+    program's to say, so validation checks them at each use (PROGRAM-REF, PROGRAM-USE),
+    located at the step; the program chooses nothing (a step offers no options)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, use_attribute_docstrings=True,
+                              strict=True)
+    __pydantic_extra__: dict[str, ParamValue]  # type: ignore[assignment]
+
+    # (in the JSON Schema, not one of the engine's own steps: a step is one of them or
+    # this, never both)
+    op: ProgramName = Field(json_schema_extra={"not": {"enum": list(ENGINE_STEP_OPS)}})
+    """The program's name (``standard`` library: draw, score_track, draw_to_zone, ...)."""
+
+    def fields(self) -> dict[str, ParamValue]:
+        """The fields that bind the program's parameters, as written."""
+        return dict(self.model_extra or {})
+
+
+def _step_tag(v: Any) -> str | None:
+    # (None, for what has no 'op': the loader says a step needs one, naming the steps)
+    if isinstance(v, dict):
+        if "op" not in v:
+            return None
+        op = v["op"]
+    elif isinstance(v, BaseModel) and "op" in type(v).model_fields:
+        op = v.op  # type: ignore[attr-defined]
+    else:
+        return None
+    return op if op in ENGINE_STEP_OPS else "program"
+
+
 Step = Annotated[
-    (
-        PlaceAtBuildings | Craft | Actions | Draw | DiscardDownTo | DrawIfHandEmpty |
-        AddToColumns | PlaceIfNone | ResolveColumns | ScoreTrack | LoseVpPerColumnCard |
-        DiscardColumns | ChooseRole | EndPhase | SetupHomeToken | SetupWarriorsEverywhere |
-        SetupBuildingsNearHome | SetupHomeCorner | DrawToZone | ScoreForests | RunStage |
-        AdvanceCycle
-    ),
-    Field(discriminator="op"),
+    Annotated[PlaceAtBuildings, Tag("place_at_buildings")] | Annotated[Craft, Tag("craft")] |
+    Annotated[Actions, Tag("actions")] | Annotated[DiscardDownTo, Tag("discard_down_to")] |
+    Annotated[AddToColumns, Tag("add_to_columns")] |
+    Annotated[PlaceIfNone, Tag("place_if_none")] |
+    Annotated[ResolveColumns, Tag("resolve_columns")] |
+    Annotated[ChooseRole, Tag("choose_role")] | Annotated[EndPhase, Tag("end_phase")] |
+    Annotated[SetupHomeToken, Tag("setup_home_token")] |
+    Annotated[SetupWarriorsEverywhere, Tag("setup_warriors_everywhere")] |
+    Annotated[SetupBuildingsNearHome, Tag("setup_buildings_near_home")] |
+    Annotated[SetupHomeCorner, Tag("setup_home_corner")] |
+    Annotated[ScoreForests, Tag("score_forests")] | Annotated[RunStage, Tag("run_stage")] |
+    Annotated[AdvanceCycle, Tag("advance_cycle")] |
+    Annotated[ProgramStep, Tag("program")],
+    Discriminator(_step_tag),
 ]
-
-
-PROGRAM_STEPS = ("score_track", "lose_vp_per_column_card", "discard_columns",
-                 "draw_if_hand_empty", "draw_to_zone", "draw")
-"""Steps that run a program: the op names one of the libraries' programs (the standard
-library's, spec/content/base/library.json, unless a pack's replaces it), run when the
-step is entered, the step's fields binding its parameters as a menu entry's do; the
-step's model is the form of its use (docs/language.md)."""
 
 
 class Turn(Strict):
@@ -982,14 +976,14 @@ class FactionSpec(Strict):
         for base, steps in programs:
             for i, s in enumerate(steps):
                 at, where = (*base, i), f"step {s.op}"
-                for attr in ("piece", "building", "token", "bonus_building"):
+                if isinstance(s, ProgramStep):
+                    continue  # what its fields name: the program's to say (PROGRAM-USE)
+                for attr in ("piece", "building", "token"):
                     v = getattr(s, attr, None)
                     if v is not None:
                         need(v, (*at, attr), where)
-                for key in ("buildings", "bonus_buildings"):
-                    for j, b in enumerate(getattr(s, key, [])):
-                        need(b, (*at, key, j), where)
-                named(getattr(s, "zone", None), zone_ids, (*at, "zone"), where, "zone")
+                for j, b in enumerate(getattr(s, "buildings", [])):
+                    need(b, (*at, "buildings", j), where)
                 if isinstance(s, Actions) and isinstance(s.count, FromBox):
                     named(s.count.box, box_ids, (*at, "count", "box"), where, "box")
                 if isinstance(s, ResolveColumns) and s.on_fail not in self.hooks:

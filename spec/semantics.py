@@ -374,9 +374,7 @@ _KINDS: dict[tuple[type, str], tuple[str, ...]] = {
     (M.FactionSpec, "crafting_piece"): ("building", "token"),
     (M.PlaceAtBuildings, "piece"): ("warrior", "token"),
     (M.PlaceAtBuildings, "building"): ("building",),
-    (M.Draw, "bonus_building"): ("building",),
     (M.PlaceIfNone, "building"): ("building",),
-    (M.ScoreTrack, "building"): ("building",),
     (M.SetupHomeToken, "token"): ("token",),
     (M.SetupBuildingsNearHome, "buildings"): ("building",),
     (M.SetupHomeCorner, "building"): ("building",),
@@ -385,7 +383,6 @@ _KINDS: dict[tuple[type, str], tuple[str, ...]] = {
     (M.RescueRemovedWarriors, "token"): ("token",),
     (M.Zone, "unlimited_while"): ("building",),
     (M.Box, "piece"): ("warrior",),
-    (M.Draw, "bonus_buildings"): ("building",),
     (M.Trigger, "pieces"): ("warrior", "building", "token"),
     (M.Trigger, "token"): ("token",),
 }
@@ -460,69 +457,63 @@ def _piece_kinds(f: M.FactionSpec):
                         f"{' or '.join(kinds)}")
 
 
-@check("TRACK-MISSING", "error", "faction",
-       "A step that reads a track the piece does not have: 'score_track' scores the 'vp' "
-       "row (without one it scores nothing). (What a program reads: at its uses.)", "7.6.1",
-       example='`{"op": "score_track", "building": "roost"}` where roost has no vp row')
-def _track_needed(f: M.FactionSpec):
-    for loc, obj, _name, pid in _piece_refs(f):
-        p = f.pieces.get(pid)
-        if p is None or p.kind != "building":
-            continue
-        track = p.track or M.Track()
-        if isinstance(obj, M.ScoreTrack) and not track.vp:
-            yield loc, f"score_track: {pid!r} has no 'vp' row"
+def _program_of(s: Any, programs: dict[str, Library]) -> M.Program | None:
+    """The program a step runs (None: an engine step, or a name no library has)."""
+    lib = programs.get(s.op) if isinstance(s, M.ProgramStep) else None
+    return lib.program if lib is not None else None
 
 
-@check("TRACK-DRAW-NONE", "warning", "faction",
-       "A draw step's bonus_building whose track has no 'draw_at' bonuses: the bonus is "
-       "always 0.",
-       example='`{"op": "draw", "bonus_building": "sawmill"}` where sawmill has no draw_at')
-def _draw_bonus(f: M.FactionSpec):
-    for loc, obj, _name, pid in _piece_refs(f):
-        p = f.pieces.get(pid)
-        if isinstance(obj, M.Draw) and p is not None and p.kind == "building" and \
-                not (p.track and p.track.draw_at):
-            yield loc, f"draw: {pid!r} has no 'draw_at' bonuses"
-
-
-@check("TURN-NO-DRAW", "warning", "faction",
-       "A turn with no 'draw' step: the faction's cards only run out (every faction of "
-       "the Law draws in its Evening), and a game can stall with no cards left to play.",
+@check("TURN-NO-DRAW", "warning", USES,
+       "A turn with no step whose program draws cards into the hand (a 'draw' part, as the "
+       "standard 'draw' step's): the faction's cards only run out (every faction of the "
+       "Law draws in its Evening), and a game can stall with no cards left to play.",
        "6.6, 7.6.2",
        example='`"evening": [{"op": "discard_down_to", "limit": 5}]`')
-def _draws(f: M.FactionSpec):
-    phases = [getattr(f.turn, ph) for ph in ("birdsong", "daylight", "evening")]
-    if not any(isinstance(s, M.Draw) for steps in phases for s in steps):
-        yield ("turn",), "no step of the turn draws cards ('draw')"
+def _draws(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+           programs: dict[str, Library]):
+    for f in fs:
+        steps = [s for ph in ("birdsong", "daylight", "evening") for s in getattr(f.turn, ph)]
+        if any(isinstance(s, M.ProgramStep) and s.op not in programs for s in steps):
+            continue  # a program of its pack's (validated alone) or none (PROGRAM-REF)
+        if not any(isinstance(part, M.DrawPart) and part.into is None
+                   for s in steps for part in getattr(_program_of(s, programs), "do", ())):
+            yield f, ("turn",), "no step of the turn draws cards (a program with a 'draw')"
 
 
-# Steps that never ask the player anything: they run on their own.
-_AUTOMATIC = (M.Draw, M.DrawToZone, M.DrawIfHandEmpty, M.ScoreTrack, M.LoseVpPerColumnCard,
-              M.DiscardColumns, M.EndPhase, M.ScoreForests, M.AdvanceCycle)
+# Parts of a step's program that may ask the player: a choice, which cards to spend,
+# which clearing pays.
+_ASKING_PARTS = (M.ChoosePart, M.SpendPart, M.PayPart)
+_AUTOMATIC = (M.EndPhase, M.ScoreForests, M.AdvanceCycle)
+"""Engine steps that never ask the player anything: they run on their own."""
 
 
-def _may_ask(s: Any, f: M.FactionSpec) -> bool:
+def _may_ask(s: Any, f: M.FactionSpec, programs: dict[str, Library]) -> bool:
     if isinstance(s, M.Actions):
         return s.count != 0 or s.extra_action_suit is not None
     if isinstance(s, M.RunStage):  # asks what one of the hooks it runs asks
-        return any(not isinstance(x, M.RunStage) and _may_ask(x, f)
+        return any(not isinstance(x, M.RunStage) and _may_ask(x, f, programs)
                    for h in s.hooks.values() for x in f.hooks.get(h, []))
+    if isinstance(s, M.ProgramStep):
+        prog = _program_of(s, programs)
+        return prog is None or any(isinstance(part, _ASKING_PARTS) for part in prog.do)
     return not isinstance(s, _AUTOMATIC)
 
 
-@check("TURN-NO-DECISION", "error", "faction",
+@check("TURN-NO-DECISION", "error", USES,
        "A turn in which nothing ever asks the player anything (only automatic steps, such "
-       "as draw and score_track, or actions with a count of 0, and no usable effect): the "
+       "as end_phase or a step whose program neither chooses nor spends nor pays, like "
+       "draw and score_track, or actions with a count of 0, and no usable effect): the "
        "faction never acts, and a game seating only such factions turns forever without a "
        "decision.", "5.2",
        example='`"turn": {"evening": [{"op": "draw", "count": 1}]}`')
-def _turn_decides(f: M.FactionSpec):
-    steps = [s for ph in ("birdsong", "daylight", "evening") for s in getattr(f.turn, ph)]
-    usable = any(isinstance(a, M.Effect) and not a.timing.startswith("battle_")
-                 for a in f.abilities)
-    if not usable and not any(_may_ask(s, f) for s in steps):
-        yield ("turn",), "no step of the turn asks the player to decide anything"
+def _turn_decides(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                  programs: dict[str, Library]):
+    for f in fs:
+        steps = [s for ph in ("birdsong", "daylight", "evening") for s in getattr(f.turn, ph)]
+        usable = any(isinstance(a, M.Effect) and not a.timing.startswith("battle_")
+                     for a in f.abilities)
+        if not usable and not any(_may_ask(s, f, programs) for s in steps):
+            yield f, ("turn",), "no step of the turn asks the player to decide anything"
 
 
 @check("ZONE-CAPACITY", "warning", "faction",
@@ -781,13 +772,9 @@ def _effect_no_effect(doc: Any):
             yield (*loc, "vp"), f"{prog.where}: score of 0 VP scores nothing"
 
 
-# Where the engine reads each track row: the entries that name the piece (cost: build,
-# spread; vp: build, score_track, spread, organize; draw_at: a draw's bonus).
-_TRACK_READERS: dict[str, tuple[tuple[type, str], ...]] = {
-    "cost": (),
-    "vp": ((M.ScoreTrack, "building"),),
-    "draw_at": ((M.Draw, "bonus_building"), (M.Draw, "bonus_buildings")),
-}
+# A track's rows: each is read by the programs that name the piece (cost: track_cost;
+# vp: a scoring place, track_vp; draw_at: draw_bonus), at their uses.
+_TRACK_ROWS = ("cost", "vp", "draw_at")
 _READS_PLAYER = (M.TakeRandomCardOp, M.LookAtHandOp)
 _READS_CLEARING = (M.RemoveOwnWarriorOp, M.GiveCardToZoneOp, M.DiscardZoneMatchingOp)
 
@@ -1582,6 +1569,11 @@ class _Use:
     lib: Library
     params: dict
 
+    @property
+    def what(self) -> str:
+        """What the use is, in the author's words: a step or a menu entry."""
+        return "step" if isinstance(self.entry, M.ProgramStep) else "entry"
+
 
 _UNBOUND = object()
 
@@ -1609,7 +1601,7 @@ def _step_uses(fs: tuple[M.FactionSpec, ...], programs: dict[str, Library]) -> I
     for f in fs:
         for loc, steps in _programs(f):
             for k, step in enumerate(steps):
-                lib = programs.get(step.op) if step.op in M.PROGRAM_STEPS else None
+                lib = programs.get(step.op) if isinstance(step, M.ProgramStep) else None
                 if lib is None:
                     continue
                 bound = lib.program.bind(M.use_fields(step))
@@ -1742,12 +1734,12 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 hint = f" (did you mean {name!r} where it says {near!r}?)" if near else ""
                 yield use.doc, use.loc, (
                     f"{act}: program {act} has a {typ} parameter {name!r}, and a {act!r} "
-                    f"entry has no {name!r} to give it{hint} (its fields: "
+                    f"{use.what} has no {name!r} to give it{hint} (its fields: "
                     f"{', '.join(fields) or 'none'})")
             elif not isinstance(v, forms) or isinstance(v, bool):
                 yield use.doc, use.loc, (
-                    f"{act}: program {act}'s parameter {name!r} is a {typ}, and this entry's "
-                    f"{name!r} is {quoted(v)}")
+                    f"{act}: program {act}'s parameter {name!r} is a {typ}, and this "
+                    f"{use.what}'s {name!r} is {quoted(v)}")
         pieces = [*f.pieces, "warrior"]
         zones, boxes = [z.id for z in f.zones], [b.id for b in f.boxes]
         for i, part in enumerate(prog.do):
@@ -1763,8 +1755,8 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                     at = _at(use, ("do", i, *where))
                     if not x:
                         yield use.doc, use.loc, (
-                            f"{act}: program {act} names {ref!r} at {at}, which this entry "
-                            f"leaves out: give it a {kind}")
+                            f"{act}: program {act} names {ref!r} at {at}, which this "
+                            f"{use.what} leaves out: give it a {kind}")
                     elif x not in known:
                         hint = did_you_mean(x, known)
                         owner = next((g.id for g in fs if x in g.pieces), None) \
@@ -1781,13 +1773,14 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 for ref in dict.fromkeys(_left_out(part.count, use.params)):
                     yield use.doc, use.loc, (
                         f"{act}: program {act}'s '{part.op}' counts with {ref!r} at "
-                        f"{_at(use, ('do', i, 'count'))}, which this entry leaves out: give "
-                        f"it {ref[1:]!r}")
+                        f"{_at(use, ('do', i, 'count'))}, which this {use.what} leaves out: "
+                        f"give it {ref[1:]!r}")
 
 
 @check("PROGRAM-REF", "error", USES,
        "A menu entry whose 'action' is neither one of the general Law's actions (battle, "
-       "march, build, craft) nor a program of the bundle's libraries.",
+       "march, craft) nor a program of the bundle's libraries; a step whose 'op' is neither "
+       "one of the engine's steps nor such a program.",
        example="alliance.json:59: PROGRAM-REF at /turn/daylight/0/menu/1: 'mobilise' is no "
                "action or program (did you mean 'mobilize'?)")
 def _entry_programs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
@@ -1801,6 +1794,15 @@ def _entry_programs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                         f"{entry.action!r} is no action or program"
                         f"{did_you_mean(entry.action, known)} (the Law's: "
                         f"{', '.join(M.ENGINE_MENU_ACTIONS)}; programs: "
+                        f"{', '.join(sorted(programs)) or 'none'})")
+    steps = [*M.ENGINE_STEP_OPS, *programs]
+    for f in fs:
+        for loc, program in _programs(f):
+            for k, s in enumerate(program):
+                if isinstance(s, M.ProgramStep) and s.op not in programs:
+                    yield f, (*loc, k, "op"), (
+                        f"{s.op!r} is no step or program{did_you_mean(s.op, steps)} (the "
+                        f"engine's steps: {', '.join(M.ENGINE_STEP_OPS)}; programs: "
                         f"{', '.join(sorted(programs)) or 'none'})")
 
 
@@ -1882,7 +1884,9 @@ def _suited(prog: M.Program) -> set[str]:
 
 def _track_rows_read(prog: M.Program) -> dict[str, set[str]]:
     """The track rows a program reads of the pieces each parameter names: 'cost' where a
-    value reads the track's cost, 'vp' where a 'place' scores the space it uncovers."""
+    value reads the track's cost, 'vp' where a 'place' scores the space it uncovers or a
+    value reads the track's VP (track_vp), 'draw_at' where a value reads its uncovered
+    draw bonuses (draw_bonus)."""
     out: dict[str, set[str]] = {}
     # 'piece': the piece the first choice chose, among a parameter's pieces (build's)
     first = prog.do[0] if isinstance(prog.do[0], M.ChoosePart) else None
@@ -1893,11 +1897,15 @@ def _track_rows_read(prog: M.Program) -> dict[str, set[str]]:
             ref = chosen
         return ref[1:] if ref.startswith("$") else None
 
+    rows = {"track_cost": "cost", "track_vp": "vp", "draw_bonus": "draw_at"}
     for part in prog.do:
-        for where, ref, _want in _value_refs(getattr(part, "count", None), ()):
-            name = param(ref) if where and where[-1] == "track_cost" else None
+        for where, ref, _want in _part_refs(part):
+            # (a draw bonus's names are indexed: draw_bonus/j)
+            key = next((w for w in reversed(where) if isinstance(w, str)), None)
+            row = rows.get(key) if key is not None else None
+            name = param(ref) if row is not None else None
             if name is not None:
-                out.setdefault(name, set()).add("cost")
+                out.setdefault(name, set()).add(row)  # type: ignore[arg-type]
         if isinstance(part, M.PlacePart) and part.score and isinstance(part.piece, str):
             name = param(part.piece)
             if name is not None:
@@ -1906,10 +1914,11 @@ def _track_rows_read(prog: M.Program) -> dict[str, set[str]]:
 
 
 @check("TRACK-MISSING", "error", USES,
-       "A menu entry binds a program's parameter to a piece without the track row the "
-       "program reads of it: the 'cost' row where it pays a track's cost (without one, "
-       "placing is free), the 'vp' row where placing it scores (without one it scores "
-       "nothing).", "6.5.4.II, 8.4.2",
+       "A menu entry or a step binds a program's parameter to a piece without the track "
+       "row the program reads of it: the 'cost' row where it pays a track's cost (without "
+       "one, placing is free), the 'vp' row where placing it scores or a value reads its "
+       "VP (track_vp: score_track's; without one it scores nothing).", "6.5.4.II, 7.6.1, "
+       "8.4.2",
        example='`{"action": "spread", "token": "sympathy", ...}` where sympathy has no cost row')
 def _use_tracks(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 programs: dict[str, Library]):
@@ -1920,11 +1929,27 @@ def _use_tracks(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
             if p is None or p.kind == "warrior":
                 continue
             track = p.track or M.Track()
-            for row in sorted(reads.get(name, ())):
+            for row in sorted(reads.get(name, set()) - {"draw_at"}):  # (TRACK-DRAW-NONE's)
                 if not getattr(track, row):
                     what = "so placing it is free" if row == "cost" else \
-                        "so placing it scores nothing"
+                        "so it scores nothing"
                     yield use.doc, at, f"{use.name}: {pid!r} has no {row!r} row, {what}"
+
+
+@check("TRACK-DRAW-NONE", "warning", USES,
+       "A use binds a program's parameter whose draw bonuses it reads (draw_bonus: the "
+       "standard 'draw' step's bonus_building) to a building whose track has no "
+       "'draw_at' bonuses: the bonus is always 0.", "6.6.1",
+       example='`{"op": "draw", "bonus_building": "sawmill"}` where sawmill has no draw_at')
+def _use_draw_bonus(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                    programs: dict[str, Library]):
+    for use in _uses(d, fs, programs):
+        reads = _track_rows_read(use.lib.program)
+        for at, name, _typ, pid in _use_pieces(use):
+            p = use.faction.pieces.get(pid)
+            if "draw_at" in reads.get(name, ()) and p is not None and \
+                    p.kind == "building" and not (p.track and p.track.draw_at):
+                yield use.doc, at, f"{use.name}: {pid!r} has no 'draw_at' bonuses"
 
 
 @check("PIECE-SUIT", "error", USES,
@@ -1962,12 +1987,8 @@ def _piece_fields_unread(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, .
                          programs: dict[str, Library]):
     uses = list(_uses(d, fs, programs))
     for f in fs:
-        named: dict[str, set[str]] = {row: set() for row in _TRACK_READERS}
+        named: dict[str, set[str]] = {row: set() for row in _TRACK_ROWS}
         suited: set[str] = set()
-        for _loc, obj, name, pid in _piece_refs(f):
-            for row, readers in _TRACK_READERS.items():
-                if any(isinstance(obj, cls) and name == n for cls, n in readers):
-                    named[row].add(pid)
         for use in uses:
             if use.faction is not f:
                 continue
@@ -1984,7 +2005,7 @@ def _piece_fields_unread(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, .
                 yield f, ("pieces", pid, "suit"), f"{pid}: nothing reads its suit ({why})"
             if p.track is None or p.kind == "warrior":  # a warrior's track: PIECE-KIND
                 continue
-            for row in _TRACK_READERS:
+            for row in _TRACK_ROWS:
                 if getattr(p.track, row) and pid not in named[row]:
                     yield f, ("pieces", pid, "track", row), \
                         f"{pid}: no step reads its {row!r} row"

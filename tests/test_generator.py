@@ -7,10 +7,12 @@ from __future__ import annotations
 import ast
 import hashlib
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
 import sys
+import typing
 from array import array
 from functools import cache
 from pathlib import Path
@@ -117,6 +119,7 @@ def test_rendering_twice_gives_the_same_bytes(bundle):
 
 RENDER_DIGESTS = """
 import hashlib
+import json
 from rootlaw.generator import render_core
 from rootlaw.runtime.game import base_bundle
 from rootlaw.spec import Bundle
@@ -148,6 +151,18 @@ def test_every_partial_file_is_in_the_registry_and_back():
     registered = sorted([f"{p.name}.py.j2" for p in PARTIALS] + ["prelude.py.j2"])
     assert on_disk == registered
     assert len({p.name for p in PARTIALS}) == len(PARTIALS)
+
+
+def test_the_core_s_step_ops_are_the_engine_s_steps_and_a_program():
+    """The step ops the core knows are the models' closed list of the engine's steps
+    (every other op names a program: one code, 'program', whichever program it is)."""
+    from rootlaw.spec import models as M
+
+    assert (*M.ENGINE_STEP_OPS, "program") == STEP_OPS
+    engine = [m for m in typing.get_args(typing.get_args(M.Step)[0])
+              if typing.get_args(m)[0] is not M.ProgramStep]
+    assert [typing.get_args(typing.get_args(m)[0].model_fields["op"].annotation)[0]
+            for m in engine] == list(M.ENGINE_STEP_OPS)
 
 
 def test_registry_codes_are_catalogue_codes_and_each_frame_has_one_home():
@@ -307,3 +322,38 @@ def test_the_generator_fingerprint_covers_the_partials(tmp_path, monkeypatch):
     partial = copy / "templates" / "core" / "battle.py.j2"
     partial.write_text(partial.read_text(encoding="utf-8") + "\n", encoding="utf-8")
     assert fingerprint() != before
+
+
+def _income(bundle) -> set[str]:
+    """The pieces the agents' evaluation reads as an income (PIECE_INCOME)."""
+    t = build_tables(bundle)
+    off, n = t.table_layout.offsets["PIECE_INCOME"], t.table_layout.sizes["PIECE_INCOME"]
+    names = [name for f in bundle.factions for name in f.pieces]
+    return {names[i] for i in range(n) if t.table[off + i]}
+
+
+def test_an_income_is_a_track_a_step_s_program_scores_whatever_its_name(tmp_path):
+    """The agents' income (docs/agents.md): the pieces whose track VP a step's program
+    scores (a `score` of `track_vp`, Law 7.6.1's roosts), found from the program, not
+    from the step's name: a pack's own program scoring the roosts is the same income."""
+    from rootlaw.spec import resolve
+
+    assert _income(resolve()) == {"roost"}
+    (tmp_path / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "tally", "name": "Tally", "version": "1",
+         "requires": ["base"], "content": ["library.json", "patch.json"]}))
+    (tmp_path / "library.json").write_text(json.dumps({"kind": "library", "id": "tally",
+        "programs": {"tally": {"params": {"of": "building"},
+                               "do": [{"op": "score", "vp": {"sum": [
+                                   1, {"track_vp": "$of"}]}}]}}}))
+    (tmp_path / "patch.json").write_text(json.dumps(
+        {"kind": "patch", "target": "faction:eyrie", "patch": [
+            {"op": "replace", "path": "/turn/evening/0",
+             "value": {"op": "tally", "of": "roost"}}]}))
+    b = resolve([tmp_path])
+    assert [s.op for s in b.faction("eyrie").turn.evening][:1] == ["tally"]
+    assert _income(b) == {"roost"}
+    (tmp_path / "patch.json").write_text(json.dumps(
+        {"kind": "patch", "target": "faction:eyrie", "patch": [
+            {"op": "remove", "path": "/turn/evening/0"}]}))
+    assert _income(resolve([tmp_path])) == set()

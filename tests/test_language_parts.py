@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from rootlaw.generator import build as gbuild
 from rootlaw.generator import programs as P
 from rootlaw.runtime import Game
 from rootlaw.runtime import position as pos
@@ -532,10 +533,11 @@ def test_a_cost_in_pieces_with_a_clearing_chosen_alone(paid_spread_bundle):
 
 # ---------------------------------------------------------------- the steps as programs
 #
-# A step whose op names a program (models.PROGRAM_STEPS) runs it when the turn enters
-# the step: the Eyrie's Evening score (Law 7.6.1) is the standard `score_track`, one
-# `score` part of a `track_vp` value.  The base games reach these steps through their
-# turn flow; a pack's library gives the same steps other programs of the same parts.
+# A step whose op names a program (models.ProgramStep: any op that is no engine step)
+# runs it when the turn enters the step: the Eyrie's Evening score (Law 7.6.1) is the
+# standard `score_track`, one `score` part of a `track_vp` value.  The base games reach
+# these steps through their turn flow; a pack's library gives the same steps other
+# programs of the same parts, and steps of programs of its own.
 
 def _at_evening(factions: tuple[str, ...], bundle=None, pure: bool = True) -> Game:
     """Past setup, the board clear, every hand empty, VP 0; the Eyrie's turn about to
@@ -636,6 +638,83 @@ def test_a_step_program_naming_what_its_faction_lacks_is_located_at_the_step(
         [("eyrie.json", "/turn/evening/0")]
     assert "names piece 'sawmill'" in found[0].message and "a piece of marquise" in \
         found[0].message
+
+
+TITHE = {"law": "6.6.1", "params": {"count": {"type": "number", "default": 2}},
+         "do": [{"op": "draw", "count": "$count"}]}
+"""A pack's own program, no standard one's name: draw cards (Law 6.6.1's draw), 2 unless
+the step says."""
+
+
+@pytest.fixture(scope="module")
+def tithe_bundles(tmp_path_factory):
+    """The Eyrie's Evening begins with a step of a pack's own program: {"op": "tithe"}
+    (its default count) in one pack, its core compiled (for both cores' games: auto-build
+    is off), and {"op": "tithe", "count": 0} in another (the pure core's)."""
+    out = []
+    for name, step in (("tithe", {"op": "tithe"}), ("tithe-none", {"op": "tithe", "count": 0})):
+        pack = tmp_path_factory.mktemp(name)
+        (pack / "pack.json").write_text(json.dumps(
+            {"kind": "pack", "id": name, "name": "A step of its own", "version": "1",
+             "requires": ["base"], "content": ["library.json", "patch.json"]}),
+            encoding="utf-8")
+        (pack / "library.json").write_text(json.dumps(
+            {"kind": "library", "id": "tithes", "programs": {"tithe": TITHE}}),
+            encoding="utf-8")
+        (pack / "patch.json").write_text(json.dumps(
+            {"kind": "patch", "target": "faction:eyrie", "patch": [
+                {"op": "add", "path": "/turn/evening/0", "value": step}]}), encoding="utf-8")
+        out.append(resolve([pack]))
+    gbuild.compile_core(out[0])
+    return out
+
+
+@pytest.mark.parametrize("factions", [("eyrie", "marquise"), ("marquise", "eyrie")])
+def test_a_pack_s_own_program_is_a_step(factions, tithe_bundles, core_kind):
+    """A step names a pack's own program as it names a standard one: the Eyrie's Evening
+    draws (Law 6.6.1) 2 cards by the pack's tithe (its parameter's default) and then 1 by
+    the standard draw (no roost on the map: no bonus, Law 7.6.2); with the step's count
+    0, only the 1; without the pack, only the 1."""
+    pure = core_kind == "pure"
+    for bundle, drawn in ((tithe_bundles[0], 3), (tithe_bundles[1], 1), (None, 1)):
+        g = _at_evening(factions, bundle=bundle, pure=pure or bundle is tithe_bundles[1])
+        if bundle is tithe_bundles[0]:
+            assert g.compiled == (not pure)
+        e = factions.index("eyrie")
+        first = "tithe" if bundle is not None else "score_track"
+        assert pos.steps_of(g, "eyrie", "evening")[0] == first
+        sc.goto(g, "eyrie", "evening", first)
+        assert len(g.hand(e)) == drawn, (bundle is not None and bundle.packs, drawn)
+    # The step dumps with its program's default, as a model's default did: the rules
+    # (and the hash records keep) say what the step does, not how it was written.
+    f = tithe_bundles[0].faction("eyrie")
+    assert tithe_bundles[0].canonical()["factions"][
+        [x.id for x in tithe_bundles[0].factions].index("eyrie")]["turn"]["evening"][0] == \
+        {"op": "tithe", "count": 2}
+    assert f.turn.evening[0].fields() == {}
+
+
+def test_a_pack_s_own_step_program_is_validated_at_the_step(tmp_path_factory):
+    """A pack's own program used as a step is checked at the step as a standard one is:
+    a count of the wrong form (PROGRAM-USE) and a field it has no parameter for
+    (FIELD-UNREAD, with "did you mean"), located at the step in the patched faction."""
+    pack = tmp_path_factory.mktemp("bad-tithe")
+    (pack / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "bad-tithe", "name": "A step of its own", "version": "1",
+         "requires": ["base"], "content": ["library.json", "eyrie.json"]}), encoding="utf-8")
+    (pack / "library.json").write_text(json.dumps(
+        {"kind": "library", "id": "tithes", "programs": {"tithe": TITHE}}), encoding="utf-8")
+    eyrie = json.loads((Path(M.__file__).parent / "content" / "base" / "eyrie.json")
+                       .read_text(encoding="utf-8"))
+    eyrie.pop("$schema", None)
+    eyrie["turn"]["evening"][:0] = [{"op": "tithe", "count": "two"},
+                                    {"op": "tithe", "cuont": 1}]
+    (pack / "eyrie.json").write_text(json.dumps(eyrie, indent=2), encoding="utf-8")
+    found = [(d.code, d.pointer, d.message) for d in validate([pack]).diagnostics]
+    assert ("PROGRAM-USE", "/turn/evening/0", "tithe: program tithe's parameter 'count' "
+            "is a number, and this step's 'count' is 'two'") in found
+    assert ("FIELD-UNREAD", "/turn/evening/1/cuont", "tithe: program tithe has no "
+            "parameter 'cuont' (did you mean 'count'?) (its parameters: count)") in found
 
 
 def _decree(g: Game, seat: int, cols: dict) -> None:

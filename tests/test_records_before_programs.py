@@ -44,3 +44,39 @@ def test_an_old_save_loads(save):
     data = json.loads((OLD / save).read_text(encoding="utf-8"))
     g = Game.load(OLD / save)  # replays the actions and compares the whole state
     assert g.history == data["actions"] and list(g.state) == data["state"]
+
+
+# The base factions' steps that name programs, as the bundle's hash reads them: each with
+# every parameter its program has a default for, as the per-step models dumped them when
+# the records above were made (models.ProgramStep; its program's defaults, bundle.py).
+PROGRAM_STEP_DUMPS = {
+    "alliance/setup/0": {"op": "draw_to_zone", "zone": "supporters", "count": 3},
+    "alliance/evening/1": {"op": "draw", "count": 1, "bonus_building": None,
+                           "bonus_buildings": ["fox-base", "rabbit-base", "mouse-base"]},
+    "eyrie/birdsong/0": {"op": "draw_if_hand_empty", "count": 1},
+    "eyrie/evening/0": {"op": "score_track", "building": "roost"},
+    "eyrie/evening/1": {"op": "draw", "count": 1, "bonus_building": "roost",
+                        "bonus_buildings": []},
+    "eyrie/hooks/turmoil/0": {"op": "lose_vp_per_column_card", "suit": "bird"},
+    "eyrie/hooks/turmoil/1": {"op": "discard_columns"},
+    "marquise/evening/0": {"op": "draw", "count": 1, "bonus_building": "recruiter",
+                           "bonus_buildings": []},
+}
+
+
+def test_the_steps_naming_programs_hash_as_their_models_did():
+    b = resolve()
+    assert b.hash == "ef5ee339ef4f9a3a"
+    got = {}
+    for f in b.canonical()["factions"]:
+        programs = [("setup", f["setup"]),
+                    *((ph, f["turn"][ph]) for ph in ("birdsong", "daylight", "evening")),
+                    *((f"hooks/{h}", steps) for h, steps in f["hooks"].items())]
+        for where, steps in programs:
+            for i, s in enumerate(steps):
+                if s["op"] in b.programs:
+                    got[f"{f['id']}/{where}/{i}"] = s
+    assert got == PROGRAM_STEP_DUMPS
+    # (the defaults are the program's: the files write fewer of them)
+    assert b.faction("eyrie").turn.evening[1].fields() == {"count": 1,
+                                                           "bonus_building": "roost"}

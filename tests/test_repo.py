@@ -75,11 +75,15 @@ def test_the_catalogue_counts_the_content_that_uses_each_primitive():
     assert used[M.CraftAction] == ["base/alliance.json"]
     assert set(used[M.ProgramEntry]) >= {"base/alliance.json", "base/marquise.json",
                                          "hedge-druids/druids.json"}
+    # So are steps naming a program (models.ProgramStep): all four factions draw by one.
+    assert set(used[M.ProgramStep]) == {"base/alliance.json", "base/eyrie.json",
+                                        "base/marquise.json", "hedge-druids/druids.json"}
     choose = next(m for m in used if m.__name__ == "ChoosePart")
     assert {"standard:mobilize", "standard:train"} <= set(used[choose])
     counts = use_counts(content)
     assert counts["Menu actions program"] >= 3 and counts["Steps craft"] >= 2
     assert "Menu actions revolt" not in counts  # a program's name, not a primitive
+    assert counts["Steps program"] == 4 and "Steps score_track" not in counts
     # Counted over the files given: the base pack's map alone uses no menu action.
     assert use_counts(content[:1])["Menu actions program"] == 0
 

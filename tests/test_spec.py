@@ -17,6 +17,7 @@ import pytest
 
 from rootlaw.runtime.cli import main
 from rootlaw.spec import BASE_PACK, SpecError, load_file, load_pack, parse_document, resolve
+from rootlaw.spec import models as M
 from rootlaw.spec.json_schema import schema, schema_text
 from rootlaw.spec.models import DeckSpec, FactionSpec, MapSpec, PackSpec
 
@@ -113,6 +114,25 @@ def test_json_schema_rejects_what_the_loader_rejects():
         data = json.loads((CONTENT / name).read_text(encoding="utf-8"))
         data.pop("$schema")
         assert list(validator.iter_errors(data)), f"the JSON Schema accepts {name}"
+
+
+def test_the_json_schema_takes_a_step_naming_any_program_and_each_step_once():
+    """A step is one of the engine's steps or the generic form naming a program
+    (models.ProgramStep), never both: the schema's oneOf stays exact, the generic form's
+    op is 'not' one of the engine's (an editor completes both)."""
+    jsonschema = pytest.importorskip("jsonschema")
+    full = schema()
+    step = {"$defs": full["$defs"],
+            **full["$defs"]["Turn"]["properties"]["evening"]["items"]}
+    v = jsonschema.Draft202012Validator(step)
+    for ok in ({"op": "tithe"}, {"op": "draw", "count": 1, "bonus_buildings": ["a", "b"]},
+               {"op": "craft"}, {"op": "discard_down_to", "limit": 5}):
+        assert not list(v.iter_errors(ok)), ok
+    for bad in ({"op": "craft", "count": 1},  # an engine step takes only its own keys
+                {"op": "Draw"}, {"count": 1}, {"op": "draw", "count": {"box": "x"}}):
+        assert list(v.iter_errors(bad)), bad
+    enum = full["$defs"]["ProgramStep"]["properties"]["op"]["not"]["enum"]
+    assert sorted(enum) == sorted(M.ENGINE_STEP_OPS)
 
 
 # ---------------------------------------------------------------------- the JSON Schema
@@ -249,13 +269,14 @@ def test_unknown_kind_tag_is_value_invalid():
     assert "fraction" in e.value.diagnostics[0].message
 
 
-def test_unknown_step_op_is_located_at_the_step(tmp_path):
+def test_a_step_op_that_is_no_name_is_located_at_the_op(tmp_path):
+    # (an op written as a name that no program has: PROGRAM-REF, tests/test_words.py)
     text = (CONTENT / "good-faction.json").read_text(encoding="utf-8")
     f = tmp_path / "f.json"
-    f.write_text(text.replace('{"op": "draw", "count": 1}', '{"op": "drawz", "count": 1}'),
+    f.write_text(text.replace('{"op": "draw", "count": 1}', '{"op": "Drawz", "count": 1}'),
                  encoding="utf-8")
-    d = one(diagnostics(f), "VALUE-INVALID", "/turn/evening/0")
-    assert d.line == line_of(f, '"drawz"')
+    d = one(diagnostics(f), "VALUE-INVALID", "/turn/evening/0/op")
+    assert d.line == line_of(f, '"Drawz"')
 
 
 def test_unknown_reference_is_ref_undef_located_at_the_reference():

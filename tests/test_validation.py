@@ -97,6 +97,13 @@ DOCUMENTS = [
                               '"mouse-lodge"], "box": "captains"},\n        {"action": "spread"')]),
     ("spread-no-cost.json", [("TRACK-MISSING", "/turn/birdsong/0/menu/1/token",
                               '"action": "spread"')]),
+    # A step names a program as a menu entry does: its uses' checks, located at the step.
+    ("step-piece-kind.json", [("PIECE-KIND", "/turn/evening/0/bonus_buildings/1",
+                               '"bonus_buildings": ["nest", "reed"]')]),
+    ("step-track-missing.json", [("TRACK-MISSING", "/turn/evening/0/building",
+                                  '"score_track", "building": "lodge"')]),
+    ("step-param-missing.json", [("PROGRAM-USE", "/turn/evening/0",
+                                  '{"op": "draw_to_zone", "count": 2}')]),
     ("box-building.json", [("PIECE-KIND", "/boxes/0/piece", '"piece": "fox-lodge"')]),
     ("extra-action-box.json", [("VALUE-INVALID", "/turn/evening/0/extra_action_suit",
                                 '"extra_action_suit"')]),

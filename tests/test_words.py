@@ -45,11 +45,10 @@ PYDANTIC = ("Field required", "Extra inputs are not permitted", "Input should be
             "Dictionary should", "Value error", "valid dictionary", "[key]")
 """pydantic's own phrases: none may reach an author."""
 
-STEPS = ("place_at_buildings, craft, actions, draw, discard_down_to, draw_if_hand_empty, "
-         "add_to_columns, place_if_none, resolve_columns, score_track, "
-         "lose_vp_per_column_card, discard_columns, choose_role, end_phase, setup_home_token, "
+STEPS = ("place_at_buildings, craft, actions, discard_down_to, add_to_columns, place_if_none, "
+         "resolve_columns, choose_role, end_phase, setup_home_token, "
          "setup_warriors_everywhere, setup_buildings_near_home, setup_home_corner, "
-         "draw_to_zone, score_forests, run_stage, advance_cycle")
+         "score_forests, run_stage, advance_cycle, or a program's name")
 ID = "an id (lowercase letters, digits and '-', starting with a letter)"
 
 
@@ -227,9 +226,11 @@ CASES = [
         ("VALUE-INVALID", "/clearings/0/suit", "'suit' is fox, rabbit or mouse, not the "
                                                "number 3")]),
     # Tags of tagged unions: unknown (did you mean) and missing.
-    ("a misspelt op", "faction", setv("/turn/evening/0/op", "drawz"), [
-        ("VALUE-INVALID", "/turn/evening/0",
-         f"'op' must name a step: {STEPS}, not 'drawz' (did you mean 'draw'?)")]),
+    # (a misspelt op names no program: PROGRAM-REF, test_a_steps_defects_are_told_...)
+    ("an op that is no name", "faction", setv("/turn/evening/0/op", "Draw"), [
+        ("VALUE-INVALID", "/turn/evening/0/op",
+         "'op' is a program's name (lowercase letters, digits, '_' and '-', starting with "
+         "a letter), not 'Draw'")]),
     ("a step without op", "faction", delete("/turn/evening/0/op"), [
         ("KEY-MISSING", "/turn/evening/0", f"a step needs 'op', saying which: {STEPS}")]),
     ("a step with a misspelt op key", "faction", rename("/turn/evening/0/op", "o"), [
@@ -425,16 +426,16 @@ def test_a_patched_document_is_told_in_the_same_words(tmp_path):
     (pack / "p.json").write_text(json.dumps(
         {"kind": "patch", "target": "faction:marquise",
          "patch": [{"op": "replace", "path": "/turn/daylight/1/count", "value": "4"},
-                   {"op": "add", "path": "/turn/evening/0/cuont", "value": 1}]}, indent=2),
+                   {"op": "add", "path": "/turn/evening/1/limt", "value": 1}]}, indent=2),
         encoding="utf-8")
     from rootlaw.spec.validate import validate
 
     got = sorted((d.code, d.pointer, d.message) for d in validate([pack]).diagnostics)
     assert got == [
         ("KEY-UNKNOWN", "/patch/1",
-         "'cuont' is not a key of a 'draw' step (did you mean 'count'?); a 'draw' step has: "
-         "op, count, bonus_building, bonus_buildings (in faction:marquise as patched, at "
-         "/turn/evening/0/cuont)"),
+         "'limt' is not a key of a 'discard_down_to' step (did you mean 'limit'?); a "
+         "'discard_down_to' step has: op, limit (in faction:marquise as patched, at "
+         "/turn/evening/1/limt)"),
         ("VALUE-INVALID", "/patch/0",
          "'count' is a whole number, an object or null, not the text \"4\" (in "
          "faction:marquise as patched, at /turn/daylight/1/count)"),
@@ -714,5 +715,34 @@ def test_a_menu_entrys_defects_are_told_in_the_authors_words(tmp_path):
     assert (code, pointer) == ("PROGRAM-REF", "/turn/daylight/1/menu/2/action")
     assert message.startswith("'bild' is no action or program (did you mean 'build'?) (the "
                               "Law's: battle, march, craft; programs: build, ")
+    for _, _, message in got:
+        assert not any(p in message for p in PYDANTIC), message
+
+
+def test_a_steps_defects_are_told_in_the_authors_words(tmp_path):
+    """A step names a program as a menu entry does (models.ProgramStep), so what it may
+    say is the program's: a misspelt op and a misspelt field are found by validation at
+    the step, in the author's words, with "did you mean"; a required parameter left out
+    is located at the step."""
+    doc = setv("/turn/evening/0/op", "drwa")(base("faction"))
+    [(code, pointer, message)] = [x for x in _validated_in_a_pack(tmp_path, doc)
+                                  if x[0].startswith("PROGRAM-")]
+    assert (code, pointer) == ("PROGRAM-REF", "/turn/evening/0/op")
+    assert message.startswith("'drwa' is no step or program (did you mean 'draw'?) (the "
+                              "engine's steps: place_at_buildings, craft, actions, ")
+    doc = rename("/turn/evening/0/count", "cuont")(base("faction"))
+    assert _validated_in_a_pack(tmp_path, doc) == [
+        ("FIELD-UNREAD", "/turn/evening/0/cuont",
+         "draw: program draw has no parameter 'cuont' (did you mean 'count'?) (its "
+         "parameters: count, bonus_building, bonus_buildings)")]
+    doc = setv("/turn/evening/1", {"op": "score_track", "biulding": "dock"})(base("faction"))
+    got = _validated_in_a_pack(tmp_path, doc)
+    assert ("PROGRAM-USE", "/turn/evening/1",
+            "score_track: program score_track has a building parameter 'building', and a "
+            "'score_track' step has no 'building' to give it (did you mean 'building' where "
+            "it says 'biulding'?) (its fields: biulding)") in got
+    assert ("FIELD-UNREAD", "/turn/evening/1/biulding",
+            "score_track: program score_track has no parameter 'biulding' (did you mean "
+            "'building'?) (its parameters: building)") in got
     for _, _, message in got:
         assert not any(p in message for p in PYDANTIC), message
