@@ -391,12 +391,14 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         hand_test = "self.find_in(LOC_HAND + p, d) >= 0"
         if isinstance(card.matching, M.ClearingFilter):
             tests = _clearing_test(card.matching, gen_code)
+            # A bird matches any clearing (Law 2.1.1), unless not wild here (10.2.2).
+            wild = "self.t[T_DEF_SUIT + d] == BIRD or " if card.birds_wild else ""
             tail += ["        suits = 0", "        for c in range(C):",
                      f"            if {' and '.join(tests) or '1'}:",
                      "                suits |= 1 << self.t[T_CLEARING_SUIT + c]",
                      "        if suits == 0:", "            return n",
                      "        for d in range(K):",
-                     "            if (self.t[T_DEF_SUIT + d] == BIRD or "
+                     f"            if ({wild}"
                      "(suits >> self.t[T_DEF_SUIT + d]) & 1) and \\",
                      f"                    {hand_test}:",
                      f"                n = self.add(n, {verb} + d)"]
@@ -414,6 +416,11 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                                                adjacent_to=f.adjacent_to), gen_code)
         tests = cheap + at_clearing + rest + costs
         tail += ["        for c in range(C):"]
+        assert first is not None
+        # A card matching the clearing: birds too (Law 2.1.1), unless not wild here.
+        match = "self.suit_matches(self.t[T_DEF_SUIT + d], c)"
+        if first.card is not None and not first.card.birds_wild:
+            match = "self.t[T_DEF_SUIT + d] == self.t[T_CLEARING_SUIT + c]"
         if inst.shape == "clearing":
             tail += [f"            if {' and '.join(tests) or '1'}:",
                      f"                n = self.add(n, {verb} + c)"]
@@ -421,7 +428,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
             tail += [f"            if not ({' and '.join(tests) or '1'}):",
                      "                continue",
                      "            for d in range(K):",
-                     "                if self.suit_matches(self.t[T_DEF_SUIT + d], c) and \\",
+                     f"                if {match} and \\",
                      "                        self.find_in(LOC_HAND + p, d) >= 0:",
                      f"                    n = self.add(n, {verb} + c * K + d)"]
     g[3:3] = gen_code.decls
@@ -601,7 +608,7 @@ def compile_use(entry: M.ProgramEntry, prog: M.Program, index: int, limit_slot: 
 # ---- the steps as programs: a step runs a program that chooses nothing, when entered
 
 
-STEP_PARTS = (M.ScorePart, M.LoseVpPart, M.DrawPart, M.DiscardAllPart)
+STEP_PARTS = (M.ScorePart, M.LoseVpPart, M.DrawPart, M.DiscardAllPart, M.PutAllPart)
 """The parts that score, draw and discard (what the steps ran as engine ops)."""
 SUITS = ("fox", "rabbit", "mouse", "bird")  # the core's suit numbers (tables.SUITS)
 
@@ -676,6 +683,20 @@ def _apply_step_part(part, r: _Resolver, code: _Code, inst: Instance) -> list[st
         inst.uses.add("zones")
         return [f"        for d in range({count}):",
                 f"            self.draw_to_zone(p, {r.zone(part.into)})"]
+    if isinstance(part, M.PutAllPart):
+        src, dst = _cards_at(r, part.source), _cards_at(r, part.into)
+        if "COLUMNS" in (src, dst) or src == dst:
+            raise ProgramError(f"program {inst.program}: put_all between two places of "
+                               "cards of the actor's, the hand or zones")
+        inst.uses.add("zones")
+        if dst == "LOC_HAND + p":
+            # Into the hand: every holder of the zone saw them go (a face-down zone's
+            # cards stay its owner's knowledge; a face-up one's, everyone's).
+            move = ["                self.hand_gain(p, d)"]
+        else:
+            move = [f"                self.zone_gain(p, {r.zone(part.into)}, d)"]
+        return ["        for d in range(N):", f"            if self.s[S_CARD_LOC + d] == {src}:",
+                *move]
     assert isinstance(part, M.DiscardAllPart)
     at = _cards_at(r, part.source)
     test = "self.in_columns(p, d)" if at == "COLUMNS" else f"self.s[S_CARD_LOC + d] == {at}"

@@ -64,6 +64,8 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         eops=u.eops,
         parts=u.parts,
         frames=u.frames,
+        # A zone of the bundle's takes every card spent or discarded (Law 10.6.2).
+        catch_discards=t.consts.get("CATCH_F", -1) >= 0,
         # A program instance whose parts call a family left out (a test's emission) is
         # left out with it, dispatch and all.
         programs=[x for x in t.programs if x.uses <= set(partials)],

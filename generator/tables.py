@@ -35,7 +35,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
             "score_forests", "run_stage", "advance_cycle", "program")
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
-              "score", "lose_vp", "discard_all", "draw")
+              "score", "lose_vp", "discard_all", "draw", "put_all")
 # Menu entries the engine has a routine for; every other entry names a program of the
 # bundle's libraries ("program": MENU_A is its instance, generator/programs.py).
 MENU_ACTIONS = ("battle", "march", "craft", "program")
@@ -473,6 +473,8 @@ def _step_parts(prog: M.Program, step, faction: M.FactionSpec) -> list[str]:
             out.append("put")
         if isinstance(part, M.DiscardAllPart) and names_zone(part.source):
             out.append("put")
+        if isinstance(part, M.PutAllPart):
+            out.append("put")
     return out
 
 
@@ -714,6 +716,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     # [F][Z]: 1 when only the owner sees the zone's cards (hidden information, Law 1.2)
     t.put("ZONE_FACE_DOWN", [int(f.zones[zi].face_down) if zi < len(f.zones) else 0
                              for f in factions for zi in range(Z)])
+    # The pile that takes every card spent or discarded (Law 10.2.6: at most one a
+    # bundle, validated): its faction and zone, -1 without.
+    catch = [(fi, zi) for fi, f in enumerate(factions) for zi, z in enumerate(f.zones)
+             if z.takes_discards]
+    consts["CATCH_F"], consts["CATCH_Z"] = catch[0] if catch else (-1, -1)
     t.put("ZONE_LIFT", zone_lift)      # [F][Z]: buildings that lift the limit (bitmask)
     t.put("BOX_PIECE", box_piece)      # [F][B]: -1 no such box
     t.put("FACTION_NZONES", [len(f.zones) for f in factions])

@@ -247,6 +247,11 @@ class Zone(Strict):
     No limit without."""
     unlimited_while: list[Ident] = []
     """Buildings that lift the capacity while any of them is on the map."""
+    takes_discards: bool = Field(default=False, json_schema_extra=ADDED_LATER)
+    """Every card spent or discarded by any player (a dominance card too) goes into this
+    pile instead of the discard pile while its faction is in play (Law 10.2.6, the Lost
+    Souls pile); a card discarded from the pile itself goes to the discard pile.  Such a
+    pile is face up and has no capacity; a bundle has at most one."""
 
 
 class Box(Strict):
@@ -1261,6 +1266,9 @@ class CardChoice(Strict):
     matching: Literal["clearing"] | ClearingFilter | None = None
     """Only cards whose suit matches (birds match any clearing, Law 2.1.1): the clearing
     chosen with it, or some clearing that passes a filter."""
+    birds_wild: bool = Field(default=True, json_schema_extra=ADDED_LATER)
+    """Whether a bird card matches any clearing here (Law 2.1.1); false: a bird matches
+    no clearing (Law 10.2.2, the Cult's Hatred of Birds: not wild for its rituals)."""
 
 
 class PieceChoice(Strict):
@@ -1435,9 +1443,21 @@ class DiscardAllPart(Strict):
     """'columns', 'hand', or a zone ('$name' of a zone parameter)."""
 
 
+class PutAllPart(Strict):
+    """Put every card of one of the actor's places into another: a zone's cards back into
+    the hand (Law 10.6.1: the revealed cards returned in Evening), or the hand's into a
+    zone.  A card put into a full zone is discarded (Law 8.2.3.I)."""
+
+    op: Literal["put_all"]
+    source: Ref = Field(alias="from")
+    """'hand', or a zone ('$name' of a zone parameter)."""
+    into: Ref
+    """'hand', or a zone; not the place the cards come from."""
+
+
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
                         IntoBoxPart | SpendPart | PayPart | ScorePart | LoseVpPart | DrawPart |
-                        DiscardAllPart,
+                        DiscardAllPart | PutAllPart,
                         Field(discriminator="op")]
 
 

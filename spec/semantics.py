@@ -526,6 +526,22 @@ def _zone_capacity(f: M.FactionSpec):
             yield ("zones", i, "capacity"), f"zone {z.id} can never hold a card"
 
 
+@check("ZONE-DISCARDS", "error", "faction",
+       "A zone that takes every card spent or discarded (takes_discards) but is face down "
+       "or has a capacity: such a pile is public and takes every card (Law 10.2.6), so "
+       "hiding its cards or capping it would lose cards the table saw go there.",
+       "10.2.6", example='`{"id": "lost-souls", "takes_discards": true}` (face down)')
+def _zone_discards(f: M.FactionSpec):
+    for i, z in enumerate(f.zones):
+        if not z.takes_discards:
+            continue
+        if z.face_down:
+            yield ("zones", i, "face_down"), (
+                f"zone {z.id} takes discards, so it is face up: add \"face_down\": false")
+        if z.capacity is not None:
+            yield ("zones", i, "capacity"), f"zone {z.id} takes discards: it has no capacity"
+
+
 @check("ID-DUP", "error", "faction",
        "Two abilities, faction cards, roles, columns, zones or boxes of one faction with "
        "one id; or a list of pieces (a step's or a menu entry's buildings, a trigger's "
@@ -847,6 +863,22 @@ def _corners_enough(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
         yield m, ("clearings",), (
             f"{corners} corner clearing{'s' if corners != 1 else ''}, but "
             f"{len(takers)} factions take one at setup ({', '.join(f.id for f in takers)})")
+
+
+@check("ZONE-DISCARDS-TWO", "error", "bundle",
+       "Two factions of a bundle with a zone that takes every card spent or discarded: "
+       "each card can go into one pile only, and the Law (10.2.6) names no order.",
+       "10.2.6", example='two factions, each with `"takes_discards": true` on a zone')
+def _one_catcher(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
+    seen: list[str] = []
+    for f in fs:
+        for i, z in enumerate(f.zones):
+            if z.takes_discards:
+                if seen:
+                    yield f, ("zones", i, "takes_discards"), (
+                        f"zone {z.id} takes discards, and so does {seen[0]}: a bundle "
+                        "has at most one such pile")
+                seen.append(f"{f.id}'s {z.id}")
 
 
 @check("SETUP-SLOTS", "error", "bundle",
@@ -1284,6 +1316,10 @@ def _step_part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
             yield ("into",), part.into, ("zone",)
     elif isinstance(part, M.DiscardAllPart) and part.source not in _OWN_PLACES:
         yield ("from",), part.source, ("zone",)
+    elif isinstance(part, M.PutAllPart):
+        for key, ref in (("from", part.source), ("into", part.into)):
+            if ref not in _OWN_PLACES:
+                yield (key,), ref, ("zone",)
 
 
 def _condition_refs(c: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:

@@ -104,6 +104,11 @@ DOCUMENTS = [
                                   '"score_track", "building": "lodge"')]),
     ("step-param-missing.json", [("PROGRAM-USE", "/turn/evening/0",
                                   '{"op": "draw_to_zone", "count": 2}')]),
+    # Law 10.2.6: a pile that takes every discard is public and unlimited.
+    ("zone-discards.json", [("ZONE-DISCARDS", "/zones/0/face_down",
+                             '{"id": "mire", "takes_discards": true, "capacity": 3}'),
+                            ("ZONE-DISCARDS", "/zones/0/capacity",
+                             '{"id": "mire", "takes_discards": true, "capacity": 3}')]),
     ("box-building.json", [("PIECE-KIND", "/boxes/0/piece", '"piece": "fox-lodge"')]),
     ("extra-action-box.json", [("VALUE-INVALID", "/turn/evening/0/extra_action_suit",
                                 '"extra_action_suit"')]),
@@ -591,6 +596,28 @@ def test_the_engine_does_what_the_warning_says(tmp_path, actor, marquise, eyrie)
     assert sc.run_scenario(data, bundle=resolve([pack]), pure=True) == []
 
 
+def test_a_pile_that_takes_discards_is_one_a_bundle(tmp_path):
+    """Two factions whose piles both take every discard: a card can go into one pile
+    only, so the bundle is refused (ZONE-DISCARDS-TWO), located at the second pile."""
+    pack = tmp_path / "twins"
+    shutil.copytree(PACKS / "piles", pack)
+    twin = json.loads((pack / "newts.json").read_text(encoding="utf-8"))
+    twin["id"], twin["name"], twin["setup_order"] = "test-salamanders", "Twins", 8
+    twin["pieces"] = {"salamander": {"kind": "warrior", "count": 15},
+                      "pool2": {"kind": "building", "count": 3}}
+    twin["crafting_piece"] = "pool2"
+    twin["setup"] = [{"op": "setup_home_corner", "building": "pool2", "warriors": 3}]
+    twin["turn"]["daylight"][1]["menu"][0]["piece"] = "salamander"
+    (pack / "salamanders.json").write_text(json.dumps(twin, indent=1), encoding="utf-8")
+    manifest = json.loads((pack / "pack.json").read_text(encoding="utf-8"))
+    manifest["content"].append("salamanders.json")
+    (pack / "pack.json").write_text(json.dumps(manifest), encoding="utf-8")
+    found = [d for d in findings(pack) if d.code == "ZONE-DISCARDS-TWO"]
+    assert len(found) == 1
+    assert found[0].file.endswith("salamanders.json")
+    assert found[0].pointer == "/zones/0/takes_discards"
+
+
 # ---------------------------------------------------------------------- the table and its docs
 
 
@@ -606,7 +633,7 @@ def test_every_check_code_has_a_fixture_that_triggers_it():
     triggered |= {"MAP-CORNERS-FEW", "SETUP-SLOTS", "ID-DUP", "TRACK-DRAW-NONE", "TURN-NO-DRAW",
                   "MAP-FOREST-ID", "MAP-SUIT-MISSING", "CARD-NO-EFFECT", "REF-UNDEF",
                   "ZONE-CAPACITY", "CYCLE-STUCK", "FOREST-SCORE", "PROGRAM-USE",
-                  "PROGRAM-NEVER"}
+                  "PROGRAM-NEVER", "ZONE-DISCARDS-TWO"}
     assert {c.code for c in CHECKS} <= triggered
 
 
