@@ -244,6 +244,13 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         tests.append(f"self.has_building_in({x}, {_mask(r.pieces(f.has_any))})")
     if f.rule == "self":
         tests.append(f"self.ruler({x}) == p")
+    # The actor's home (Law 6.3.2, 7.3.2: a setup's corner; none yet: -1, no clearing).
+    if f.home is not None:
+        tests.append(f"{x} {'==' if f.home else '!='} self.s[S_HOME + p]")
+    if f.opposite_home is not None:
+        opposite = "(self.t[T_OPPOSITE + self.s[S_HOME + p]] if self.s[S_HOME + p] >= 0 " \
+            "else -1)"
+        tests.append(f"{x} {'==' if f.opposite_home else '!='} {opposite}")
     if f.suit is not None and x != "c":
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == self.t[T_CLEARING_SUIT + c]")
     if f.when is not None:
@@ -346,6 +353,8 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
             if isinstance(part.at, M.AtEach):
                 before.append(f"self.on_map({r.piece(part.at.each)}) == 0")
                 continue
+            if isinstance(part.at, M.AtEachClearing):
+                continue  # as far as the supply and the clearings allow (Law 1.5.4)
             for pc in pcs:
                 # One a clearing, and the choice lacks it: there is room.
                 if limit[pc] and not (limit[pc] == 1 and pc in lacks):
@@ -411,7 +420,8 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         assert first is not None and first.clearing is not None  # the verb's shape
         f = first.clearing
         cheap = _clearing_test(M.ClearingFilter(has=f.has, lacks=f.lacks, has_any=f.has_any,
-                                                rule=f.rule), gen_code)
+                                                rule=f.rule, home=f.home,
+                                                opposite_home=f.opposite_home), gen_code)
         rest = _clearing_test(M.ClearingFilter(when=f.when, any_of=f.any_of,
                                                adjacent_to=f.adjacent_to), gen_code)
         tests = cheap + at_clearing + rest + costs
@@ -509,7 +519,8 @@ def _piece_clearing_listing(first: M.ChoosePart | None, r: _Resolver, code: _Cod
 def _locals(lines: list[str]) -> list[str]:
     """Lines with the declarations of the locals they use (b: a piece of a suit, e: an
     enemy piece) first."""
-    decls = [f"        {v}: i64" for v, use in (("b", "        b = "), ("e", "for e in "))
+    decls = [f"        {v}: i64" for v, use in (("b", "        b = "), ("e", "for e in "),
+                                                   ("j", "for j in "))
              if any(use in x for x in lines)]
     return decls + lines
 
@@ -543,6 +554,13 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             if isinstance(part.at, M.AtEach):
                 d.append(f"        {ind}self.place_per_building(p, {r.piece(part.at.each)}, "
                          f"{pc})")
+            elif isinstance(part.at, M.AtEachClearing):
+                # One placement per clearing passing the filter, in clearing order (the
+                # filter's tests read 'the clearing' as the chosen one, c).
+                tests = _clearing_test(part.at.each_clearing, code, "j")
+                d += [f"        {ind}for j in range(C):",
+                      f"            {ind}if {' and '.join(tests) or '1'}:",
+                      f"                {ind}self.place(p, j, {pc}, {count})"]
             elif part.score:
                 d += [f"        {ind}if self.place(p, c, {pc}, {count}) > 0:",
                       f"            {ind}self.score(p, self.track_vp({pc}), WHY_PLACED, {pc})"]

@@ -30,7 +30,7 @@ STOPS = ("end_of_turn", "end_of_phase")  # where a scenario can hold the turn (S
 STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
             "add_to_columns", "place_if_none", "resolve_columns",
             "choose_role",
-            "end_phase", "setup_home_token", "setup_warriors_everywhere",
+            "end_phase", "setup_home_token",
             "setup_buildings_near_home", "setup_home_corner",
             "score_forests", "run_stage", "advance_cycle", "program")
 # The parts of programs (spec/models.py Instruction), by their 'op'.
@@ -945,8 +945,6 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 a = hook_names.index((fi, s.on_fail))
             elif isinstance(s, M.SetupHomeToken):
                 a = pidx[s.token]
-            elif isinstance(s, M.SetupWarriorsEverywhere):
-                a = s.count
             elif isinstance(s, M.SetupBuildingsNearHome):
                 d = sum(1 << pidx[x] for x in s.buildings)
             elif isinstance(s, M.SetupHomeCorner):

@@ -751,13 +751,6 @@ class SetupHomeToken(Strict):
     token: Ident
 
 
-class SetupWarriorsEverywhere(Strict):
-    """Place warriors in every clearing except the corner opposite your home."""
-
-    op: Literal["setup_warriors_everywhere"]
-    count: int = Field(default=1, ge=1, le=100)
-
-
 class SetupBuildingsNearHome(Strict):
     """Place one of each listed building in your home clearing or adjacent ones."""
 
@@ -807,7 +800,7 @@ class AdvanceCycle(Strict):
 
 ENGINE_STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
                    "add_to_columns", "place_if_none", "resolve_columns", "choose_role",
-                   "end_phase", "setup_home_token", "setup_warriors_everywhere",
+                   "end_phase", "setup_home_token",
                    "setup_buildings_near_home", "setup_home_corner", "score_forests",
                    "run_stage", "advance_cycle")
 """Steps that are the engine's own routines (the general Law's, and the ones not yet
@@ -856,7 +849,6 @@ Step = Annotated[
     Annotated[ResolveColumns, Tag("resolve_columns")] |
     Annotated[ChooseRole, Tag("choose_role")] | Annotated[EndPhase, Tag("end_phase")] |
     Annotated[SetupHomeToken, Tag("setup_home_token")] |
-    Annotated[SetupWarriorsEverywhere, Tag("setup_warriors_everywhere")] |
     Annotated[SetupBuildingsNearHome, Tag("setup_buildings_near_home")] |
     Annotated[SetupHomeCorner, Tag("setup_home_corner")] |
     Annotated[ScoreForests, Tag("score_forests")] | Annotated[RunStage, Tag("run_stage")] |
@@ -1256,6 +1248,12 @@ class ClearingFilter(Strict):
     that the game opens (Law 8.4.2: any clearing while none has sympathy)."""
     rule: Literal["self"] | None = None
     """Ruled by the actor (Law 2.5: Law 6.5.4's build, in a clearing you rule)."""
+    home: bool | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """The actor's home clearing, the corner its setup took (true), or any other
+    (false): Law 10.3.2, a warrior in each clearing adjacent to home."""
+    opposite_home: bool | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """The corner diagonally opposite the actor's home (true), or any other clearing
+    (false): Law 6.3.3, a warrior in each clearing but the corner opposite the Keep."""
 
 
 class CardChoice(Strict):
@@ -1312,6 +1310,13 @@ class AtEach(Strict):
     each: Ref
 
 
+class AtEachClearing(Strict):
+    """In each clearing that passes a filter (one placement per clearing, in clearing
+    order)."""
+
+    each_clearing: ClearingFilter
+
+
 class OfSuit(Strict):
     """The first of these pieces still in the supply whose suit is the chosen clearing's
     (Law 8.4.1: the base of the clearing's suit)."""
@@ -1330,7 +1335,7 @@ class PlacePart(Strict):
 
     op: Literal["place"]
     piece: Ref | OfSuit
-    at: Literal["clearing"] | AtEach = "clearing"
+    at: Literal["clearing"] | AtEach | AtEachClearing = "clearing"
     count: Value = 1
     """How many (a value: Law 8.4.1's warriors, one per sympathetic clearing of the suit)."""
     score: bool = False

@@ -116,7 +116,9 @@ def _programs(f: M.FactionSpec) -> Iterator[tuple[Loc, list]]:
 
 HOME_STEPS = (M.SetupHomeToken, M.SetupHomeCorner)
 """Setup steps that take a corner clearing as the faction's home (Law 6.3.2, 7.3.2)."""
-NEEDS_HOME = (M.SetupWarriorsEverywhere, M.SetupBuildingsNearHome)
+NEEDS_HOME = (M.SetupBuildingsNearHome,)
+"""Engine setup steps that work from the home (a program's are those whose filters read
+it: SETUP-NO-HOME at uses)."""
 SETUP_ONLY = (*HOME_STEPS, *NEEDS_HOME)
 
 
@@ -308,9 +310,9 @@ def _home_twice(f: M.FactionSpec):
 
 
 @check("SETUP-NO-HOME", "error", "faction",
-       "A setup step that works from the faction's home (setup_warriors_everywhere, "
-       "setup_buildings_near_home) before any home step chose it.", "6.3.3, 6.3.4",
-       example='`"setup": [{"op": "setup_warriors_everywhere"}]`')
+       "A setup step that works from the faction's home (setup_buildings_near_home) "
+       "before any home step chose it.", "6.3.4",
+       example='`"setup": [{"op": "setup_buildings_near_home", "buildings": ["sawmill"]}]`')
 def _needs_home(f: M.FactionSpec):
     homes = home_steps(f)
     for i, s in enumerate(f.setup):
@@ -318,9 +320,46 @@ def _needs_home(f: M.FactionSpec):
             yield ("setup", i), f"step {s.op} needs a home, but no earlier step takes one"
 
 
+def _reads_home(f: Any) -> bool:
+    """Whether a clearing filter, at any depth, tests the actor's home."""
+    if isinstance(f, M.ClearingFilter):
+        if f.home is not None or f.opposite_home is not None:
+            return True
+        return any(_reads_home(x) for x in (f.adjacent_to, *(f.any_of or ())))
+    return False
+
+
+def _program_reads_home(prog: M.Program) -> bool:
+    filters: list[Any] = []
+    for part in prog.do:
+        if isinstance(part, M.ChoosePart):
+            filters += [part.clearing, getattr(part.card, "matching", None)]
+        if isinstance(part, M.PlacePart) and isinstance(part.at, M.AtEachClearing):
+            filters.append(part.at.each_clearing)
+    return any(_reads_home(x) for x in filters)
+
+
+@check("SETUP-NO-HOME", "error", USES,
+       "A step whose program's clearing filters read the faction's home (home, "
+       "opposite_home: the standard setup_warriors_everywhere) while no earlier setup "
+       "step took one: in setup, before the home step; in a turn, with no home step.",
+       "6.3.3, 10.3.2",
+       example='`"setup": [{"op": "setup_warriors_everywhere"}]`')
+def _program_needs_home(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                        programs: dict[str, Library]):
+    for use in _step_uses(fs, programs):
+        if not _program_reads_home(use.lib.program):
+            continue
+        homes = home_steps(use.faction)
+        in_setup = use.loc[0] == "setup"
+        if not any(h < use.loc[1] for h in homes) if in_setup else not homes:
+            yield use.doc, use.loc, (f"step {use.name} reads the faction's home, but no "
+                                    f"{'earlier ' if in_setup else ''}setup step takes one")
+
+
 @check("STEP-SETUP-ONLY", "error", "faction",
-       "A setup step (setup_home_token, setup_home_corner, setup_warriors_everywhere, "
-       "setup_buildings_near_home) in a turn or hook program.", "5.1.7",
+       "A setup step (setup_home_token, setup_home_corner, setup_buildings_near_home) in a "
+       "turn or hook program.", "5.1.7",
        example='`"birdsong": [{"op": "setup_home_token", "token": "keep"}]`')
 def _setup_only(f: M.FactionSpec):
     for base, steps in _programs(f):

@@ -120,3 +120,20 @@ def test_a_revealed_card_goes_face_up_and_comes_back_to_hand_in_evening(bundle, 
     g.apply("done")
     # Evening: the shown card is back in hand before the draw.
     assert "anvil" in g.hand(newts) and g.zone(newts, "shown") == []
+
+
+@pytest.mark.parametrize("factions", SEATINGS)
+def test_a_card_matching_some_clearing_of_a_filter_birds_not_wild(bundle, factions):
+    """Law 10.2.2 for a card chosen alone, matching some clearing of a filter (one with
+    the actor's warriors): the bird card matches none, the fox card the newts' fox
+    clearing, the mouse card no clearing of theirs."""
+    g = _game(bundle, factions)
+    newts = factions.index("test-newts")
+    sc.clear_board(g)
+    fox = next(c.id for c in bundle.map.clearings if c.suit == "fox")
+    sc.put(g, fox, "newt", 1)
+    sc.set_hand(g, newts, ["anvil", "bird-crossbow", "sword"])
+    sc.goto(g, "test-newts", "daylight", "actions")
+    assert sorted(a for a in g.legal() if a.startswith("mobilize ")) == ["mobilize anvil"]
+    g.apply("mobilize anvil")
+    assert g.zone(newts, "shown") == ["anvil"]

@@ -73,7 +73,10 @@ DOCUMENTS = [
     ("setup-home-twice.json", [("SETUP-HOME-TWICE", "/setup/1", "setup_home_corner")]),
     ("setup-no-home.json", [("SETUP-NO-HOME", "/setup/0", "setup_buildings_near_home")]),
     ("step-setup-only.json", [("STEP-SETUP-ONLY", "/turn/birdsong/1",
-                               "setup_warriors_everywhere")]),
+                               "setup_home_corner")]),
+    # A program whose filter reads the home (opposite_home), with no home taken before.
+    ("setup-no-home-program.json", [("SETUP-NO-HOME", "/setup/0",
+                                     "setup_warriors_everywhere")]),
     ("track-short.json", [("TRACK-LENGTH", "/pieces/nest/track/cost", '"cost": [0, 1, 2]')]),
     ("track-long.json", [("TRACK-LENGTH", "/pieces/nest/track/vp", '"vp": [0, 1, 2, 3, 4]')]),
     ("track-draw-at.json", [("TRACK-DRAW-AT", "/pieces/nest/track/draw_at/1", '"draw_at"')]),
