@@ -1277,6 +1277,12 @@ def check_faction_alone(f: M.FactionSpec, file: str, into: Findings | None = Non
             for doc, loc, message in c.fn(None, None, (f,), programs):
                 if doc is f:
                     out.add(c.code, message, file, loc, c.severity)
+    # A name no standard program has may be the pack's program: a warning here, the
+    # pack's validation says (a misspelt step op otherwise passed unnoticed).
+    for doc, loc, message in _entry_programs(None, None, (f,), programs):
+        if doc is f:
+            out.add("PROGRAM-REF", f"{message}; unless its pack's library defines it",
+                    file, loc, "warning")
     return out
 
 
@@ -1861,7 +1867,7 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 def _entry_programs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                     programs: dict[str, Library]):
     known = [*M.ENGINE_MENU_ACTIONS, *programs]
-    for doc in (*fs, d):
+    for doc in (*fs, *([d] if d is not None else [])):
         for loc, menu in _menus(doc):
             for k, entry in enumerate(menu):
                 if isinstance(entry, M.ProgramEntry) and entry.action not in programs:
@@ -1890,9 +1896,30 @@ def _entry_programs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 def _entry_fields_unread(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                          programs: dict[str, Library]):
     for use in _uses(d, fs, programs):
+        if isinstance(use.entry, M.ProgramStep):
+            continue  # a step's: KEY-UNKNOWN, below
         types = use.lib.program.param_types()
         fields = M.use_fields(use.entry)
         for k in fields:
+            if k not in types:
+                yield use.doc, (*use.loc, k), (
+                    f"{use.name}: program {use.name} has no parameter {k!r}"
+                    f"{did_you_mean(k, list(types))} (its parameters: "
+                    f"{', '.join(types) or 'none'})")
+
+
+@check("KEY-UNKNOWN", "error", USES,
+       "A step's field that is no parameter of the program its 'op' names: a step is as "
+       "closed as the step models were before steps named programs (a misspelt key is an "
+       "error, with 'did you mean'); a pack whose program replaces a standard step's with "
+       "fewer parameters patches the steps that give the rest.",
+       example="marquise.json:40: KEY-UNKNOWN at /turn/evening/0/cuont: draw: program draw "
+               "has no parameter 'cuont' (did you mean 'count'?)")
+def _step_fields_unknown(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                         programs: dict[str, Library]):
+    for use in _step_uses(fs, programs):
+        types = use.lib.program.param_types()
+        for k in M.use_fields(use.entry):
             if k not in types:
                 yield use.doc, (*use.loc, k), (
                     f"{use.name}: program {use.name} has no parameter {k!r}"

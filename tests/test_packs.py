@@ -240,7 +240,7 @@ def test_the_patched_document_is_validated_and_errors_point_into_the_patch(tmp_p
         "faction:marquise",
         {"op": "test", "path": "/turn/daylight/1/count", "value": 3},
         {"op": "replace", "path": "/turn/daylight/1/count", "value": "4"},
-        {"op": "add", "path": "/turn/evening/0/cuont", "value": 1})})
+        {"op": "add", "path": "/turn/daylight/1/cuont", "value": 1})})
     errs = errors_of([d])
     f = d / "p.json"
     got = sorted((e.code, e.file, e.pointer) for e in errs)
@@ -248,6 +248,17 @@ def test_the_patched_document_is_validated_and_errors_point_into_the_patch(tmp_p
     value = next(e for e in errs if e.code == "VALUE-INVALID")
     assert "faction:marquise as patched, at /turn/daylight/1/count" in value.message
     assert value.line == line_of(f, '"value": "4"')
+
+
+def test_a_step_s_misspelt_parameter_written_by_a_patch_is_an_error_in_the_patch(tmp_path):
+    """A step naming a program ('draw') is as closed as the step models were: a key that
+    is no parameter of its program is KEY-UNKNOWN (a semantic check, once the document
+    loads), located at the patch operation that wrote it, with 'did you mean'."""
+    d = write_pack(tmp_path, "typo", {"p.json": patch_text(
+        "faction:marquise", {"op": "add", "path": "/turn/evening/0/cuont", "value": 1})})
+    [e] = errors_of([d])
+    assert (e.code, e.file, e.pointer) == ("KEY-UNKNOWN", str(d / "p.json"), "/patch/0")
+    assert "did you mean 'count'?" in e.message
 
 
 def test_a_semantic_finding_caused_by_a_patch_is_in_the_patch(tmp_path, capsys):

@@ -621,6 +621,20 @@ def test_a_pile_that_takes_discards_is_one_a_bundle(tmp_path):
     assert found[0].pointer == "/zones/0/takes_discards"
 
 
+def test_a_lone_faction_file_s_misspelt_step_op_and_key_are_told():
+    """Validated alone, a faction file's step op that no standard program has may be
+    its pack's program: PROGRAM-REF as a warning, with 'did you mean'; a step's key that
+    is no parameter of the standard program it names is KEY-UNKNOWN, an error."""
+    path = SEM / "step-op-misspelt.json"
+    got = {(d.code, d.pointer, d.severity): d.message for d in findings(path)}
+    ref = got[("PROGRAM-REF", "/turn/evening/0/op", "warning")]
+    assert "'drwa' is no step or program (did you mean 'draw'?)" in ref
+    assert "unless its pack's library defines it" in ref
+    unknown = next(k for k in got if k[0] == "KEY-UNKNOWN")
+    assert unknown[2] == "error" and unknown[1].endswith("/cuont")
+    assert "did you mean 'count'?" in got[unknown]
+
+
 # ---------------------------------------------------------------------- the table and its docs
 
 
@@ -636,7 +650,7 @@ def test_every_check_code_has_a_fixture_that_triggers_it():
     triggered |= {"MAP-CORNERS-FEW", "SETUP-SLOTS", "ID-DUP", "TRACK-DRAW-NONE", "TURN-NO-DRAW",
                   "MAP-FOREST-ID", "MAP-SUIT-MISSING", "CARD-NO-EFFECT", "REF-UNDEF",
                   "ZONE-CAPACITY", "CYCLE-STUCK", "FOREST-SCORE", "PROGRAM-USE",
-                  "PROGRAM-NEVER", "ZONE-DISCARDS-TWO"}
+                  "PROGRAM-NEVER", "ZONE-DISCARDS-TWO", "KEY-UNKNOWN"}
     assert {c.code for c in CHECKS} <= triggered
 
 

@@ -731,8 +731,9 @@ def test_a_steps_defects_are_told_in_the_authors_words(tmp_path):
     assert message.startswith("'drwa' is no step or program (did you mean 'draw'?) (the "
                               "engine's steps: place_at_buildings, craft, actions, ")
     doc = rename("/turn/evening/0/count", "cuont")(base("faction"))
+    # An error, as the step models' closed keys were (KEY-UNKNOWN at the key).
     assert _validated_in_a_pack(tmp_path, doc) == [
-        ("FIELD-UNREAD", "/turn/evening/0/cuont",
+        ("KEY-UNKNOWN", "/turn/evening/0/cuont",
          "draw: program draw has no parameter 'cuont' (did you mean 'count'?) (its "
          "parameters: count, bonus_building, bonus_buildings)")]
     doc = setv("/turn/evening/1", {"op": "score_track", "biulding": "dock"})(base("faction"))
@@ -741,7 +742,7 @@ def test_a_steps_defects_are_told_in_the_authors_words(tmp_path):
             "score_track: program score_track has a building parameter 'building', and a "
             "'score_track' step has no 'building' to give it (did you mean 'building' where "
             "it says 'biulding'?) (its fields: biulding)") in got
-    assert ("FIELD-UNREAD", "/turn/evening/1/biulding",
+    assert ("KEY-UNKNOWN", "/turn/evening/1/biulding",
             "score_track: program score_track has no parameter 'biulding' (did you mean "
             "'building'?) (its parameters: building)") in got
     for _, _, message in got:
