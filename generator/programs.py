@@ -207,6 +207,17 @@ def _value(v, code: _Code, c: str = "c"):
         return f"({then} if {cond} else {other})"
     if isinstance(v, (M.TrackVp, M.DrawBonus, M.CardCount)):
         return _card_track_value(v, code)
+    if isinstance(v, M.TimesValue):
+        terms = [_value(x, code, c) for x in v.times]
+        if any(t is None for t in terms):
+            return None
+        return "(" + " * ".join(t for t in terms if t is not None) + ")"
+    if isinstance(v, M.ForestsHeld):
+        least = _value(v.forests_held, code, c)
+        if least is None:
+            return None
+        code.inst.uses.add("forests")
+        return f"self.forests_held(p, {least})"
     raise ProgramError(f"program {r.program}: an unknown value {v!r}")
 
 
@@ -680,7 +691,20 @@ def _why(v, r: _Resolver) -> tuple[str, str]:
         return "WHY_TRACK", str(r.piece(v.track_vp))
     if isinstance(v, M.CardCount) and r.bound(v.cards) == "columns" and v.suit is not None:
         return "WHY_COLUMNS", str(_suit(r, v.suit))
+    if _reads(v, M.ForestsHeld):
+        return "WHY_FORESTS", "-1"
     return "WHY_EFFECT", "-1"
+
+
+def _reads(v, kind: type) -> bool:
+    """Whether a value is, or is made of, a value of this kind."""
+    if isinstance(v, kind):
+        return True
+    if isinstance(v, (M.SumValue, M.TimesValue)):
+        return any(_reads(x, kind) for x in (v.sum if isinstance(v, M.SumValue) else v.times))
+    if isinstance(v, M.IfValue):
+        return _reads(v.then, kind) or _reads(v.else_, kind)
+    return False
 
 
 def _apply_step_part(part, r: _Resolver, code: _Code, inst: Instance) -> list[str]:

@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
+from pydantic import BaseModel
+
 from rootlaw.spec import Bundle
 from rootlaw.spec import models as M
 
@@ -32,10 +34,12 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
             "choose_role",
             "end_phase", "setup_home_token",
             "setup_buildings_near_home", "setup_home_corner",
-            "score_forests", "run_stage", "advance_cycle", "program")
+            "run_stage", "advance_cycle", "program")
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "lose_vp", "discard_all", "draw", "put_all")
+# Values of programs whose code lives in a family of its own (the partial they pull in).
+VALUE_KINDS = ("forests_held",)
 # Menu entries the engine has a routine for; every other entry names a program of the
 # bundle's libraries ("program": MENU_A is its instance, generator/programs.py).
 MENU_ACTIONS = ("battle", "march", "craft", "program")
@@ -290,6 +294,7 @@ class Partial:
     eops: tuple[str, ...] = ()
     frames: tuple[str, ...] = ()
     parts: tuple[str, ...] = ()  # program parts (PART_KINDS) whose code calls its methods
+    values: tuple[str, ...] = ()  # program values (VALUE_KINDS) whose code calls them
 
 
 # The core's class body, in order (the module prelude comes before it).  Adding a
@@ -325,7 +330,7 @@ PARTIALS = (
     Partial("effects", abilities=("effect", "trigger"), eops=EFFECT_OPS,
             frames=("phase_start", "battle_effects", "effect", "take_actions")),
     Partial("triggers", abilities=("trigger",), frames=("react_order",)),
-    Partial("forests", ops=("score_forests",)),
+    Partial("forests", values=("forests_held",)),
     Partial("cycles", ops=("run_stage", "advance_cycle")),
     Partial("api", always=True),
     Partial("scenario", always=True),
@@ -350,11 +355,12 @@ class Uses:
     parts: tuple[str, ...]      # parts of the programs menus run (PART_KINDS)
     partials: tuple[str, ...]   # the class body's partials, in PARTIALS order
     frames: tuple[str, ...]     # decision frames the emitted partials push (FRAME_KINDS)
+    values: tuple[str, ...] = ()  # values of a family of their own (VALUE_KINDS)
 
 
 def uses_of(ops: Iterable[str] = (), menu: Iterable[str] = (), columns: Iterable[str] = (),
             abilities: Iterable[str] = (), eops: Iterable[str] = (),
-            parts: Iterable[str] = ()) -> Uses:
+            parts: Iterable[str] = (), values: Iterable[str] = ()) -> Uses:
     """What is emitted for content that uses these codes: the always-emitted partials,
     every family one of the codes pulls in, and the frames of those partials."""
 
@@ -370,17 +376,36 @@ def uses_of(ops: Iterable[str] = (), menu: Iterable[str] = (), columns: Iterable
     u_abilities = in_order(ABILITY_KINDS, abilities)
     u_eops = in_order(EFFECT_OPS, eops)
     u_parts = in_order(PART_KINDS, parts)
+    u_values = in_order(VALUE_KINDS, values)
     emitted = [p for p in PARTIALS
                if p.always or set(p.ops) & set(u_ops) or set(p.menu) & set(u_menu)
                or set(p.columns) & set(u_columns) or set(p.abilities) & set(u_abilities)
-               or set(p.eops) & set(u_eops) or set(p.parts) & set(u_parts)]
+               or set(p.eops) & set(u_eops) or set(p.parts) & set(u_parts)
+               or set(p.values) & set(u_values)]
     frames = in_order(FRAME_KINDS, [fr for p in emitted for fr in p.frames])
     return Uses(u_ops, u_menu, u_columns, u_abilities, u_eops, u_parts,
-                tuple(p.name for p in emitted), frames)
+                tuple(p.name for p in emitted), frames, u_values)
 
 
 EVERYTHING = uses_of(STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS,
-                     PART_KINDS)
+                     PART_KINDS, VALUE_KINDS)
+
+
+def value_kinds(obj) -> list[str]:
+    """The values of VALUE_KINDS a program (or any part of one) reads, at any depth."""
+    out: list[str] = []
+    todo = [obj]
+    while todo:
+        x = todo.pop()
+        if isinstance(x, M.ForestsHeld):
+            out.append("forests_held")
+        if isinstance(x, BaseModel):
+            todo += [getattr(x, k) for k in type(x).model_fields]
+        elif isinstance(x, (list, tuple)):
+            todo += list(x)
+        elif isinstance(x, dict):
+            todo += list(x.values())
+    return out
 
 
 def content_uses(bundle: Bundle) -> Uses:
@@ -391,6 +416,7 @@ def content_uses(bundle: Bundle) -> Uses:
     menu: list[str] = []
     library = bundle.programs
     parts: list[str] = []
+    values: list[str] = []
 
     def entries(menu_entries) -> list[str]:
         """A menu's codes: a program's entry is 'program', and its parts count."""
@@ -402,6 +428,7 @@ def content_uses(bundle: Bundle) -> Uses:
             else:
                 out.append("program")
                 parts.extend(part.op for part in prog.do)
+                values.extend(value_kinds(prog))
         return out
 
     for f in bundle.factions:
@@ -412,6 +439,7 @@ def content_uses(bundle: Bundle) -> Uses:
                 if step_prog is not None:
                     ops.append("program")
                     parts.extend(_step_parts(step_prog, s, f))
+                    values.extend(value_kinds(step_prog))
                     continue
                 ops.append(s.op)
                 if isinstance(s, M.Actions):
@@ -424,7 +452,7 @@ def content_uses(bundle: Bundle) -> Uses:
     menu += [x for prog in programs for op in prog if isinstance(op, M.TakeActionsOp)
              for x in entries(op.menu)]
     return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
-                   [a.kind for a in abilities], eops, parts)
+                   [a.kind for a in abilities], eops, parts, values)
 
 
 def step_program(step, library: dict) -> M.Program | None:
@@ -949,8 +977,6 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 d = sum(1 << pidx[x] for x in s.buildings)
             elif isinstance(s, M.SetupHomeCorner):
                 a, b = pidx[s.building], s.warriors
-            elif isinstance(s, M.ScoreForests):
-                a, b = s.vp, s.min
             elif isinstance(s, (M.RunStage, M.AdvanceCycle)):
                 cyc = [cy.id for cy in factions[fi].cycles]
                 a = cyc.index(s.cycle)

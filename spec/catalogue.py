@@ -71,6 +71,8 @@ _LANGUAGE = (
     ("condition", M.NotCondition, "not"),
     ("value", M.TrackVp, "track_vp"), ("value", M.DrawBonus, "draw_bonus"),
     ("value", M.CardCount, "cards"),
+    ("value", M.TimesValue, "times"), ("value", M.ForestsHeld, "forests_held"),
+    ("place", M.AtEachClearing, "each_clearing"),
 )
 
 

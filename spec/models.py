@@ -767,17 +767,6 @@ class SetupHomeCorner(Strict):
     warriors: int = Field(ge=0, le=100)
 
 
-class ScoreForests(Strict):
-    """Score 'vp' for each forest you hold: you rule more of the clearings it touches
-    than any other player does, and at least 'min' of them (Law 2.4, 2.5)."""
-
-    op: Literal["score_forests"]
-    vp: int = Field(default=1, ge=1, le=100)
-    """VP per forest held."""
-    min: int = Field(default=1, ge=1, le=64)
-    """The fewest clearings of a forest you must rule to hold it."""
-
-
 class RunStage(Strict):
     """Run the hook that your cycle's current stage names (none for a stage not named),
     then go on with the step after this one."""
@@ -801,7 +790,7 @@ class AdvanceCycle(Strict):
 ENGINE_STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
                    "add_to_columns", "place_if_none", "resolve_columns", "choose_role",
                    "end_phase", "setup_home_token",
-                   "setup_buildings_near_home", "setup_home_corner", "score_forests",
+                   "setup_buildings_near_home", "setup_home_corner",
                    "run_stage", "advance_cycle")
 """Steps that are the engine's own routines (the general Law's, and the ones not yet
 written as programs); every other 'op' names a program (ProgramStep)."""
@@ -851,7 +840,7 @@ Step = Annotated[
     Annotated[SetupHomeToken, Tag("setup_home_token")] |
     Annotated[SetupBuildingsNearHome, Tag("setup_buildings_near_home")] |
     Annotated[SetupHomeCorner, Tag("setup_home_corner")] |
-    Annotated[ScoreForests, Tag("score_forests")] | Annotated[RunStage, Tag("run_stage")] |
+    Annotated[RunStage, Tag("run_stage")] |
     Annotated[AdvanceCycle, Tag("advance_cycle")] |
     Annotated[ProgramStep, Tag("program")],
     Discriminator(_step_tag),
@@ -1167,9 +1156,26 @@ class CardCount(Strict):
     """Only cards of this suit ('$name' of a suit parameter)."""
 
 
+class ForestsHeld(Strict):
+    """The forests the actor holds: it rules more of the clearings a forest touches than
+    any other player does, and at least this many of them (Law 2.4, 2.5; the druids'
+    Harvest)."""
+
+    forests_held: Annotated[int, Field(ge=1, le=64)] | ParamRef
+    """The fewest clearings of a forest the actor must rule to hold it ('$name' of a
+    number parameter)."""
+
+
+class TimesValue(Strict):
+    """A value times another (VP for each forest held)."""
+
+    times: list[Value] = Field(min_length=2, max_length=2)
+
+
 _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "sum-of",
                 "if": "if-then", "clearings": "clearing-count", "track_vp": "track-vp",
-                "draw_bonus": "draw-bonus", "cards": "card-count"}
+                "draw_bonus": "draw-bonus", "cards": "card-count",
+                "forests_held": "forests-held", "times": "times"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation"}
 
 
@@ -1209,7 +1215,8 @@ Value = Annotated[
     Annotated[WarriorsAt, Tag("warriors-at")] | Annotated[SumValue, Tag("sum-of")] |
     Annotated[IfValue, Tag("if-then")] | Annotated[ClearingCount, Tag("clearing-count")] |
     Annotated[TrackVp, Tag("track-vp")] | Annotated[DrawBonus, Tag("draw-bonus")] |
-    Annotated[CardCount, Tag("card-count")],
+    Annotated[CardCount, Tag("card-count")] | Annotated[ForestsHeld, Tag("forests-held")] |
+    Annotated[TimesValue, Tag("times")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
@@ -1223,7 +1230,8 @@ Condition = Annotated[
 """A test of the game: a comparison of values, no piece of a kind on the map, not."""
 _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": SumValue,
                  "if-then": IfValue, "clearing-count": ClearingCount, "track-vp": TrackVp,
-                 "draw-bonus": DrawBonus, "card-count": CardCount}
+                 "draw-bonus": DrawBonus, "card-count": CardCount,
+                 "forests-held": ForestsHeld, "times": TimesValue}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition}
 
 
@@ -1647,8 +1655,8 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 
 
 # Cards and abilities name effect programs and abilities defined after them.
-for _m in (SumValue, IfValue, AtLeast, NotCondition, ClearingFilter, ClearingCount,
-           SpendPart, PlacePart, ScorePart, LoseVpPart, DrawPart):
+for _m in (SumValue, IfValue, TimesValue, AtLeast, NotCondition, ClearingFilter,
+           ClearingCount, SpendPart, PlacePart, ScorePart, LoseVpPart, DrawPart):
     _m.model_rebuild()
 Effect.model_rebuild()
 Trigger.model_rebuild()

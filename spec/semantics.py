@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from . import models as M
 from .diagnostics import (
     INPUT_CODES,
@@ -522,7 +524,7 @@ def _draws(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 # Parts of a step's program that may ask the player: a choice, which cards to spend,
 # which clearing pays.
 _ASKING_PARTS = (M.ChoosePart, M.SpendPart, M.PayPart)
-_AUTOMATIC = (M.EndPhase, M.ScoreForests, M.AdvanceCycle)
+_AUTOMATIC = (M.EndPhase, M.AdvanceCycle)
 """Engine steps that never ask the player anything: they run on their own."""
 
 
@@ -1144,26 +1146,6 @@ def _cycle_stuck(f: M.FactionSpec):
                                   "leaves its first stage")
         if not read:
             yield ("cycles", i), f"cycle {cy.id}: no run_stage step reads it"
-
-
-@check("FOREST-SCORE", "warning", "bundle",
-       "A score_forests step that never scores on the map: the map has no forests, or "
-       "'min' is more clearings than any of its forests touches.", "2.4",
-       example='`{"op": "score_forests", "min": 7}` on a map whose forests touch 3 to 5 '
-       'clearings')
-def _forest_score(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
-    most = max([len(set(fo.clearings)) for fo in m.forests] + [0])
-    for f in fs:
-        for base, steps in _programs(f):
-            for i, s in enumerate(steps):
-                if not isinstance(s, M.ScoreForests):
-                    continue
-                if not m.forests:
-                    yield f, (*base, i), f"score_forests: map {m.id!r} has no forests"
-                elif s.min > most:
-                    yield f, (*base, i, "min"), (
-                        f"score_forests: 'min' is {s.min}, but the forests of map {m.id!r} "
-                        f"touch at most {most} clearings")
 
 
 # --------------------------------------------------------------------------- menus
@@ -2143,6 +2125,45 @@ def _resolved(use: _Use, ref: str | list | None) -> list[str] | None:
     return [ref]
 
 
+def _forests_held(v: Any) -> Iterator[M.ForestsHeld]:
+    """The forests_held values of a program, at any depth."""
+    if isinstance(v, M.ForestsHeld):
+        yield v
+    elif isinstance(v, BaseModel):
+        for k in type(v).model_fields:
+            yield from _forests_held(getattr(v, k))
+    elif isinstance(v, (list, tuple)):
+        for x in v:
+            yield from _forests_held(x)
+
+
+@check("FOREST-SCORE", "warning", USES,
+       "A step whose program counts the forests held ('forests_held': the standard "
+       "score_forests) but never counts one on the map: the map has no forests, or the "
+       "least clearings to rule is more than any of its forests touches.", "2.4",
+       example='`{"op": "score_forests", "min": 7}` on a map whose forests touch 3 to 5 '
+       'clearings')
+def _forest_score(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                  programs: dict[str, Library]):
+    most = max([len(set(fo.clearings)) for fo in m.forests] + [0])
+    for use in _step_uses(fs, programs):
+        for held in _forests_held(use.lib.program.do):
+            least: Any = held.forests_held
+            field = None
+            if isinstance(least, str):
+                field, least = least[1:], use.params.get(least[1:])
+            if not isinstance(least, int) or isinstance(least, bool):
+                continue  # a parameter left out: PROGRAM-USE says
+            if not m.forests:
+                yield use.doc, use.loc, f"{use.name}: map {m.id!r} has no forests"
+            elif least > most:
+                at = (*use.loc, field) if field in M.use_fields(use.entry) else use.loc
+                yield use.doc, at, (
+                    f"{use.name}: a forest is held ruling at least {least} of its "
+                    f"clearings, but the forests of map {m.id!r} touch at most {most} "
+                    "clearings")
+
+
 @check("PROGRAM-NEVER", "warning", USES,
        "A menu entry whose program can never be offered where it is used: its first "
        "choice's 'when' compares with a number the entry leaves out (so it never holds and "
@@ -2360,4 +2381,4 @@ def checks_markdown() -> str:
 
 # The checks of uses that need the whole bundle: its libraries (an entry naming no
 # program may name one of its pack's) and its map (what is never offered there).
-_NEEDS_BUNDLE = (_entry_programs, _program_never)
+_NEEDS_BUNDLE = (_entry_programs, _program_never, _forest_score)

@@ -150,10 +150,13 @@ def test_the_links_lead_to_files():
 
 def test_the_catalogue_row_quoted_is_the_catalogues():
     catalogue = (ROOT / "docs" / "catalogue.md").read_text(encoding="utf-8")
-    row = next(line for line in catalogue.splitlines() if line.startswith("| `score_forests`"))
-    assert "Score 'vp' for each forest you hold: you rule more of the clearings it touches " \
-        "than any other player does, and at least 'min' of them (Law 2.4, 2.5)." in row
-    assert "`vp` (int, default `1`): VP per forest held." in row
+    row = next(line for line in catalogue.splitlines() if line.startswith("| `place_if_none`"))
+    assert "If none of a building is on the map, place it plus warriors in a clearing with " \
+        "the fewest warriors where all of them can be placed." in row
+    assert "`building` (str, required)<br>`warriors` (int, required)" in row
+    program = next(line for line in catalogue.splitlines()
+                   if line.startswith("| `score_forests`"))
+    assert "`vp` (number), `min` (number)" in program and "| 2.4 |" in program
 
 
 def test_the_readme_links_the_guide():

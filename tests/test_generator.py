@@ -32,6 +32,7 @@ from rootlaw.generator.tables import (
     PART_KINDS,
     PARTIALS,
     STEP_OPS,
+    VALUE_KINDS,
     uses_of,
 )
 from rootlaw.runtime import Game
@@ -61,7 +62,10 @@ MIXES = {
 
 # Primitives added for homebrew content (examples/): no base faction uses them, and the
 # families bundles cover them.
-HOMEBREW_ONLY = {"score_forests", "run_stage", "advance_cycle"}
+HOMEBREW_ONLY = {"run_stage", "advance_cycle"}
+HOMEBREW_VALUES = {"forests_held"}
+# Parts no base faction uses: the piles pack's (tests/test_card_piles.py plays it).
+HOMEBREW_PARTS = {"put_all"}
 HOMEBREW_PARTIALS = {"forests", "cycles"}
 
 
@@ -183,13 +187,19 @@ def test_the_base_bundle_uses_every_family():
     # family the generator can emit (the Woodland Alliance brought the last: triggers),
     # but the homebrew primitives, which the families bundles cover.
     uses = build_tables(base_bundle()).uses
-    assert HOMEBREW_ONLY.isdisjoint(uses.ops)
+    assert HOMEBREW_ONLY.isdisjoint(uses.ops) and HOMEBREW_VALUES.isdisjoint(uses.values)
     assert uses == uses_of([k for k in STEP_OPS if k not in HOMEBREW_ONLY], MENU_ACTIONS,
-                           COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS, PART_KINDS)
+                           COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS,
+                           [k for k in PART_KINDS if k not in HOMEBREW_PARTS],
+                           [k for k in VALUE_KINDS if k not in HOMEBREW_VALUES])
     assert set(uses.partials) == set(EVERYTHING.partials) - HOMEBREW_PARTIALS
-    assert {p.name for p in PARTIALS if set(p.ops) & HOMEBREW_ONLY} == HOMEBREW_PARTIALS
+    assert {p.name for p in PARTIALS
+            if set(p.ops) & HOMEBREW_ONLY or set(p.values) & HOMEBREW_VALUES} == \
+        HOMEBREW_PARTIALS
     covered = {k for mix in MIXES for k in build_tables(mixed_bundle(mix)).uses.ops}
     assert covered >= HOMEBREW_ONLY
+    covered = {k for mix in MIXES for k in build_tables(mixed_bundle(mix)).uses.values}
+    assert covered >= HOMEBREW_VALUES
 
 
 def test_the_banner_names_the_templates_and_the_command():
@@ -204,13 +214,14 @@ def without(*codes: str) -> tuple:
     """Every code of the catalogues except these (to drop the families they pull in)."""
     keep = [[c for c in cat if c not in codes]
             for cat in (STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS,
-                        PART_KINDS)]
+                        PART_KINDS, VALUE_KINDS)]
     return uses_of(*keep)
 
 
 # Each family left out in turn, then all of them at once; and the subset bundle's own.
 EMISSIONS = {
-    **{f"no-{p.name}": without(*p.ops, *p.menu, *p.columns, *p.abilities, *p.eops, *p.parts)
+    **{f"no-{p.name}": without(*p.ops, *p.menu, *p.columns, *p.abilities, *p.eops, *p.parts,
+                               *p.values)
        for p in PARTIALS if not p.always},
     "no-families": uses_of(),
 }

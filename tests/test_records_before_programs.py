@@ -50,6 +50,7 @@ def test_an_old_save_loads(save):
 # every parameter its program has a default for, as the per-step models dumped them when
 # the records above were made (models.ProgramStep; its program's defaults, bundle.py).
 PROGRAM_STEP_DUMPS = {
+    "marquise/setup/1": {"op": "setup_warriors_everywhere", "count": 1},
     "alliance/setup/0": {"op": "draw_to_zone", "zone": "supporters", "count": 3},
     "alliance/evening/1": {"op": "draw", "count": 1, "bonus_building": None,
                            "bonus_buildings": ["fox-base", "rabbit-base", "mouse-base"]},
