@@ -54,9 +54,18 @@ DOCUMENTS = [
                             ("PROGRAM-SHAPE", "/programs/wade/do/0", '{"op": "discard"}'),
                             ("PROGRAM-SHAPE", "/programs/wade/do/1",
                              '{"op": "remove", "piece": "warrior"}'),
-                            ("PROGRAM-SHAPE", "/programs/fish/verb", '"dive"'),
+                            ("PROGRAM-SHAPE", "/programs/fish/verb", '"move"'),
                             ("PROGRAM-SHAPE", "/programs/fish/do/1",
-                             '{"op": "choose", "card": {"from": "hand"}}\n')]),
+                             '{"op": "choose", "card": {"from": "hand"}}\n'),
+                            # A content verb is one action type of the bundle: one
+                            # shape, one word without '-'; a 'replace' chooses its piece
+                            # with a clearing alone, once a program.
+                            ("PROGRAM-SHAPE", "/programs/gobble/verb",
+                             '"swallow",\n      "do": [{"card"'),
+                            ("PROGRAM-SHAPE", "/programs/snap/verb", '"snap-up"'),
+                            ("PROGRAM-SHAPE", "/programs/snap/do/1", '"pieces": "enemy"'),
+                            ("PROGRAM-SHAPE", "/programs/snap/do/2", '"pieces": "warrior"'),
+                            ("PROGRAM-SHAPE", "/programs/snap/do/2", '"pieces": "warrior"')]),
     ("map-disconnected.json", [("MAP-DISCONNECTED", "/clearings/2/id", '{"id": 3,')]),
     ("map-no-corner.json", [("MAP-NO-CORNER", "/clearings", '"clearings": [\n')]),
     ("map-opposite-empty.json", [("MAP-OPPOSITE", "/opposite_corners", '"opposite_corners"')]),
