@@ -523,8 +523,11 @@ def _replace_tests(part: M.ReplacePart, r: _Resolver, pieces: list, w: int,
     of a kind the part names; a building put in place of no building needs an open slot
     (in place of one, it takes that one's slot); no exclusive placement of another's (a
     Keep, Law 6.2.2) forbids placing once tg is gone (``exclusive``: one may be in play).
-    Following G.23 (both steps must be possible), a replace whose placement cannot be
-    made is not offered, rather than removing without placing."""
+    The reading taken (the Law outline): G.23, "you cannot replace a piece unless you
+    can take both steps", over Law 1.5.4's "as far as possible" (which would remove the
+    piece and place nothing when the supply is empty): a replace whose placement cannot
+    be made (no piece in the supply, a Keep, no slot) is not offered, rather than a
+    removal without a placement."""
     kinds = part.kinds()
     tests = ["self.s[S_BOARD + c * NP + tg] > 0",
              f"self.t[T_PIECE_OWNER + tg] != {r.faction_index}"]
