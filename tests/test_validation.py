@@ -280,6 +280,15 @@ def test_a_corner_without_room_for_the_buildings_setup_places(capsys):
     assert run(capsys, "validate", PACKS / "setup-slots")[0] == 1
 
 
+def test_one_verb_of_the_content_s_own_is_one_shape_across_libraries():
+    """A content verb is one action type of the bundle: two libraries' programs of one
+    verb choosing different things are a PROGRAM-SHAPE, at the later one's verb."""
+    path = PACKS / "verb-clash" / "terns.json"
+    got = [(d.code, d.file, d.pointer, d.line) for d in findings(PACKS / "verb-clash")]
+    assert got == [("PROGRAM-SHAPE", str(path), "/programs/gobble/verb",
+                    line_of(path, '"swallow"'))]
+
+
 def test_faction_card_and_piece_ids_clashing_with_other_content():
     path = PACKS / "id-clash" / "magpies.json"
     got = [(d.code, d.file, d.pointer, d.line) for d in findings(PACKS / "id-clash")]
