@@ -199,6 +199,26 @@ def test_the_other_content_verbs_play_their_programs(bundle, order):
     assert g.hand(me) == []
 
 
+@pytest.mark.parametrize("order", SEATINGS)
+def test_random_games_of_the_pack_parse_back_and_keep_the_invariants(bundle, order):
+    """Every legal action's notation parses back to it and is one the scenario reader
+    accepts (runtime/scenario.py expressible); the engine's invariants hold after each
+    decision (runtime/conformance.py); the content verbs are taken."""
+    from rootlaw.runtime.agents import RandomAgent
+
+    g = Game(list(order), 3, bundle=bundle, pure=True)
+    allowed, agent, taken = sc.expressible(g), RandomAgent(3), set()
+    while not g.is_over and len(g.history) < 1500:
+        legal = g.legal()
+        assert set(legal) <= allowed, set(legal) - allowed
+        assert all(g.parse(text) == a for text, a in legal.items())
+        a = agent.choose(g, list(legal.values()))
+        taken.add(g.notation(a).split(" ")[0])
+        g.apply(a)
+        assert list(invariant_violations(g)) == []
+    assert {"convert", "sanctify", "hum"} <= taken
+
+
 @pytest.fixture(scope="module")
 def compiled(bundle):
     g = Game(["marquise", "test-lizards"], 1, bundle=bundle, pure=False)
