@@ -37,7 +37,7 @@ from rootlaw.generator.tables import (
 from rootlaw.runtime import Game
 from rootlaw.runtime.conformance import cores_agree, play_checked
 from rootlaw.runtime.game import base_bundle
-from rootlaw.spec import Bundle
+from rootlaw.spec import Bundle, resolve
 from rootlaw.spec.loader import load_file
 
 FAMILIES = Path(__file__).resolve().parent / "data" / "families"
@@ -63,6 +63,11 @@ MIXES = {
 # families bundles cover them.
 HOMEBREW_ONLY = {"score_forests", "run_stage", "advance_cycle"}
 HOMEBREW_PARTIALS = {"forests", "cycles"}
+# Program parts no base program uses (a pack's library brings the program): the pack of
+# tests/data/packs/replace-verbs covers them (tests/test_content_verbs.py plays it on
+# both cores).
+HOMEBREW_PARTS = {"replace"}
+PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "replace-verbs"
 
 
 @cache
@@ -184,12 +189,15 @@ def test_the_base_bundle_uses_every_family():
     # but the homebrew primitives, which the families bundles cover.
     uses = build_tables(base_bundle()).uses
     assert HOMEBREW_ONLY.isdisjoint(uses.ops)
+    assert HOMEBREW_PARTS.isdisjoint(uses.parts)
     assert uses == uses_of([k for k in STEP_OPS if k not in HOMEBREW_ONLY], MENU_ACTIONS,
-                           COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS, PART_KINDS)
+                           COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS,
+                           [k for k in PART_KINDS if k not in HOMEBREW_PARTS])
     assert set(uses.partials) == set(EVERYTHING.partials) - HOMEBREW_PARTIALS
     assert {p.name for p in PARTIALS if set(p.ops) & HOMEBREW_ONLY} == HOMEBREW_PARTIALS
     covered = {k for mix in MIXES for k in build_tables(mixed_bundle(mix)).uses.ops}
     assert covered >= HOMEBREW_ONLY
+    assert set(build_tables(resolve([PARTS_PACK])).uses.parts) >= HOMEBREW_PARTS
 
 
 def test_the_banner_names_the_templates_and_the_command():
