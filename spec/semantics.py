@@ -1425,7 +1425,9 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
        "type); a choice is not its first part, a part acts on a "
        "card or a clearing no choice chose (a 'spend', an 'of_suit' piece, a filter's "
        "'suit'), a second 'spend', a second cost ('spend' or 'pay'), 'piece' where no "
-       "piece is chosen, a card part after a 'spend', a filter's 'when' (the "
+       "piece is chosen, a card part after a 'spend', a 'replace' whose first choice "
+       "chooses more than a clearing, a second 'replace', a 'replace' after a cost, a "
+       "filter's 'when' (the "
        "same for every clearing) counts pieces in the clearing being chosen, or a filter "
        "has and lacks one piece (it passes no clearing).",
        example="library.json:4: PROGRAM-SHAPE at /programs/perch/verb: 'mobilize' is "
@@ -1563,8 +1565,8 @@ class _LibraryDoc:
 @check("PROGRAM-SHAPE", "error", USES,
        "The content's own verb of programs of two of the bundle's libraries whose first "
        "choices choose different things (one verb is one action type of the bundle).",
-       example="swallow.json:4: PROGRAM-SHAPE at /programs/gulp/verb: 'swallow' is "
-               "swallow's verb, offered one clearing at a time; gulp's first choice chooses "
+       example="terns.json:7: PROGRAM-SHAPE at /programs/gobble/verb: 'swallow' is "
+               "gulp's verb, offered one clearing at a time; gobble's first choice chooses "
                "a card (one verb is one action type: give one of them another word)")
 def _bundle_verbs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                   programs: dict[str, Library]):
