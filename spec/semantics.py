@@ -1584,6 +1584,31 @@ def _bundle_verbs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
         where.setdefault(verb, lib.id)
 
 
+@check("MENU-DUP", "error", USES,
+       "A menu with two entries running programs of one verb (two programs both "
+       "'sanctify', or both 'recruit'): an action's type is its verb, so the engine "
+       "would list their options as one type's and take the first entry's for both.",
+       example="lizards.json:24: MENU-DUP at /turn/daylight/1/menu/4/action: 'bless' "
+               "runs a program of verb 'sanctify', as entry 2 ('sanctify') does: one "
+               "entry per verb")
+def _menu_verb_dup(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                   programs: dict[str, Library]):
+    for doc in (*fs, *([d] if d is not None else [])):
+        for loc, menu in _menus(doc):
+            verbs = [(k, e.action, programs[e.action].program.verb) for k, e in
+                     enumerate(menu) if e.action in programs and
+                     programs[e.action].program.verb is not None]
+            seen: dict[str, tuple[int, str]] = {}
+            for k, action, verb in verbs:
+                assert verb is not None
+                if verb in seen and seen[verb][1] != action:  # one action twice: MENU-DUP's
+                    first, other = seen[verb]
+                    yield doc, (*loc, k, "action"), (
+                        f"{action!r} runs a program of verb {verb!r}, as entry {first} "
+                        f"({other!r}) does: one entry per verb")
+                seen.setdefault(verb, (k, action))
+
+
 def _pay_shape(pid: str, prog: M.Program, chose: str) -> Iterator[tuple[Loc, str]]:
     """PROGRAM-SHAPE of the chosen piece and a 'pay': 'piece' named where no piece is
     chosen, a second cost (the parts after a cost wait on its payment)."""

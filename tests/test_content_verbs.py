@@ -16,6 +16,8 @@ compiled build of a one-off bundle costs ~40 s).
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,7 @@ from rootlaw.runtime import position as pos
 from rootlaw.runtime import scenario as sc
 from rootlaw.runtime.conformance import cores_agree, invariant_violations
 from rootlaw.spec import resolve
+from rootlaw.spec.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK = ROOT / "tests" / "data" / "packs" / "replace-verbs"
@@ -73,6 +76,25 @@ def test_a_content_verb_is_an_action_type_after_the_engine_s(bundle):
         "bask anvil 5"
     assert g.notation(off["convert"] + 1 * c["NP"] + g.space.names["pieces"].index(
         "cat-warrior")) == "convert cat-warrior 2"
+
+
+def test_two_entries_of_one_verb_in_a_menu_are_a_located_finding(tmp_path):
+    """An action's type is its verb: a menu with two programs of one verb would list
+    their options as one type's (MENU-DUP, at the second entry)."""
+    pack = tmp_path / "twice"
+    shutil.copytree(PACK, pack)
+    lib = json.loads((pack / "library.json").read_text(encoding="utf-8"))
+    lib["programs"]["bless"] = lib["programs"]["sanctify"]
+    (pack / "library.json").write_text(json.dumps(lib), encoding="utf-8")
+    faction = (pack / "lizards.json").read_text(encoding="utf-8").replace(
+        '{"action": "swallow"},', '{"action": "swallow"}, {"action": "bless", "garden": '
+        '"garden"},')
+    (pack / "lizards.json").write_text(faction, encoding="utf-8")
+    found = [(d.code, d.pointer, d.message) for d in validate([pack]).diagnostics
+             if d.severity == "error"]
+    assert found == [("MENU-DUP", "/turn/daylight/1/menu/4/action",
+                      "'bless' runs a program of verb 'sanctify', as entry 2 ('sanctify') "
+                      "does: one entry per verb")]
 
 
 def _at_daylight(bundle, order: tuple[str, ...], pure: bool = True) -> Game:
