@@ -60,8 +60,9 @@ class _Resolver:
     """Names a program uses, as the bundle's dense numbers, for one use."""
 
     def __init__(self, program: str, params: dict, faction: M.FactionSpec,
-                 pidx: dict[str, int]):
+                 pidx: dict[str, int], faction_index: int = -1):
         self.program, self.params, self.faction, self.pidx = program, params, faction, pidx
+        self.faction_index = faction_index  # the faction's index in the bundle
 
     def _value(self, ref: str):
         if ref.startswith("$"):
@@ -113,15 +114,9 @@ class _Resolver:
 
 
 def shape_of(prog: M.Program) -> str:
-    """What the program's first part chooses (its action's options)."""
-    first = prog.do[0]
-    if not isinstance(first, M.ChoosePart):
-        return "none"
-    if first.piece is not None:
-        return "piece_clearing"
-    if first.clearing is not None and first.card is not None:
-        return "clearing_card"
-    return "card" if first.card is not None else "clearing"
+    """What the program's first part chooses (its action's options; a clearing and the
+    piece a 'replace' replaces there: a piece and a clearing)."""
+    return M.shape_chosen(prog)
 
 
 def _mask(pieces: list[int]) -> int:
@@ -340,6 +335,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     if inst.limit_slot >= 0:
         before.append(f"self.s[S_LIMITS + {inst.limit_slot}] != 0")
     cleared = False  # every enemy piece in the clearing removed by a part before
+    targets: list[str] = []  # the tests of the piece a 'replace' replaces (tg)
     for part in body:
         if isinstance(part, M.RemovePart) and part.pieces == "enemy":
             cleared = True
@@ -376,6 +372,14 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                                    "self.open_slots(c) > 0")
             if others_exclusive and not cleared:
                 at_clearing.append("self.may_place(p, c)")
+        elif isinstance(part, M.ReplacePart):
+            # Both steps must be possible (the Law's Replace, G.23): a piece of the
+            # actor's to place (the supply), room for it once the replaced one is gone.
+            w = r.piece(part.with_)
+            before.append(f"self.s[S_SUPPLY + {w}] == 0")
+            if limit[w]:
+                at_clearing.append(f"self.room_for(c, {w})")
+            targets += _replace_tests(part, r, pieces, w, others_exclusive and not cleared)
         elif isinstance(part, M.IntoBoxPart) and part.require:
             if r.bound(part.box) is not None:
                 before.append(f"self.s[S_SUPPLY + {r.piece(part.piece)}] == 0")
@@ -425,7 +429,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         else:
             tail += ["        for d in range(K):", f"            if {hand_test}:",
                      f"                n = self.add(n, {verb} + d)"]
-    elif inst.shape == "piece_clearing":
+    elif inst.shape == "piece_clearing" and r.chose_piece:
         tail += _piece_clearing_listing(first, r, gen_code, at_clearing, costs, verb)
     else:
         assert first is not None and first.clearing is not None  # the verb's shape
@@ -442,7 +446,14 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         match = "self.suit_matches(self.t[T_DEF_SUIT + d], c)"
         if first.card is not None and not first.card.birds_wild:
             match = "self.t[T_DEF_SUIT + d] == self.t[T_CLEARING_SUIT + c]"
-        if inst.shape == "clearing":
+        if inst.shape == "piece_clearing":  # a clearing, and the piece replaced there
+            g.append("        tg: i64")
+            tail += [f"            if not ({' and '.join(tests) or '1'}):",
+                     "                continue",
+                     "            for tg in range(NP):",
+                     f"                if {' and '.join(targets)}:",
+                     f"                    n = self.add(n, {verb} + c * NP + tg)"]
+        elif inst.shape == "clearing":
             tail += [f"            if {' and '.join(tests) or '1'}:",
                      f"                n = self.add(n, {verb} + c)"]
         else:
@@ -468,9 +479,12 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         d.append(f"        c = a - {verb}")
     elif inst.shape == "clearing_card":
         d += [f"        c = (a - {verb}) // K", f"        d = (a - {verb}) % K"]
-    elif inst.shape == "piece_clearing":
+    elif inst.shape == "piece_clearing" and r.chose_piece:
         d += ["        pc: i64", f"        c = (a - {verb}) // NP",
               f"        pc = (a - {verb}) % NP"]
+    elif inst.shape == "piece_clearing":  # the piece a 'replace' replaces
+        d += ["        tg: i64", f"        c = (a - {verb}) // NP",
+              f"        tg = (a - {verb}) % NP"]
     if inst.limit_slot >= 0:
         d.append(f"        self.s[S_LIMITS + {inst.limit_slot}] = 1")
     spends = _spends(body)
@@ -483,6 +497,9 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                            "for now")
     if pays:
         now, later = body[:pays[0] + 1], body[pays[0] + 1:]
+    if (spends or pays) and any(isinstance(x, M.ReplacePart) for x in later):
+        raise ProgramError(f"program {inst.program}: a 'replace' after a cost is not "
+                           "supported yet")
     if spends and r.chose_piece:
         raise ProgramError(f"program {inst.program}: a 'spend' after a piece is chosen is "
                            "not supported yet")
@@ -525,6 +542,31 @@ def _piece_clearing_listing(first: M.ChoosePart | None, r: _Resolver, code: _Cod
             "            for c in range(C):",
             f"                if {' and '.join(tests) or '1'}:",
             f"                    n = self.add(n, {verb} + c * NP + pc)"]
+
+
+def _replace_tests(part: M.ReplacePart, r: _Resolver, pieces: list, w: int,
+                   exclusive: bool) -> list[str]:
+    """The tests of the piece tg a 'replace' may replace in clearing c, for the actor's
+    piece w: one is there, an enemy's (another faction's: seats hold one faction each),
+    of a kind the part names; a building put in place of no building needs an open slot
+    (in place of one, it takes that one's slot); no exclusive placement of another's (a
+    Keep, Law 6.2.2) forbids placing once tg is gone (``exclusive``: one may be in play).
+    The reading taken (the Law outline): G.23, "you cannot replace a piece unless you
+    can take both steps", over Law 1.5.4's "as far as possible" (which would remove the
+    piece and place nothing when the supply is empty): a replace whose placement cannot
+    be made (no piece in the supply, a Keep, no slot) is not offered, rather than a
+    removal without a placement."""
+    kinds = part.kinds()
+    tests = ["self.s[S_BOARD + c * NP + tg] > 0",
+             f"self.t[T_PIECE_OWNER + tg] != {r.faction_index}"]
+    if len(kinds) < 3:
+        tests.append("(" + " or ".join(f"self.t[T_PIECE_KIND + tg] == PK_{k.upper()}"
+                                        for k in kinds) + ")")
+    if pieces[w][2].kind == "building":
+        tests.append("(self.t[T_PIECE_KIND + tg] == PK_BUILDING or self.open_slots(c) > 0)")
+    if exclusive:
+        tests.append("self.may_place_after(p, c, tg)")
+    return tests
 
 
 def _locals(lines: list[str]) -> list[str]:
@@ -589,6 +631,12 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             assert part.piece is not None  # 'piece' or 'pieces' (validated)
             d += [f"        self.remove_piece(c, {r.piece(part.piece)}, p)",
                   "        self.flush_removals()"]
+        elif isinstance(part, M.ReplacePart):
+            # The chosen piece tg removed (one removal event, Law 1.5.4; the actor scores
+            # a building or token, Law 3.2.1; what it sets off waits as frames while the
+            # program goes on), then the actor's piece placed in its spot (G.23).
+            d += ["        self.remove_piece(c, tg, p)", "        self.flush_removals()",
+                  f"        self.place(p, c, {r.piece(part.with_)}, 1)"]
         elif isinstance(part, M.IntoBoxPart):
             if r.bound(part.box) is None:
                 continue  # a box the use leaves out: no such part
@@ -630,7 +678,8 @@ def compile_use(entry: M.ProgramEntry, prog: M.Program, index: int, limit_slot: 
     others = any(isinstance(a, M.ExclusivePlacement) for i, f in enumerate(factions)
                  if i != faction_index for a in f.abilities) or \
         any(isinstance(a, M.ExclusivePlacement) for c in bundle.deck.cards for a in c.abilities)
-    compile_instance(inst, prog, _Resolver(action, params, faction, pidx), pieces, others)
+    compile_instance(inst, prog, _Resolver(action, params, faction, pidx, faction_index),
+                     pieces, others)
     return inst
 
 

@@ -37,7 +37,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
             "run_stage", "advance_cycle", "program")
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
-              "score", "lose_vp", "discard_all", "draw", "put_all")
+              "score", "lose_vp", "discard_all", "draw", "put_all", "replace")
 # Values of programs whose code lives in a family of its own (the partial they pull in).
 VALUE_KINDS = ("forests_held",)
 # Menu entries the engine has a routine for; every other entry names a program of the
@@ -66,6 +66,9 @@ ACTION_TYPES = ("done", "clearing", "role", "move", "battle", "build", "recruit_
                 "recruit", "craft", "spend", "discard", "add", "spend_place", "remove",
                 "activate", "take", "suit", "fail", "use", "spread", "revolt", "mobilize",
                 "train", "organize", "first")
+# Every engine action type is a verb a program may be offered as, or a word no content
+# verb may be (a content verb is a new type, appended after these: build_tables).
+assert set(ACTION_TYPES) <= set(M.VERB_SHAPES) | set(M.ENGINE_WORDS)
 
 
 # Decision frames: what interrupts a step to ask a player (codes 1.., 0 = no frame).
@@ -552,6 +555,7 @@ class Names(TypedDict, total=False):
     instances: list[tuple[str, int, int]]  # program uses: program, faction, limit slot
     events: list[str]              # EVENTS: what the core reports, by code
     score_why: list[str]           # SCORE_WHY: why VP were scored, by code
+    verbs: dict[str, str]          # the content's own verbs (action types): their shapes
 
 
 @dataclass
@@ -1183,11 +1187,22 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     A.add("train", K)     # spend a hand card to put a warrior into the train entry's box
     A.add("organize", C)  # remove a warrior to place the next token in its clearing
     A.add("first", max(NTRIG, 1))  # which of a removal's triggers resolves first
-    consts["NACTIONS"] = A.size
     assert tuple(A.offsets) == ACTION_TYPES
     # Program instances: the action type each one's first choice spans (its verb's).
     spans = {"none": 1, "card": K, "clearing": C, "clearing_card": C * K,
              "piece_clearing": C * NP}
+    # The content's own verbs (models.ENGINE_WORDS): each a new action type, after the
+    # engine's, in the order of their first use, its size its first choice's shape's (a
+    # bundle without one keeps the engine's action space, its notation and records).
+    verbs: dict[str, str] = {}
+    for x in t.programs:
+        if x.gen and x.verb not in A.offsets and x.verb not in verbs:
+            if x.verb in M.ENGINE_WORDS or not x.verb.isidentifier():
+                raise ProgramError(f"program {x.program}: its verb {x.verb!r} is no word a "
+                                   "content verb may be (PROGRAM-SHAPE)")
+            verbs[x.verb] = x.shape
+            A.add(x.verb, spans[x.shape])
+    consts["NACTIONS"] = A.size
     for x in t.programs:
         if not x.gen:
             continue  # a step's: it lists no options (PROG_A0/A1 0, 0)
@@ -1325,5 +1340,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         "hook_factions": [fi for fi, _ in hook_names],
         "events": list(EVENTS),
         "score_why": list(SCORE_WHY),
+        # the content's own verbs, in the action space's order, and their shapes (what
+        # one option is: models.SHAPE_WORDS), for the notation
+        "verbs": verbs,
     }
     return t

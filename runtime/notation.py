@@ -5,7 +5,10 @@ an index decodes to a type and parameters, and the notation spells them in the g
 words: ``move 1->5 x3``, ``battle 12 <faction>``, ``build <building> 5``,
 ``craft <card>``, ``pay <suit>`` (for a '?' cost icon), ``use <effect> [on <faction> |
 at <clearing>]``, ``spread 5``, ``revolt 5``, ``organize 5``, ``mobilize <card>``,
-``train <card>``; a zone card paid is ``spend <card>``.
+``train <card>``; a zone card paid is ``spend <card>``.  A content verb (a program's
+verb of its own, ``Names['verbs']``: a type after the engine's) is the verb followed by
+its option: ``<verb>``, ``<verb> <card>``, ``<verb> <clearing>``, ``<verb> <card>
+<clearing>``, ``<verb> <piece> <clearing>``.
 Names that depend on the acting faction (roles, columns) use the actor's faction.
 """
 
@@ -47,6 +50,9 @@ class ActionSpace:
         kind, x = self.decode(a)
         n = self.names
         c = self.consts
+        shape = n.get("verbs", {}).get(kind)
+        if shape is not None:
+            return self.content_verb(kind, shape, x)
         if kind == "done":
             return "done"
         if kind == "clearing":
@@ -101,3 +107,19 @@ class ActionSpace:
                 return f"use {name} on seat{t - 1}"
             return f"use {name} at {n['clearings'][t - 1 - c['P']]}"
         return f"{kind} {x}"
+
+    def content_verb(self, verb: str, shape: str, x: int) -> str:
+        """A content verb's option x, in the words of its shape (models.SHAPE_WORDS)."""
+        n, c = self.names, self.consts
+        if shape == "none":
+            return verb
+        if shape == "card":
+            return f"{verb} {n['cards'][x]}"
+        if shape == "clearing":
+            return f"{verb} {n['clearings'][x]}"
+        if shape == "clearing_card":
+            cl, d = divmod(x, c["K"])
+            return f"{verb} {n['cards'][d]} {n['clearings'][cl]}"
+        assert shape == "piece_clearing", shape
+        cl, pc = divmod(x, c["NP"])
+        return f"{verb} {n['pieces'][pc]} {n['clearings'][cl]}"

@@ -1372,6 +1372,35 @@ class RemovePart(Strict):
         return self
 
 
+class ReplacePart(Strict):
+    """Replace an enemy piece in the chosen clearing with one of the actor's (the Law's
+    Replace, G.23: remove it, then place the new piece in its spot; Law 1.5.4, 3.2.1):
+    the actor chooses which of the pieces that pass ``pieces`` (enemy pieces, or enemy
+    pieces of a kind), as part of the action's option (the verb's option is then a piece
+    and a clearing: '<verb> <piece> <clearing>').  The piece is removed as one removal
+    event (the actor scores for a building or token, Law 3.2.1; what it sets off resolves
+    as for any removal), and ``with`` is placed there: a building into the slot the
+    removed building held (no open slot needed; replacing a warrior or token with a
+    building needs one).  Offered only where both steps can be taken (G.23: "you cannot
+    replace a piece unless you can take both steps"): a piece that passes is there, one
+    of ``with`` is in the actor's supply, and no exclusive placement (a Keep, Law 6.2.2)
+    forbids placing once the piece is gone."""
+
+    op: Literal["replace"]
+    pieces: Literal["enemy", "warrior", "building", "token"] | \
+        list[Literal["warrior", "building", "token"]] = "enemy"
+    """Which pieces may be replaced: any enemy piece ('enemy'), or an enemy piece of a
+    kind, or of one of several kinds."""
+    with_: Ref = Field(alias="with")
+    """The actor's piece put in its place: a piece by id, 'warrior', or '$name'."""
+
+    def kinds(self) -> tuple[str, ...]:
+        """The kinds of piece it may replace."""
+        if self.pieces == "enemy":
+            return ("warrior", "building", "token")
+        return (self.pieces,) if isinstance(self.pieces, str) else tuple(self.pieces)
+
+
 class IntoBoxPart(Strict):
     """Put a piece from the actor's supply into one of its boxes (if one is left)."""
 
@@ -1470,19 +1499,47 @@ class PutAllPart(Strict):
 
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
                         IntoBoxPart | SpendPart | PayPart | ScorePart | LoseVpPart | DrawPart |
-                        DiscardAllPart | PutAllPart,
+                        DiscardAllPart | PutAllPart | ReplacePart,
                         Field(discriminator="op")]
 
 
-# The action types a program's first choice may be offered as (its verb), and what one
-# option of each is: none (the action alone), a card (by its definition), a clearing, or a
-# clearing and a card together, or a piece and a clearing together.  They are action types
-# of the fixed action space (generator/tables.py ACTION_TYPES): a new verb is a new type,
-# appended there.  (Not the types of the engine's remaining menu routines: march's move,
-# battle, craft; an action's type tells a menu's entries apart.)
+# The engine's action types a program's first choice may be offered as (its verb), and
+# what one option of each is: none (the action alone), a card (by its definition), a
+# clearing, or a clearing and a card together, or a piece and a clearing together.  They
+# are action types of the fixed action space (generator/tables.py ACTION_TYPES).  (Not the
+# types of the engine's remaining menu routines: march's move, battle, craft; an action's
+# type tells a menu's entries apart.)
 VERB_SHAPES = {"recruit_all": "none", "mobilize": "card", "train": "card",
                "recruit": "clearing", "organize": "clearing", "spend_place": "clearing_card",
                "spread": "clearing", "revolt": "clearing", "build": "piece_clearing"}
+# Any other verb is the content's own (a content verb): a new action type of the bundle,
+# appended after the engine's (so a bundle without one has the engine's action space),
+# whose options are one of its first choice's (SHAPE_WORDS), written as the verb followed
+# by the option ('swallow 5').  A content verb is one word (no '-': it names a constant of
+# the core), and none of the engine's words that are no verb: its other action types and
+# the first words of their notation (ENGINE_WORDS; 'pay' is a suit's, 'recruit' recruit_all's).
+ENGINE_WORDS = ("done", "clearing", "role", "move", "battle", "craft", "spend", "discard",
+                "add", "remove", "activate", "take", "suit", "fail", "use", "first", "pay")
+SHAPE_WORDS = {"none": "the verb alone", "card": "verb card",
+               "clearing": "verb clearing", "clearing_card": "verb card clearing",
+               "piece_clearing": "verb piece clearing"}
+
+
+def shape_chosen(prog: Program) -> str:
+    """What a program's first part chooses, as a verb's shape ('none': no choice first;
+    'nothing': a choice of nothing, PROGRAM-SHAPE's)."""
+    first = prog.do[0]
+    if not isinstance(first, ChoosePart):
+        return "none"
+    if first.piece is None and first.card is None and first.clearing is not None and \
+            any(isinstance(x, ReplacePart) for x in prog.do):
+        return "piece_clearing"  # a clearing, and the piece a 'replace' replaces there
+    if first.piece is not None:
+        return "piece_clearing"
+    if first.clearing is not None and first.card is not None:
+        return "clearing_card"
+    return "card" if first.card is not None else \
+        "clearing" if first.clearing is not None else "nothing"
 
 
 class Program(Strict):
@@ -1492,8 +1549,10 @@ class Program(Strict):
     """The Law section the program implements."""
     verb: ProgramName | None = None
     """The action's notation word and action type ('mobilize cobbler'): one of the
-    action space's types whose options are what the first choice chooses.  A program
-    that is no action (a step's: it chooses nothing) has none."""
+    engine's action types whose options are what the first choice chooses
+    (``VERB_SHAPES``), or the content's own word, a new action type of the bundle
+    (``ENGINE_WORDS``: which words it may not be).  A program that is no action (a
+    step's: it chooses nothing) has none."""
     params: dict[ParamName, ParamType | Param] = {}
     """What a use of the program binds ('$zone' in the program; a menu entry's field of
     the same name): its type, or its type and a default for a use that leaves it out."""

@@ -1378,6 +1378,8 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
         yield from _value_refs(part.count, ("count",))
     if isinstance(part, M.PayPart):
         yield from _value_refs(part.count, ("count",))
+    if isinstance(part, M.ReplacePart):
+        yield ("with",), part.with_, _PIECE
     if isinstance(part, M.ChoosePart) and part.piece is not None:
         yield from _pieces_refs(part.piece.among, ("piece", "among"))
     if isinstance(part, M.ChoosePart):
@@ -1479,48 +1481,35 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
 
 
 @check("PROGRAM-SHAPE", "error", "library",
-       "A program the engine cannot offer: its verb is no action type whose options are "
-       "what its first choice chooses, a choice is not its first part, a part acts on a "
+       "A program the engine cannot offer: its verb is an engine action type whose options "
+       "are not what its first choice chooses, an engine word that is no verb ('move', "
+       "'battle', 'done', 'use' ...), a word with a '-', or the content's own verb of "
+       "another program whose first choice chooses another thing (one verb, one action "
+       "type); a choice is not its first part, a part acts on a "
        "card or a clearing no choice chose (a 'spend', an 'of_suit' piece, a filter's "
        "'suit'), a second 'spend', a second cost ('spend' or 'pay'), 'piece' where no "
-       "piece is chosen, a card part after a 'spend', a filter's 'when' (the "
+       "piece is chosen, a card part after a 'spend', a 'replace' whose first choice "
+       "chooses more than a clearing, a second 'replace', a 'replace' after a cost, a "
+       "filter's 'when' (the "
        "same for every clearing) counts pieces in the clearing being chosen, or a filter "
        "has and lacks one piece (it passes no clearing).",
        example="library.json:4: PROGRAM-SHAPE at /programs/perch/verb: 'mobilize' is "
                "offered one card at a time; perch's first choice chooses a clearing")
 def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
+    own: dict[str, tuple[str, str]] = {}  # a content verb: its first program, its shape
     for pid, prog in lib.programs.items():
         first = prog.do[0] if isinstance(prog.do[0], M.ChoosePart) else None
-        chose = "none" if first is None else "piece_clearing" if first.piece is not None else \
-            ("clearing_card" if first.clearing is not None and first.card is not None else
-             "card" if first.card is not None else
-             "clearing" if first.clearing is not None else "nothing")
+        chose = M.shape_chosen(prog)
         if chose == "nothing":
             yield ("programs", pid, "do", 0), f"{pid}: a choice chooses a clearing, a card " \
                 "or both"
             continue
-        shape = M.VERB_SHAPES.get(prog.verb) if prog.verb is not None else None
         if prog.verb is None and chose != "none":
             yield ("programs", pid), (
                 f"{pid}: its first part is a choice, so it is an action and needs a 'verb' "
-                f"(one of: {', '.join(M.VERB_SHAPES)})")
-        elif prog.verb is None:
-            pass  # no action: a step's program (it chooses nothing)
-        elif shape is None:
-            yield ("programs", pid, "verb"), (
-                f"{prog.verb!r} is no action a program can be offered as (one of: "
-                f"{', '.join(M.VERB_SHAPES)})")
-        elif shape != chose:
-            what = {"none": "as one action", "card": "one card at a time",
-                    "clearing": "one clearing at a time",
-                    "clearing_card": "one clearing and card at a time",
-                    "piece_clearing": "one piece and clearing at a time"}
-            chosen = {"none": "nothing", "card": "a card", "clearing": "a clearing",
-                      "clearing_card": "a clearing and a card",
-                      "piece_clearing": "a piece and a clearing"}
-            yield ("programs", pid, "verb"), (
-                f"{prog.verb!r} is offered {what[shape]}; {pid}'s first choice chooses "
-                f"{chosen[chose]}")
+                f"(one of the engine's: {', '.join(M.VERB_SHAPES)}; or a word of its own)")
+        elif prog.verb is not None:
+            yield from _verb_shape(pid, prog.verb, chose, own)
         yield from _pay_shape(pid, prog, chose)
         for i, part in enumerate(prog.do):
             if isinstance(part, M.ChoosePart) and i > 0:
@@ -1529,7 +1518,10 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
             if isinstance(part, (M.DiscardPart, M.PutPart)) and "card" not in chose:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts on the chosen card, and no card is chosen"
-            clearing_part = isinstance(part, (M.RemovePart, M.SpendPart, M.PayPart)) or (
+            if isinstance(part, M.ReplacePart):
+                yield from _replace_shape(pid, prog, i, first)
+            clearing_part = isinstance(part, (M.RemovePart, M.SpendPart, M.PayPart,
+                                              M.ReplacePart)) or (
                 isinstance(part, M.PlacePart) and part.at == "clearing")
             if clearing_part and "clearing" not in chose:
                 yield ("programs", pid, "do", i), \
@@ -1571,6 +1563,113 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                                 f"{pid}: a filter's 'when' is the same for every clearing, " \
                                 "so it cannot count pieces in 'the clearing': this choice " \
                                 "is choosing it"
+
+
+def _replace_shape(pid: str, prog: M.Program, i: int,
+                   first: M.ChoosePart | None) -> Iterator[tuple[Loc, str]]:
+    """PROGRAM-SHAPE of a 'replace': the piece it replaces is part of the action's option
+    with the clearing, so the first choice chooses a clearing alone, one 'replace' a
+    program, none after a cost (the parts after a cost wait on its payment)."""
+    at = ("programs", pid, "do", i)
+    if first is not None and (first.card is not None or first.piece is not None):
+        yield at, (f"{pid}: 'replace' chooses the piece it replaces with the clearing, so "
+                   "the first choice chooses a clearing alone (no card, no piece)")
+    if any(isinstance(x, M.ReplacePart) for x in prog.do[:i]):
+        yield at, f"{pid}: one 'replace' a program (its piece is the action's option)"
+    if any(isinstance(x, (M.SpendPart, M.PayPart)) for x in prog.do[:i]):
+        yield at, f"{pid}: a 'replace' after a cost ('spend' or 'pay') is not supported yet"
+
+
+_WHAT = {"none": "as one action", "card": "one card at a time",
+         "clearing": "one clearing at a time",
+         "clearing_card": "one clearing and card at a time",
+         "piece_clearing": "one piece and clearing at a time"}
+_CHOSEN = {"none": "nothing", "card": "a card", "clearing": "a clearing",
+           "clearing_card": "a clearing and a card", "piece_clearing": "a piece and a clearing"}
+
+
+def _verb_shape(pid: str, verb: str, chose: str,
+                own: dict[str, tuple[str, str]]) -> Iterator[tuple[Loc, str]]:
+    """PROGRAM-SHAPE of a program's verb: an engine verb of another shape, an engine word
+    that is no verb, a word with '-', a content verb ``own`` holds with another shape
+    (``own``: each content verb's first program and shape, filled in)."""
+    at = ("programs", pid, "verb")
+    shape = M.VERB_SHAPES.get(verb)
+    if shape is not None:
+        if shape != chose:
+            yield at, (f"{verb!r} is offered {_WHAT[shape]}; {pid}'s first choice chooses "
+                       f"{_CHOSEN[chose]}")
+        return
+    if verb in M.ENGINE_WORDS:
+        yield at, (f"{verb!r} is the engine's own action word, no verb a program can be "
+                   f"offered as: give the action a word of its own (or one of the engine's "
+                   f"verbs: {', '.join(M.VERB_SHAPES)})")
+        return
+    if "-" in verb:
+        yield at, f"{verb!r}: a verb is one word of letters, digits and '_' (no '-')"
+        return
+    if verb in own and own[verb][1] != chose:
+        other, shape = own[verb]
+        yield at, (f"{verb!r} is {other}'s verb, offered {_WHAT[shape]}; {pid}'s first "
+                   f"choice chooses {_CHOSEN[chose]} (one verb is one action type: give "
+                   "one of them another word)")
+        return
+    own.setdefault(verb, (pid, chose))
+
+
+@dataclass(frozen=True)
+class _LibraryDoc:
+    """A library as a finding's document (its kind and id: the file it is in)."""
+
+    id: str
+    kind: str = "library"
+
+
+@check("PROGRAM-SHAPE", "error", USES,
+       "The content's own verb of programs of two of the bundle's libraries whose first "
+       "choices choose different things (one verb is one action type of the bundle).",
+       example="terns.json:7: PROGRAM-SHAPE at /programs/gobble/verb: 'swallow' is "
+               "gulp's verb, offered one clearing at a time; gobble's first choice chooses "
+               "a card (one verb is one action type: give one of them another word)")
+def _bundle_verbs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                  programs: dict[str, Library]):
+    own: dict[str, tuple[str, str]] = {}
+    where: dict[str, str] = {}  # a content verb: the library of its first program
+    for pid, lib in programs.items():
+        verb = lib.program.verb
+        if verb is None or verb in M.VERB_SHAPES or verb in M.ENGINE_WORDS or "-" in verb:
+            continue  # the library's own check's
+        chose = M.shape_chosen(lib.program)
+        if verb in own and where[verb] == lib.id:
+            continue  # one library's: its own check's
+        for loc, message in _verb_shape(pid, verb, chose, own):
+            yield _LibraryDoc(lib.id), loc, message
+        where.setdefault(verb, lib.id)
+
+
+@check("MENU-DUP", "error", USES,
+       "A menu with two entries running programs of one verb (two programs both "
+       "'sanctify', or both 'recruit'): an action's type is its verb, so the engine "
+       "would list their options as one type's and take the first entry's for both.",
+       example="lizards.json:24: MENU-DUP at /turn/daylight/1/menu/4/action: 'bless' "
+               "runs a program of verb 'sanctify', as entry 2 ('sanctify') does: one "
+               "entry per verb")
+def _menu_verb_dup(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                   programs: dict[str, Library]):
+    for doc in (*fs, *([d] if d is not None else [])):
+        for loc, menu in _menus(doc):
+            verbs = [(k, e.action, programs[e.action].program.verb) for k, e in
+                     enumerate(menu) if e.action in programs and
+                     programs[e.action].program.verb is not None]
+            seen: dict[str, tuple[int, str]] = {}
+            for k, action, verb in verbs:
+                assert verb is not None
+                if verb in seen and seen[verb][1] != action:  # one action twice: MENU-DUP's
+                    first, other = seen[verb]
+                    yield doc, (*loc, k, "action"), (
+                        f"{action!r} runs a program of verb {verb!r}, as entry {first} "
+                        f"({other!r}) does: one entry per verb")
+                seen.setdefault(verb, (k, action))
 
 
 def _pay_shape(pid: str, prog: M.Program, chose: str) -> Iterator[tuple[Loc, str]]:

@@ -38,7 +38,7 @@ from rootlaw.generator.tables import (
 from rootlaw.runtime import Game
 from rootlaw.runtime.conformance import cores_agree, play_checked
 from rootlaw.runtime.game import base_bundle
-from rootlaw.spec import Bundle
+from rootlaw.spec import Bundle, resolve
 from rootlaw.spec.loader import load_file
 
 FAMILIES = Path(__file__).resolve().parent / "data" / "families"
@@ -64,9 +64,13 @@ MIXES = {
 # families bundles cover them.
 HOMEBREW_ONLY = {"run_stage", "advance_cycle"}
 HOMEBREW_VALUES = {"forests_held"}
-# Parts no base faction uses: the piles pack's (tests/test_card_piles.py plays it).
-HOMEBREW_PARTS = {"put_all"}
 HOMEBREW_PARTIALS = {"forests", "cycles"}
+# Program parts no base program uses (a pack's library brings the program): the packs of
+# tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
+# tests/test_card_piles.py play them).
+HOMEBREW_PARTS = {"replace", "put_all"}
+PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "replace-verbs"
+PILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "piles"
 
 
 @cache
@@ -188,6 +192,7 @@ def test_the_base_bundle_uses_every_family():
     # but the homebrew primitives, which the families bundles cover.
     uses = build_tables(base_bundle()).uses
     assert HOMEBREW_ONLY.isdisjoint(uses.ops) and HOMEBREW_VALUES.isdisjoint(uses.values)
+    assert HOMEBREW_PARTS.isdisjoint(uses.parts)
     assert uses == uses_of([k for k in STEP_OPS if k not in HOMEBREW_ONLY], MENU_ACTIONS,
                            COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS,
                            [k for k in PART_KINDS if k not in HOMEBREW_PARTS],
@@ -200,6 +205,8 @@ def test_the_base_bundle_uses_every_family():
     assert covered >= HOMEBREW_ONLY
     covered = {k for mix in MIXES for k in build_tables(mixed_bundle(mix)).uses.values}
     assert covered >= HOMEBREW_VALUES
+    assert set(build_tables(resolve([PARTS_PACK])).uses.parts) >= {"replace"}
+    assert set(build_tables(resolve([PILES_PACK])).uses.parts) >= {"put_all"}
 
 
 def test_the_banner_names_the_templates_and_the_command():

@@ -901,8 +901,8 @@ def test_a_program_with_no_verb_is_no_menu_action(tmp_path_factory):
                                                          ("alliance.json", "organize")}
     assert ("PROGRAM-SHAPE", "library.json", "/programs/organize",
             "organize: its first part is a choice, so it is an action and needs a 'verb' "
-            "(one of: recruit_all, mobilize, train, recruit, organize, spend_place, spread, "
-            "revolt, build)") in found
+            "(one of the engine's: recruit_all, mobilize, train, recruit, organize, "
+            "spend_place, spread, revolt, build; or a word of its own)") in found
     assert not any(f[2] == "/programs/mobilize" for f in found)
 
 

@@ -54,9 +54,18 @@ DOCUMENTS = [
                             ("PROGRAM-SHAPE", "/programs/wade/do/0", '{"op": "discard"}'),
                             ("PROGRAM-SHAPE", "/programs/wade/do/1",
                              '{"op": "remove", "piece": "warrior"}'),
-                            ("PROGRAM-SHAPE", "/programs/fish/verb", '"dive"'),
+                            ("PROGRAM-SHAPE", "/programs/fish/verb", '"move"'),
                             ("PROGRAM-SHAPE", "/programs/fish/do/1",
-                             '{"op": "choose", "card": {"from": "hand"}}\n')]),
+                             '{"op": "choose", "card": {"from": "hand"}}\n'),
+                            # A content verb is one action type of the bundle: one
+                            # shape, one word without '-'; a 'replace' chooses its piece
+                            # with a clearing alone, once a program.
+                            ("PROGRAM-SHAPE", "/programs/gobble/verb",
+                             '"swallow",\n      "do": [{"card"'),
+                            ("PROGRAM-SHAPE", "/programs/snap/verb", '"snap-up"'),
+                            ("PROGRAM-SHAPE", "/programs/snap/do/1", '"pieces": "enemy"'),
+                            ("PROGRAM-SHAPE", "/programs/snap/do/2", '"pieces": "warrior"'),
+                            ("PROGRAM-SHAPE", "/programs/snap/do/2", '"pieces": "warrior"')]),
     ("map-disconnected.json", [("MAP-DISCONNECTED", "/clearings/2/id", '{"id": 3,')]),
     ("map-no-corner.json", [("MAP-NO-CORNER", "/clearings", '"clearings": [\n')]),
     ("map-opposite-empty.json", [("MAP-OPPOSITE", "/opposite_corners", '"opposite_corners"')]),
@@ -277,6 +286,15 @@ def test_a_corner_without_room_for_the_buildings_setup_places(capsys):
         ("SETUP-SLOTS", str(path), "/clearings/0/slots", line_of(path, '{"id": 1,'))
     assert "marquise places 3 buildings" in d.message
     assert run(capsys, "validate", PACKS / "setup-slots")[0] == 1
+
+
+def test_one_verb_of_the_content_s_own_is_one_shape_across_libraries():
+    """A content verb is one action type of the bundle: two libraries' programs of one
+    verb choosing different things are a PROGRAM-SHAPE, at the later one's verb."""
+    path = PACKS / "verb-clash" / "terns.json"
+    got = [(d.code, d.file, d.pointer, d.line) for d in findings(PACKS / "verb-clash")]
+    assert got == [("PROGRAM-SHAPE", str(path), "/programs/gobble/verb",
+                    line_of(path, '"swallow"'))]
 
 
 def test_faction_card_and_piece_ids_clashing_with_other_content():
