@@ -817,6 +817,8 @@ def compile_step_use(step: M.ProgramStep, prog: M.Program, index: int, faction_i
     lines = _apply(prog.do, r, code, inst)
     if any("for d in" in x for x in lines):
         d.append("        d: i64")
+    # No clearing is chosen: a filter's 'the clearing' (an adjacency helper's c) is none.
+    d.append("        c: i64 = -1")
     d += _locals(lines)
     d.append("        return 0")
     inst.do = "\n".join(["    @cython.cfunc", "    @cython.exceptval(check=False)", *d])
