@@ -123,3 +123,58 @@ def test_the_readable_log_shows_the_season(capsys):
     assert "-- turn 2: druids (wheel: spring)" in out
     assert "-- turn 4: druids (wheel: summer)" in out
     assert "-- turn 1: marquise\n" in out
+
+
+# ---- the Mire Toads (examples/mire-toads): a faction written as data only, on parts no
+# base faction uses (a pile taking every discard, revealed cards, replace, own verbs)
+
+TOADS = ROOT / "examples" / "mire-toads"
+
+
+def test_the_toads_scenarios_cover_their_rules():
+    """Every numbered rule of the README's T section is cited by a scenario."""
+    import json
+    import re
+
+    readme = (TOADS / "README.md").read_text(encoding="utf-8")
+    rules = set(re.findall(r"\*\*(T\.\d+\.\d+)\*\*", readme))
+    cited = set()
+    for f in (TOADS / "scenarios").glob("*.json"):
+        cited |= set(re.findall(r"T\.\d+\.\d+", json.loads(f.read_text())["law"]))
+    assert rules and rules <= cited, sorted(rules - cited)
+
+
+def test_the_toads_are_written_in_data_only():
+    """The pack holds data only (a faction and a library, no code), and the engine's
+    code names none of it (the repo-wide check of tests/test_repo.py covers names of
+    the base game; this one the toads' own)."""
+    assert sorted(p.name for p in TOADS.iterdir() if p.is_file()) == [
+        "README.md", "pack.json", "rites.json", "toads.json"]
+    import re
+
+    words = re.compile(r"\b(toads?|mire|croaks?|wallow)\b")
+    for folder in ("spec", "generator", "runtime"):
+        for path in (ROOT / folder).rglob("*"):
+            if path.suffix in (".py", ".j2", ".in") and "content" not in path.parts:
+                found = words.findall(path.read_text(encoding="utf-8").lower())
+                assert not found, (path, found)
+
+
+TOAD_TABLES = [("mire-toads", "marquise"), ("marquise", "mire-toads"),
+               ("mire-toads", "eyrie"), ("alliance", "mire-toads"),
+               ("mire-toads", "marquise", "eyrie"), ("alliance", "eyrie", "mire-toads")]
+
+
+@pytest.mark.parametrize("factions", TOAD_TABLES, ids=["-".join(t) for t in TOAD_TABLES])
+def test_100_seeded_toad_games_end_with_a_winner(factions):
+    """As `rootlaw play --pack examples/mire-toads --factions ... --games 100`: random
+    agents seeded by the game's seed, on the compiled core; both seat orders."""
+    b = bundle_of(TOADS)
+    wins = dict.fromkeys(factions, 0)
+    for seed in range(1, 101):
+        g = Game(list(factions), seed, bundle=b, pure=False)
+        assert g.compiled
+        g.playout(seed)
+        assert g.is_over and g.winner_faction is not None, seed
+        wins[g.winner_faction] += 1
+    assert wins["mire-toads"] > 0, wins
