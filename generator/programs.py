@@ -663,7 +663,8 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
     return d
 
 
-def compile_use(entry: M.ProgramEntry, prog: M.Program, index: int, limit_slot: int,
+def compile_use(entry: M.ProgramEntry | M.ProgramStep, prog: M.Program, index: int,
+                limit_slot: int,
                 faction_index: int, bundle, pidx: dict[str, int], pieces: list,
                 pay_slot: int = -1) -> Instance:
     """The instance of ``prog`` that a menu entry of the bundle's faction ``faction_index``
@@ -672,15 +673,20 @@ def compile_use(entry: M.ProgramEntry, prog: M.Program, index: int, limit_slot: 
     factions = list(bundle.factions)
     faction = factions[faction_index]
     params = prog.bind(M.use_fields(entry))
-    action = getattr(entry, "action", "?")
+    action = getattr(entry, "action", None) or getattr(entry, "op", "?")
     inst = Instance(index, action, faction_index, prog.verb or "", shape_of(prog), limit_slot)
     inst.pay_slot = pay_slot
-    others = any(isinstance(a, M.ExclusivePlacement) for i, f in enumerate(factions)
-                 if i != faction_index for a in f.abilities) or \
-        any(isinstance(a, M.ExclusivePlacement) for c in bundle.deck.cards for a in c.abilities)
     compile_instance(inst, prog, _Resolver(action, params, faction, pidx, faction_index),
-                     pieces, others)
+                     pieces, _others_exclusive(bundle, faction_index))
     return inst
+
+
+def _others_exclusive(bundle, faction_index: int) -> bool:
+    """Whether another faction (or a card) of the bundle may forbid placing in a clearing
+    (Law 6.2.2: an exclusive placement)."""
+    return any(isinstance(a, M.ExclusivePlacement) for i, f in enumerate(bundle.factions)
+               if i != faction_index for a in f.abilities) or \
+        any(isinstance(a, M.ExclusivePlacement) for c in bundle.deck.cards for a in c.abilities)
 
 
 # ---- the steps as programs: a step runs a program that chooses nothing, when entered
@@ -801,12 +807,18 @@ def compile_step_use(step: M.ProgramStep, prog: M.Program, index: int, faction_i
                      bundle, pidx: dict[str, int], pieces: list) -> Instance:
     """The instance of ``prog`` a step of faction ``faction_index`` runs when it is
     entered (the step's 'op' names the program, its fields bind the parameters, as a menu
-    entry's do): only its application, ``do_prog_<i>(p, -1, 0)``; it chooses nothing, so
-    it lists no options (validation reports a step program with a choice)."""
+    entry's do): a program that chooses nothing is only its application,
+    ``do_prog_<i>(p, -1, 0)``, run as the step is entered; one whose first part is a
+    choice is compiled as a menu entry's is, and the step offers its options."""
     faction = list(bundle.factions)[faction_index]
     name = getattr(step, "op", "?")
     if isinstance(prog.do[0], M.ChoosePart):
-        raise ProgramError(f"program {name}: a step runs a program that chooses nothing")
+        # A step that chooses: its first choice is the step's decision, offered as its
+        # verb's actions (gen_prog_<i>), then the program runs (do_prog_<i>) and the step
+        # is over.  A cost's continuation is a menu entry's (then_prog): not at a step.
+        if any(isinstance(x, (M.SpendPart, M.PayPart)) for x in prog.do):
+            raise ProgramError(f"program {name}: a step's program pays no cost")
+        return compile_use(step, prog, index, -1, faction_index, bundle, pidx, pieces)
     params = prog.bind(M.use_fields(step))
     inst = Instance(index, name, faction_index, "", "none", -1)
     r = _Resolver(name, params, faction, pidx)

@@ -1006,6 +1006,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     for st, fi, prog, s in step_uses:
         pa[st] = len(t.programs)
         t.programs.append(compile_step_use(s, prog, len(t.programs), fi, bundle, pidx, pieces))
+        pb[st] = int(bool(t.programs[-1].gen))  # a step that chooses: a decision step
+        pc[st] = int(t.programs[-1].shape in ("card", "clearing_card"))  # of a hand card
     # ---- effect programs (usable effects, triggers, immediate cards): one flat table
     eop: list[int] = []
     ea: list[int] = []

@@ -231,7 +231,8 @@ class Game:
     def decision(self) -> str | None:
         """What the pending decision is about: a frame kind when something interrupts
         a step ("ambush", "foil", "place", "pay", "phase_end", "battle_effects" ...),
-        otherwise the step's op ("craft", "actions", "resolve_columns" ...); where a
+        otherwise the step's op ("craft", "actions", "resolve_columns" ...; a step that
+        runs a program, the program's name as the step's 'op' gives it); where a
         scenario holds the turn, "end_of_turn" or "end_of_phase"; None once the game is
         over.
         The same answer for every seat: it is public."""
@@ -245,8 +246,10 @@ class Game:
             top = self.S["FRAMES"] + (depth - 1) * self.consts["FRAME_FIELDS"]
             return self.names["frames"][self.state[top] - 1]
         t = self._core_module.tables
-        op = t.table[t.table_layout.offsets["STEP_OP"] + self._s("STEP")]
-        return self.names["ops"][op]
+        st = self._s("STEP")
+        op = self.names["ops"][t.table[t.table_layout.offsets["STEP_OP"] + st]]
+        # A step that runs a program is the program's, by the name its 'op' gives it.
+        return self.names["steps"][st] if op == "program" else op
 
     # ------------------------------------------------------------------ actions
 

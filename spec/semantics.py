@@ -2195,15 +2195,16 @@ def _piece_fields_unread(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, .
 
 
 def _use_shape(use: _Use) -> Iterator[tuple[Any, Loc, str]]:
-    """A step's program that chooses (a step runs its program when entered: nothing is
-    offered), or a menu entry's program that is no action (it has no verb)."""
+    """A step's program that chooses and pays a cost (a cost's continuation is a menu
+    entry's), or a menu entry's program that is no action (it has no verb)."""
     prog, act = use.lib.program, use.name
     if isinstance(use.entry, M.BaseModel) and "op" in type(use.entry).model_fields:
-        if isinstance(prog.do[0], M.ChoosePart):
+        costs = [k for k, x in enumerate(prog.do) if isinstance(x, (M.SpendPart, M.PayPart))]
+        if isinstance(prog.do[0], M.ChoosePart) and costs:
             yield use.doc, use.loc, (
-                f"{act}: program {act} begins with a choice at {_at(use, ('do', 0))}, and "
-                "a step runs its program when it is entered, with nothing offered: steps "
-                "that choose are not supported yet (name it in an 'actions' menu)")
+                f"{act}: program {act} chooses and pays a cost at "
+                f"{_at(use, ('do', costs[0]))}: a step's choice pays none (a cost's "
+                "parts after it are a menu entry's; name it in an 'actions' menu)")
     elif prog.verb is None:
         yield use.doc, use.loc, (
             f"{act}: program {act} has no 'verb', so it is no action a menu can offer "

@@ -600,24 +600,97 @@ def test_a_step_runs_the_program_its_op_names(tmp_path_factory):
         assert _scored(g) == [("eyrie", 2, "effect", "-1")]
 
 
-def test_a_step_s_program_that_chooses_is_a_located_finding(tmp_path_factory):
-    """A step runs its program when it is entered, offering nothing: one that begins
-    with a choice is PROGRAM-USE at the step (and at no menu entry)."""
-    pack = tmp_path_factory.mktemp("choosing")
+def _choosing_pack(tmp_path_factory, name: str, programs: dict):
+    pack = tmp_path_factory.mktemp(name)
     (pack / "pack.json").write_text(json.dumps(
-        {"kind": "pack", "id": "choosing", "name": "A step that chooses", "version": "1",
+        {"kind": "pack", "id": name, "name": "A step that chooses", "version": "1",
          "requires": ["base"], "content": ["library.json"]}), encoding="utf-8")
     (pack / "library.json").write_text(json.dumps({"kind": "library", "id": "other",
-        "programs": {"score_track": {
-            "verb": "organize", "params": {"building": "piece"},
-            "do": [{"op": "choose", "clearing": {"has": "$building"}},
-                   {"op": "score", "vp": {"track_vp": "$building"}}]}}}), encoding="utf-8")
-    found = [d for d in validate([pack]).diagnostics
-             if d.code == "PROGRAM-USE"]
+                                                   "programs": programs}), encoding="utf-8")
+    return pack
+
+
+# The Eyrie's Evening 'score_track' step, otherwise: the player chooses a clearing with
+# a roost and scores the roosts' track VP (a step whose program begins with a choice).
+TEND = {"score_track": {
+    "law": "7.6.1", "verb": "tend", "params": {"building": "piece"},
+    "do": [{"op": "choose", "clearing": {"has": "$building"}},
+           {"op": "score", "vp": {"track_vp": "$building"}}]}}
+
+# ... or reveals a hand card matching a clearing with a roost to place a warrior there.
+SHOW = {"score_track": {
+    "law": "7.6.1", "verb": "show", "params": {"building": "piece"},
+    "do": [{"op": "choose", "clearing": {"has": "$building"},
+            "card": {"from": "hand", "matching": "clearing"}},
+           {"op": "place", "piece": "warrior"}]}}
+
+
+@pytest.mark.parametrize("factions", [["marquise", "eyrie"], ["eyrie", "marquise"]])
+def test_a_step_whose_program_chooses_asks_its_first_choice(tmp_path_factory, factions):
+    """A step naming a program that begins with a choice is a decision of the step: its
+    options are the choice's (in the program's verb), the program runs on the one taken
+    and the step is over; with no option, the step is over unasked.  Reached through the
+    turn flow from the Evening's start (Law 7.6: score_track is its first step)."""
+    b = resolve([_choosing_pack(tmp_path_factory, "tend", TEND)])
+    e = factions.index("eyrie")
+    g = Game(factions, 3, bundle=b, pure=True)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    for q in range(g.num_players):
+        sc.set_hand(g, q, [])
+    sc.put(g, "2", "roost", 1)
+    sc.put(g, "6", "roost", 1)
+    sc.put(g, "3", "keep", 1)
+    vp = g.scores[e]
+    sc.goto(g, "eyrie", "evening")
+    assert g.to_play == e and g.decision == "score_track"
+    assert sorted(g.legal()) == ["tend 2", "tend 6"]
+    g.apply("tend 6")
+    assert g.scores[e] == vp + 1  # two roosts on the map: the track's 1 VP
+    assert g.decision != "score_track"
+    # No roost on the map: no option, the step is over without asking.
+    sc.clear_board(g)
+    sc.put(g, "3", "keep", 1)
+    sc.goto(g, "eyrie", "evening")
+    assert g.decision != "score_track"
+
+
+def test_a_step_choosing_a_hand_card_asks_on_public_facts_only(tmp_path_factory):
+    """Twins that differ only in the Eyrie's hand cards (one matching a roost's clearing,
+    one not): the step asks in both, offers 'done' in both, and only the cards differ
+    (Law 1.2: whether a player is asked depends on what the table may know)."""
+    b = resolve([_choosing_pack(tmp_path_factory, "show", SHOW)])
+    seen = []
+    for hand in (["bake-sale"], ["sword"]):  # rabbit (clearing 5's suit), mouse
+        g = Game(["marquise", "eyrie"], 3, bundle=b, pure=True)
+        while g.phase == "setup":
+            g.apply(g.legal_actions()[0])
+        sc.clear_board(g)
+        sc.set_hand(g, 0, [])
+        sc.set_hand(g, 1, hand)
+        sc.put(g, "5", "roost", 1)  # clearing 5: rabbit
+        sc.put(g, "3", "keep", 1)
+        sc.goto(g, "eyrie", "evening")
+        seen.append((g.to_play, g.decision, sorted(g.legal())))
+    assert seen[0][:2] == seen[1][:2] == (1, "score_track")
+    assert seen[0][2] == ["done", "show bake-sale 5"] and seen[1][2] == ["done"]
+    g.apply("done")
+    assert g.decision != "score_track"
+
+
+def test_a_step_s_program_that_chooses_and_pays_is_a_located_finding(tmp_path_factory):
+    """A step's choice pays no cost (the parts after a cost are a menu entry's): a step
+    program that chooses and spends is PROGRAM-USE at the step (and at no menu entry)."""
+    pack = _choosing_pack(tmp_path_factory, "paying", {"score_track": {
+        "verb": "tithe", "params": {"building": "piece"},
+        "do": [{"op": "choose", "clearing": {"has": "$building"}},
+               {"op": "pay", "piece": "$building", "count": 1},
+               {"op": "score", "vp": {"track_vp": "$building"}}]}})
+    found = [d for d in validate([pack]).diagnostics if d.code == "PROGRAM-USE"]
     assert [(Path(d.file).name, d.pointer) for d in found] == \
         [("eyrie.json", "/turn/evening/0")]
-    assert "begins with a choice at /programs/score_track/do/0" in found[0].message
-    assert "steps that choose are not supported yet" in found[0].message
+    assert "chooses and pays a cost at /programs/score_track/do/1" in found[0].message
 
 
 def test_a_step_program_naming_what_its_faction_lacks_is_located_at_the_step(
@@ -697,7 +770,7 @@ def test_a_pack_s_own_program_is_a_step(factions, tithe_bundles, core_kind):
 def test_a_pack_s_own_step_program_is_validated_at_the_step(tmp_path_factory):
     """A pack's own program used as a step is checked at the step as a standard one is:
     a count of the wrong form (PROGRAM-USE) and a field it has no parameter for
-    (FIELD-UNREAD, with "did you mean"), located at the step in the patched faction."""
+    (KEY-UNKNOWN, with "did you mean"), located at the step in the patched faction."""
     pack = tmp_path_factory.mktemp("bad-tithe")
     (pack / "pack.json").write_text(json.dumps(
         {"kind": "pack", "id": "bad-tithe", "name": "A step of its own", "version": "1",
@@ -713,7 +786,7 @@ def test_a_pack_s_own_step_program_is_validated_at_the_step(tmp_path_factory):
     found = [(d.code, d.pointer, d.message) for d in validate([pack]).diagnostics]
     assert ("PROGRAM-USE", "/turn/evening/0", "tithe: program tithe's parameter 'count' "
             "is a number, and this step's 'count' is 'two'") in found
-    assert ("FIELD-UNREAD", "/turn/evening/1/cuont", "tithe: program tithe has no "
+    assert ("KEY-UNKNOWN", "/turn/evening/1/cuont", "tithe: program tithe has no "
             "parameter 'cuont' (did you mean 'count'?) (its parameters: count)") in found
 
 

@@ -75,9 +75,10 @@ def test_the_catalogue_counts_the_content_that_uses_each_primitive():
     assert used[M.CraftAction] == ["base/alliance.json"]
     assert set(used[M.ProgramEntry]) >= {"base/alliance.json", "base/marquise.json",
                                          "hedge-druids/druids.json"}
-    # So are steps naming a program (models.ProgramStep): all four factions draw by one.
+    # So are steps naming a program (models.ProgramStep): all five factions draw by one.
     assert set(used[M.ProgramStep]) == {"base/alliance.json", "base/eyrie.json",
-                                        "base/marquise.json", "hedge-druids/druids.json"}
+                                        "base/marquise.json", "hedge-druids/druids.json",
+                                        "mire-toads/toads.json"}
     choose = next(m for m in used if m.__name__ == "ChoosePart")
     assert {"standard:mobilize", "standard:train"} <= set(used[choose])
     counts = use_counts(content)
