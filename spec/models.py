@@ -527,25 +527,8 @@ MenuAction = Annotated[
 #
 # "self" is the player carrying out the program (the user of an effect, the crafter of
 # an immediate card, a trigger's actor); "target" the player the user chose; "opponent"
-# the other side of the battle (battle timings only).
-
-
-class ScoreOp(Strict):
-    """Score VP (a loss when negative; no score below 0): 'vp', or 'vp' for each
-    clearing the scorer rules ('per': ruled_clearing)."""
-
-    op: Literal["score"]
-    vp: int = Field(default=1, ge=-100, le=100)
-    per: Literal["ruled_clearing"] | None = None
-    who: Literal["self", "opponent", "target"] = "self"
-
-
-class DrawOp(Strict):
-    """Draw cards from the deck."""
-
-    op: Literal["draw"]
-    count: int = Field(default=1, ge=1, le=100)
-    who: Literal["self", "target"] = "self"
+# the other side of the battle (battle timings only).  An effect program also holds the
+# program parts that score, lose VP, draw and remove (EFFECT_PARTS, below the parts).
 
 
 class ExtraHitsOp(Strict):
@@ -572,23 +555,6 @@ class LookAtHandOp(Strict):
     observation as a snapshot."""
 
     op: Literal["look_at_hand"]
-
-
-class RemoveEnemyPiecesOp(Strict):
-    """Remove every enemy piece in each clearing of a suit ('suit'), or in the
-    program's clearing ('at': context); you score 1 VP per building and token removed
-    (Law 3.2.1).  All its clearings are one removal event: every piece is removed before
-    anything it triggers (Law 1.5.4)."""
-
-    op: Literal["remove_enemy_pieces"]
-    suit: ClearingSuit | None = None
-    at: Literal["context"] | None = None
-
-
-class RemoveOwnWarriorOp(Strict):
-    """Remove one of your warriors from the chosen clearing (target own_warrior)."""
-
-    op: Literal["remove_own_warrior"]
 
 
 class TakeActionsOp(Strict):
@@ -640,14 +606,15 @@ ZONE_OPS = (GiveCardToZoneOp, DiscardZoneMatchingOp, LoseBoxHalfOp, TrimZoneOp)
 none; EFFECT-ZONE)."""
 
 
-EffectOp = Annotated[
+EffectOnlyOp = Annotated[
     (
-        ScoreOp | DrawOp | ExtraHitsOp | IgnoreRolledHitsOp | TakeRandomCardOp |
-        LookAtHandOp | RemoveEnemyPiecesOp | RemoveOwnWarriorOp | TakeActionsOp |
-        GiveCardToZoneOp | DiscardZoneMatchingOp | LoseBoxHalfOp | TrimZoneOp
+        ExtraHitsOp | IgnoreRolledHitsOp | TakeRandomCardOp | LookAtHandOp |
+        TakeActionsOp | GiveCardToZoneOp | DiscardZoneMatchingOp | LoseBoxHalfOp | TrimZoneOp
     ),
     Field(discriminator="op"),
 ]
+"""The ops only effect programs have (the catalogue's 'Effect ops'); the rest of an
+effect program is program parts (EFFECT_PARTS)."""
 
 
 # ---- steps: turn, setup and hook programs
@@ -1239,8 +1206,9 @@ class ClearingFilter(Strict):
     """Holding at least one piece of any of these ('$param' of type pieces, or a list)."""
     lacks: Ref | list[Ref] | None = None
     """Holding none of this piece, or of these ('$param' of type pieces, or a list)."""
-    suit: Literal["clearing"] | None = None
-    """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit)."""
+    suit: Literal["clearing"] | ClearingSuit | None = None
+    """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit), or
+    of a suit named (the Favors' 'every clearing of the fox suit', Law 4.1.2)."""
     adjacent_to: ClearingFilter | None = None
     """Adjacent to at least one clearing that passes this filter (Law 8.4.2: next to a
     sympathetic clearing; Law 4.2 moves, 6.5 a Marquise's neighbours)."""
@@ -1334,14 +1302,20 @@ class PlacePart(Strict):
 
 
 class RemovePart(Strict):
-    """Remove from the chosen clearing one of the actor's pieces ('piece'), or every
-    piece of every other player ('pieces': 'enemy', Law 8.4.1; the actor scores for
-    the buildings and tokens, Law 3.2.1): one removal event (Law 1.5.4), what it sets off
-    resolving before the program goes on."""
+    """Remove one of the actor's pieces ('piece'), or every piece of every other player
+    ('pieces': 'enemy', Law 8.4.1; the actor scores for the buildings and tokens, Law
+    3.2.1), from the chosen clearing (an effect program's: its clearing; none: nothing is
+    removed), or from every clearing that passes a filter ('at'): one removal event (Law
+    1.5.4), what it sets off resolving before the program goes on.  One piece of the
+    actor's is removed only where there is one (Law 1.5.4)."""
 
     op: Literal["remove"]
     piece: Ref | None = None
     pieces: Literal["enemy"] | None = None
+    at: Literal["clearing"] | ClearingFilter = Field(default="clearing",
+                                                      json_schema_extra=ADDED_LATER)
+    """Where: the chosen clearing, or each clearing that passes a filter (the Favors'
+    every clearing of a suit, Law 4.1.2: {"suit": "fox"})."""
 
     @model_validator(mode="after")
     def _one(self) -> RemovePart:
@@ -1396,13 +1370,34 @@ class PayPart(Strict):
 # score and draw too)
 
 
+Who = Literal["self", "target", "opponent"]
+"""Whom a part is carried out for: the player running the program ('self'), or in an
+effect program the player its user chose ('target') or the other side of the battle
+('opponent'); the part's values are read as that player's ('rule': 'self' is theirs)."""
+
+
 class ScorePart(Strict):
-    """Score VP (Law 3.2): as many as a value says (none for 0).  What the 'scored' event
-    gives as the reason follows from the value: a track's VP ('track_vp') is 'track', with
-    the piece; anything else 'effect'."""
+    """Score VP (Law 3.2): as many as a value says (none for 0; a negative number is
+    refused: 'lose_vp' loses VP).  What the 'scored' event gives as the reason follows
+    from the value: a track's VP ('track_vp') is 'track', with the piece; anything else
+    'effect'.  Royal Claim's 1 VP per ruled clearing (Law card text) is the value
+    ``{"clearings": {"rule": "self"}}``."""
 
     op: Literal["score"]
     vp: Value
+    who: Who = Field(default="self", json_schema_extra=ADDED_LATER)
+    """Who scores: in an effect program, 'target' or 'opponent' too."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_negative(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            vp = data.get("vp")
+            if isinstance(vp, int) and not isinstance(vp, bool) and vp < 0:
+                raise Err("VALUE-INVALID", ("vp",),
+                          f"a score of {vp} VP: a score is never negative; "
+                          "'lose_vp' is the part that loses VP")
+        return data
 
 
 class LoseVpPart(Strict):
@@ -1412,6 +1407,8 @@ class LoseVpPart(Strict):
 
     op: Literal["lose_vp"]
     vp: Value
+    who: Who = Field(default="self", json_schema_extra=ADDED_LATER)
+    """Who loses them: in an effect program, 'target' or 'opponent' too."""
 
 
 class DrawPart(Strict):
@@ -1423,6 +1420,8 @@ class DrawPart(Strict):
     count: Value = 1
     into: Ref | None = None
     """A zone ('$name' of a zone parameter); the hand without."""
+    who: Who = Field(default="self", json_schema_extra=ADDED_LATER)
+    """Who draws: in an effect program, 'target' or 'opponent' too."""
 
 
 class DiscardAllPart(Strict):
@@ -1439,6 +1438,20 @@ Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemoveP
                         IntoBoxPart | SpendPart | PayPart | ScorePart | LoseVpPart | DrawPart |
                         DiscardAllPart,
                         Field(discriminator="op")]
+
+EFFECT_PARTS = (ScorePart, LoseVpPart, DrawPart, RemovePart)
+"""The program parts an effect program may hold besides its ops (EffectOnlyOp): each is
+compiled for its use (generator/programs.py compile_effect_part)."""
+
+EffectOp = Annotated[
+    (
+        ScorePart | LoseVpPart | DrawPart | RemovePart | ExtraHitsOp | IgnoreRolledHitsOp |
+        TakeRandomCardOp | LookAtHandOp | TakeActionsOp | GiveCardToZoneOp |
+        DiscardZoneMatchingOp | LoseBoxHalfOp | TrimZoneOp
+    ),
+    Field(discriminator="op"),
+]
+"""One entry of an effect program: a program part (EFFECT_PARTS) or an effect op."""
 
 
 # The action types a program's first choice may be offered as (its verb), and what one
