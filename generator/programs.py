@@ -727,8 +727,17 @@ def _apply_step_part(part, r: _Resolver, code: _Code, inst: Instance,
     test = "self.in_columns(p, d)" if at == "COLUMNS" else f"self.s[S_CARD_LOC + d] == {at}"
     if at.startswith("LOC_ZONE"):
         inst.uses.add("zones")
-    return ["        for d in range(N):", f"            if {test}:",
-            "                self.discard(d)"]
+    if part.matching is None:
+        return ["        for d in range(N):", f"            if {test}:",
+                "                self.discard(d)"]
+    # Only the cards matching the clearing (birds match any, Law 2.1.1).
+    lines = ["        for d in range(N):", f"            if {test} and \\",
+             "                    self.suit_matches(self.t[T_DEF_SUIT + self.t[T_CARD_DEF + d]], "
+             "c):",
+             "                self.discard(d)"]
+    if effect_at >= 0:  # an effect program's clearing: none, nothing to match
+        lines = ["        if c >= 0:", *("    " + x for x in lines)]
+    return lines
 
 
 def compile_step_use(step: M.ProgramStep, prog: M.Program, index: int, faction_index: int,

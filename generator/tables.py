@@ -55,7 +55,7 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
 # generator/programs.py compile_effect_part).
 EFFECT_OPS = ("part", "extra_hits", "ignore_rolled_hits", "take_random_card",
               "look_at_hand", "take_actions",
-              "give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone")
+              "give_card_to_zone", "lose_box_half", "trim_zone")
 # When a usable effect is offered (models.Timing), whom it targets, which battle side uses it.
 TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
            "daylight", "evening", "battle_before_roll", "battle_after_roll")
@@ -326,7 +326,7 @@ PARTIALS = (
     Partial("pay", parts=("pay",), frames=("pay",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
     Partial("zones", parts=("put", "spend"),
-            eops=("give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone"),
+            eops=("give_card_to_zone", "lose_box_half", "trim_zone"),
             frames=("zone_pay", "zone_give", "zone_trim")),
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
     Partial("roles", ops=("choose_role",)),
@@ -432,7 +432,8 @@ def content_uses(bundle: Bundle) -> Uses:
             for op in prog]
     parts += [op.op for prog in programs for op in prog if isinstance(op, M.EFFECT_PARTS)]
     parts += ["put" for prog in programs for op in prog
-              if isinstance(op, M.DrawPart) and op.into is not None]
+              if (isinstance(op, M.DrawPart) and op.into is not None) or
+              (isinstance(op, M.DiscardAllPart) and op.source not in ("hand", "columns"))]
     menu += [x for prog in programs for op in prog if isinstance(op, M.TakeActionsOp)
              for x in entries(op.menu)]
     return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
@@ -1012,7 +1013,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
             elif isinstance(op, M.TakeActionsOp):
                 a = op.count
                 b, c = emit_menu(op.menu)
-            elif isinstance(op, (M.GiveCardToZoneOp, M.DiscardZoneMatchingOp, M.TrimZoneOp)):
+            elif isinstance(op, (M.GiveCardToZoneOp, M.TrimZoneOp)):
                 a = zones.index(op.zone)
             elif isinstance(op, M.LoseBoxHalfOp):
                 a = boxes.index(op.box)

@@ -41,6 +41,7 @@ from .models import (
     ClearingCount,
     ClearingFilter,
     DeckSpec,
+    DiscardAllPart,
     DrawPart,
     Effect,
     FactionSpec,
@@ -215,8 +216,8 @@ def _effect_part_dump(part: Any, dumped: dict) -> dict:
     """An effect program's part dumped as the effect op it replaced was (every field:
     score's 'per' for a count of ruled clearings, a loss as a negative score;
     remove_enemy_pieces' 'suit' for every clearing of a suit, 'at': context for the
-    program's clearing; remove_own_warrior), so content written then keeps its hash; a
-    part no op could say dumps as itself."""
+    program's clearing; remove_own_warrior; discard_zone_matching), so content written
+    then keeps its hash; a part no op could say dumps as itself."""
     if isinstance(part, ScorePart) and part.vp == _RULED_CLEARINGS:
         return {"op": "score", "vp": 1, "per": "ruled_clearing", "who": part.who}
     if isinstance(part, ScorePart) and isinstance(part.vp, int):
@@ -234,6 +235,9 @@ def _effect_part_dump(part: Any, dumped: dict) -> dict:
         return {"op": "remove_enemy_pieces", "suit": part.at.suit, "at": None}
     if isinstance(part, RemovePart) and part.piece == "warrior" and part.at == "clearing":
         return {"op": "remove_own_warrior"}
+    if isinstance(part, DiscardAllPart) and part.matching == "clearing" and \
+            part.source not in ("hand", "columns"):
+        return {"op": "discard_zone_matching", "zone": part.source}
     return dumped
 
 

@@ -528,7 +528,7 @@ MenuAction = Annotated[
 # "self" is the player carrying out the program (the user of an effect, the crafter of
 # an immediate card, a trigger's actor); "target" the player the user chose; "opponent"
 # the other side of the battle (battle timings only).  An effect program also holds the
-# program parts that score, lose VP, draw and remove (EFFECT_PARTS, below the parts).
+# program parts that score, lose VP, draw, remove and discard (EFFECT_PARTS, below).
 
 
 class ExtraHitsOp(Strict):
@@ -576,14 +576,6 @@ class GiveCardToZoneOp(Strict):
     zone: Ident
 
 
-class DiscardZoneMatchingOp(Strict):
-    """The holder discards every card of a zone matching the program's clearing, birds
-    included (Law 8.2.4)."""
-
-    op: Literal["discard_zone_matching"]
-    zone: Ident
-
-
 class LoseBoxHalfOp(Strict):
     """Half of the warriors in the holder's box, rounded up, go back to the supply (Law
     8.2.4)."""
@@ -601,7 +593,7 @@ class TrimZoneOp(Strict):
     zone: Ident
 
 
-ZONE_OPS = (GiveCardToZoneOp, DiscardZoneMatchingOp, LoseBoxHalfOp, TrimZoneOp)
+ZONE_OPS = (GiveCardToZoneOp, LoseBoxHalfOp, TrimZoneOp)
 """Effect ops on the holder's zones and boxes: a faction's abilities only (a card has
 none; EFFECT-ZONE)."""
 
@@ -609,7 +601,7 @@ none; EFFECT-ZONE)."""
 EffectOnlyOp = Annotated[
     (
         ExtraHitsOp | IgnoreRolledHitsOp | TakeRandomCardOp | LookAtHandOp |
-        TakeActionsOp | GiveCardToZoneOp | DiscardZoneMatchingOp | LoseBoxHalfOp | TrimZoneOp
+        TakeActionsOp | GiveCardToZoneOp | LoseBoxHalfOp | TrimZoneOp
     ),
     Field(discriminator="op"),
 ]
@@ -1206,7 +1198,7 @@ class ClearingFilter(Strict):
     """Holding at least one piece of any of these ('$param' of type pieces, or a list)."""
     lacks: Ref | list[Ref] | None = None
     """Holding none of this piece, or of these ('$param' of type pieces, or a list)."""
-    suit: Literal["clearing"] | ClearingSuit | None = None
+    suit: Literal["clearing", "fox", "rabbit", "mouse"] | None = None
     """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit), or
     of a suit named (the Favors' 'every clearing of the fox suit', Law 4.1.2)."""
     adjacent_to: ClearingFilter | None = None
@@ -1427,11 +1419,15 @@ class DrawPart(Strict):
 class DiscardAllPart(Strict):
     """Discard every card of the actor's in a place (Law 7.7.2: the Decree's cards; a
     faction card goes back to its faction's reserve, a dominance card to the available
-    ones, as a discard does)."""
+    ones, as a discard does), or only those matching the chosen clearing ('matching',
+    birds included, Law 2.1.1: Law 8.2.4's supporters of a removed base's suit)."""
 
     op: Literal["discard_all"]
     source: Ref = Field(alias="from")
     """'columns', 'hand', or a zone ('$name' of a zone parameter)."""
+    matching: Literal["clearing"] | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """Only the cards whose suit matches the chosen clearing (an effect program's: its
+    clearing; none: nothing is discarded)."""
 
 
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
@@ -1439,15 +1435,15 @@ Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemoveP
                         DiscardAllPart,
                         Field(discriminator="op")]
 
-EFFECT_PARTS = (ScorePart, LoseVpPart, DrawPart, RemovePart)
+EFFECT_PARTS = (ScorePart, LoseVpPart, DrawPart, RemovePart, DiscardAllPart)
 """The program parts an effect program may hold besides its ops (EffectOnlyOp): each is
 compiled for its use (generator/programs.py compile_effect_part)."""
 
 EffectOp = Annotated[
     (
-        ScorePart | LoseVpPart | DrawPart | RemovePart | ExtraHitsOp | IgnoreRolledHitsOp |
-        TakeRandomCardOp | LookAtHandOp | TakeActionsOp | GiveCardToZoneOp |
-        DiscardZoneMatchingOp | LoseBoxHalfOp | TrimZoneOp
+        ScorePart | LoseVpPart | DrawPart | RemovePart | DiscardAllPart | ExtraHitsOp |
+        IgnoreRolledHitsOp | TakeRandomCardOp | LookAtHandOp | TakeActionsOp |
+        GiveCardToZoneOp | LoseBoxHalfOp | TrimZoneOp
     ),
     Field(discriminator="op"),
 ]

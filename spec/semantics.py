@@ -643,7 +643,7 @@ def _effect_targets(doc: Any):
     for loc, prog, op in _ops(doc):
         player = isinstance(op, (M.TakeRandomCardOp, M.LookAtHandOp)) or \
             getattr(op, "who", None) == "target"
-        clearing = isinstance(op, (M.GiveCardToZoneOp, M.DiscardZoneMatchingOp)) or \
+        clearing = isinstance(op, M.GiveCardToZoneOp) or \
             _part_reads_clearing(op)
         if player and not prog.player:
             yield loc, f"{prog.where}: {op.op} needs a player to act on, and none is chosen"
@@ -660,12 +660,15 @@ def _part_reads_clearing(part: Any) -> bool:
             f.suit == "clearing" for _, f in _filters_in(part.at, ()))
     if isinstance(part, (M.ScorePart, M.LoseVpPart)):
         return _counts_in_clearing(part.vp)
+    if isinstance(part, M.DiscardAllPart):
+        return part.matching is not None
     return isinstance(part, M.DrawPart) and _counts_in_clearing(part.count)
 
 
 @check("EFFECT-PART", "error", "faction, deck",
        "A program part of an effect program that names what it cannot: a parameter "
        "('$name': an effect program has none), a piece or zone its faction does not have, "
+       "a zone in a trigger the other player carries out (a zone is the holder's), "
        "or, in a card's program, any piece but 'warrior' (the actor's) or any zone (the "
        "card may be any faction's).",
        example='`{"op": "draw", "into": "supporters"}` in a card\'s effect')
@@ -685,6 +688,10 @@ def _effect_part_names(doc: Any):
             elif faction is None:
                 yield (*loc, *where), (f"{prog.where}: {op.op} names {kind} {name!r}; a "
                                        "card's program may be any faction's, and names none")
+            elif kind == "zone" and isinstance(ab := faction.abilities[loc[1]], M.Trigger) \
+                    and ab.actor == "other":
+                yield (*loc, *where), (f"{prog.where}: {op.op} names zone {name!r}, the "
+                                       "holder's; the other player carries the program out")
             else:
                 known = [z.id for z in faction.zones] if kind == "zone" else \
                     [*faction.pieces, "warrior"]
@@ -719,7 +726,7 @@ def _effect_take_actions(doc: Any):
 
 
 @check("EFFECT-ZONE", "error", "deck",
-       "A zone or box op (give_card_to_zone, discard_zone_matching, lose_box_half, "
+       "A zone or box op (give_card_to_zone, lose_box_half, "
        "trim_zone) in a card's program: zones and boxes are a faction's, and a card has "
        "none to name.", "8.2.3",
        example='`{"kind": "trigger", ..., "do": [{"op": "trim_zone", "zone": "supporters"}]}` '
@@ -812,7 +819,7 @@ def _effect_no_effect(doc: Any):
 # vp: a scoring place, track_vp; draw_at: draw_bonus), at their uses.
 _TRACK_ROWS = ("cost", "vp", "draw_at")
 _READS_PLAYER = (M.TakeRandomCardOp, M.LookAtHandOp)
-_READS_CLEARING = (M.GiveCardToZoneOp, M.DiscardZoneMatchingOp)
+_READS_CLEARING = (M.GiveCardToZoneOp,)
 
 
 def _reads_target(op: Any, target: str) -> bool:
@@ -1512,7 +1519,8 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts on the chosen card, and no card is chosen"
             clearing_part = isinstance(part, (M.SpendPart, M.PayPart)) or (
-                isinstance(part, (M.PlacePart, M.RemovePart)) and part.at == "clearing")
+                isinstance(part, (M.PlacePart, M.RemovePart)) and part.at == "clearing") or (
+                isinstance(part, M.DiscardAllPart) and part.matching is not None)
             if clearing_part and "clearing" not in chose:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts in the chosen clearing, and no clearing is chosen"

@@ -79,7 +79,8 @@ def test_each_effect_part_is_compiled_for_its_use():
     n = len(parts)
     assert {part.op for part in parts} >= {"score", "draw", "remove"} and n >= 10
     assert n == len(t.effect_parts)
-    for op in ("score", "draw", "remove_enemy_pieces", "remove_own_warrior"):
+    for op in ("score", "draw", "remove_enemy_pieces", "remove_own_warrior",
+               "discard_zone_matching"):
         assert op not in EFFECT_OPS
     table, offs = t.table, t.table_layout.offsets
     ops = [table[offs["EOP_OP"] + i] for i in range(t.consts["NEOPS"])]
@@ -297,3 +298,24 @@ def test_remove_every_enemy_piece_in_the_chosen_clearing(core_kind, order):
     assert sc.count(g, "5", "cat-warrior") == 1 and sc.count(g, "5", "sawmill") == 1
     assert sc.count(g, "1", "roost") == 1
     assert g.scores[m] == 1 and g.scores[e] == 0 and g.play_area(m) == []
+
+
+# ------------------------------------------------------------- discard_all matching
+
+
+def test_removing_bases_discards_matching_supporters_as_a_part():
+    """Law 8.2.4 (Removing Bases: 'discard all supporters matching the suit of the
+    removed base, including birds'): the part discard_all 'from' the zone, 'matching'
+    the program's clearing, compiled for its use; hashed as the op it replaced.  (Its
+    play is tests/test_law_alliance.py's.)"""
+    b = resolve()
+    alliance = b.faction("alliance")
+    trig = next(a for a in alliance.abilities if a.id == "removing-bases")
+    assert trig.do[0] == M.DiscardAllPart(op="discard_all", **{"from": "supporters"},
+                                          matching="clearing")
+    dump = next(f for f in b.canonical()["factions"] if f["id"] == "alliance")
+    ab = next(a for a in dump["abilities"] if a["id"] == "removing-bases")
+    assert ab["do"][0] == {"op": "discard_zone_matching", "zone": "supporters"}
+    t = build_tables(b)
+    part = next(x for x in t.effect_parts if "trigger removing-bases: its discard_all" in x.code)
+    assert "self.suit_matches(" in part.code and "if c >= 0:" in part.code
