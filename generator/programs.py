@@ -54,15 +54,26 @@ class Instance:
     #                             faction's instances that pay (the FR_PAY frame's field)
     helpers: list[str] = field(default_factory=list)  # methods its code calls
     uses: set[str] = field(default_factory=set)  # families its code calls (partials)
+    tag: str = ""               # its helpers' names (an effect part's); its index without
 
 
 class _Resolver:
     """Names a program uses, as the bundle's dense numbers, for one use."""
 
-    def __init__(self, program: str, params: dict, faction: M.FactionSpec,
+    def __init__(self, program: str, params: dict, faction: M.FactionSpec | None,
                  pidx: dict[str, int], faction_index: int = -1):
-        self.program, self.params, self.faction, self.pidx = program, params, faction, pidx
+        self.program, self.params, self.pidx = program, params, pidx
+        self._faction = faction
         self.faction_index = faction_index  # the faction's index in the bundle
+
+    @property
+    def faction(self) -> M.FactionSpec:
+        """The faction whose pieces, zones and boxes the names are (a card's effect
+        program has none: it may be any faction's)."""
+        if self._faction is None:
+            raise ProgramError(f"{self.program}: a card's program names no piece, zone or "
+                               "box (the card may be any faction's)")
+        return self._faction
 
     def _value(self, ref: str):
         if ref.startswith("$"):
@@ -110,6 +121,8 @@ class _Resolver:
         """A piece as an expression: 'piece' is the chosen one (variable pc)."""
         if ref == "piece" and self.chose_piece:
             return "pc"
+        if ref == "warrior" and self._faction is None:
+            return "self.warrior(p)"  # a card's program: the actor's warrior
         return str(self.piece(ref))
 
 
@@ -257,8 +270,10 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         opposite = "(self.t[T_OPPOSITE + self.s[S_HOME + p]] if self.s[S_HOME + p] >= 0 " \
             "else -1)"
         tests.append(f"{x} {'==' if f.opposite_home else '!='} {opposite}")
-    if f.suit is not None and x != "c":
+    if f.suit == "clearing" and x != "c":
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == self.t[T_CLEARING_SUIT + c]")
+    elif f.suit is not None and f.suit != "clearing":
+        tests.append(f"self.t[T_CLEARING_SUIT + {x}] == {SUITS.index(f.suit)}")
     if f.when is not None:
         tests.append(_condition(f.when, code))
     if f.any_of is not None:
@@ -274,7 +289,7 @@ def _helper(code: _Code, prefix: str, doc: str, f: M.ClearingFilter, head: str,
     """A helper method of the instance that loops over clearings j passing filter f
     (its own hoisted lines inside it); its name."""
     inst = code.inst
-    name = f"{prefix}_{inst.index}_{len(inst.helpers)}"
+    name = f"{prefix}_{inst.tag or inst.index}_{len(inst.helpers)}"
     inst.helpers.append("")  # its slot, before any helper the filter itself needs
     slot = len(inst.helpers) - 1
     inner = _Code(inst, code.r, code.hoisting)
@@ -436,7 +451,8 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         f = first.clearing
         cheap = _clearing_test(M.ClearingFilter(has=f.has, lacks=f.lacks, has_any=f.has_any,
                                                 rule=f.rule, home=f.home,
-                                                opposite_home=f.opposite_home), gen_code)
+                                                opposite_home=f.opposite_home,
+                                                suit=f.suit), gen_code)
         rest = _clearing_test(M.ClearingFilter(when=f.when, any_of=f.any_of,
                                                adjacent_to=f.adjacent_to), gen_code)
         tests = cheap + at_clearing + rest + costs
@@ -571,7 +587,7 @@ def _replace_tests(part: M.ReplacePart, r: _Resolver, pieces: list, w: int,
 
 def _locals(lines: list[str]) -> list[str]:
     """Lines with the declarations of the locals they use (b: a piece of a suit, e: an
-    enemy piece) first."""
+    enemy piece, j: a clearing of a filter) first."""
     decls = [f"        {v}: i64" for v, use in (("b", "        b = "), ("e", "for e in "),
                                                    ("j", "for j in "))
              if any(use in x for x in lines)]
@@ -619,18 +635,8 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                       f"            {ind}self.score(p, self.track_vp({pc}), WHY_PLACED, {pc})"]
             else:
                 d.append(f"        {ind}self.place(p, c, {pc}, {count})")
-        elif isinstance(part, M.RemovePart) and part.pieces == "enemy":
-            # Every enemy piece at once: one removal event (Law 1.5.4), whose reactions
-            # (field hospitals, triggers) wait as frames while the program goes on.
-            d += ["        for e in range(NP):",
-                  "            if self.t[T_PIECE_OWNER + e] != self.faction(p):",
-                  "                while self.s[S_BOARD + c * NP + e] > 0:",
-                  "                    self.remove_piece(c, e, p)",
-                  "        self.flush_removals()"]
         elif isinstance(part, M.RemovePart):
-            assert part.piece is not None  # 'piece' or 'pieces' (validated)
-            d += [f"        self.remove_piece(c, {r.piece(part.piece)}, p)",
-                  "        self.flush_removals()"]
+            d += _remove(part, r, code)
         elif isinstance(part, M.ReplacePart):
             # The chosen piece tg removed (one removal event, Law 1.5.4; the actor scores
             # a building or token, Law 3.2.1; what it sets off waits as frames while the
@@ -663,6 +669,37 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
     return d
 
 
+def _remove(part: M.RemovePart, r: _Resolver, code: _Code, effect: bool = False) -> list[str]:
+    """The lines of a 'remove': every enemy piece or one of the actor's, in the chosen
+    clearing c (an effect program's: its clearing, none when -1) or in each clearing j of
+    a filter; one removal event (Law 1.5.4), whose reactions (field hospitals, triggers)
+    wait as frames while the program goes on.  In an effect program one of the actor's
+    pieces is removed only where there is one (a program's listing requires it)."""
+    x = "c" if part.at == "clearing" else "j"
+    if part.pieces == "enemy":
+        body = ["for e in range(NP):",
+                "    if self.t[T_PIECE_OWNER + e] != self.faction(p):",
+                f"        while self.s[S_BOARD + {x} * NP + e] > 0:",
+                f"            self.remove_piece({x}, e, p)"]
+    else:
+        assert part.piece is not None  # 'piece' or 'pieces' (validated)
+        pc = r.piece_expr(part.piece)
+        body = [f"self.remove_piece({x}, {pc}, p)"]
+        if effect or x == "j":
+            body = [f"if self.s[S_BOARD + {x} * NP + {pc}] > 0:", *("    " + y for y in body)]
+    if isinstance(part.at, M.ClearingFilter):
+        tests = _clearing_test(part.at, code, "j")
+        body = ["for j in range(C):", f"    if {' and '.join(tests) or '1'}:",
+                *("        " + y for y in body)]
+    elif effect:
+        body = ["if c >= 0:", *("    " + y for y in body)]
+    lines = ["        " + y for y in body]
+    if effect and part.pieces != "enemy" and part.at == "clearing":
+        # Ended where a piece was removed only (as the op it replaced did).
+        return lines[:-1] + [lines[-1], "                self.flush_removals()"]
+    return lines + ["        self.flush_removals()"]
+
+
 def compile_use(entry: M.ProgramEntry | M.ProgramStep, prog: M.Program, index: int,
                 limit_slot: int,
                 faction_index: int, bundle, pidx: dict[str, int], pieces: list,
@@ -673,7 +710,7 @@ def compile_use(entry: M.ProgramEntry | M.ProgramStep, prog: M.Program, index: i
     factions = list(bundle.factions)
     faction = factions[faction_index]
     params = prog.bind(M.use_fields(entry))
-    action = getattr(entry, "action", None) or getattr(entry, "op", "?")
+    action = str(entry.action if isinstance(entry, M.ProgramEntry) else entry.op)
     inst = Instance(index, action, faction_index, prog.verb or "", shape_of(prog), limit_slot)
     inst.pay_slot = pay_slot
     compile_instance(inst, prog, _Resolver(action, params, faction, pidx, faction_index),
@@ -762,13 +799,22 @@ def _reads(v, kind: type) -> bool:
     return False
 
 
-def _apply_step_part(part, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
-    """The application lines of a part that scores, draws or discards."""
+def _apply_step_part(part, r: _Resolver, code: _Code, inst: Instance,
+                     effect_at: int = -1) -> list[str]:
+    """The application lines of a part that scores, draws or discards (for p).
+    ``effect_at``: the part's place in the effect programs' table, when it is an effect
+    program's (what a 'scored' event for an effect names); -1: a program's, whose parts
+    are carried out by its actor."""
+    if effect_at < 0 and getattr(part, "who", "self") != "self":
+        raise ProgramError(f"program {inst.program}: {part.op} for {part.who!r} outside an "
+                           "effect program (PROGRAM-SHAPE)")
     if isinstance(part, (M.ScorePart, M.LoseVpPart)):
         vp = _value(part.vp, code)
         if vp is None:
             raise ProgramError(f"program {inst.program}: {part.op}'s vp is left out")
         why, what = _why(part.vp, r)
+        if why == "WHY_EFFECT" and effect_at >= 0:
+            what = str(effect_at)
         sign = "-" if isinstance(part, M.LoseVpPart) else ""
         return [f"        self.score(p, {sign}{vp}, {why}, {what})"]
     if isinstance(part, M.DrawPart):
@@ -799,8 +845,17 @@ def _apply_step_part(part, r: _Resolver, code: _Code, inst: Instance) -> list[st
     test = "self.in_columns(p, d)" if at == "COLUMNS" else f"self.s[S_CARD_LOC + d] == {at}"
     if at.startswith("LOC_ZONE"):
         inst.uses.add("zones")
-    return ["        for d in range(N):", f"            if {test}:",
-            "                self.discard(d)"]
+    if part.matching is None:
+        return ["        for d in range(N):", f"            if {test}:",
+                "                self.discard(d)"]
+    # Only the cards matching the clearing (birds match any, Law 2.1.1).
+    lines = ["        for d in range(N):", f"            if {test} and \\",
+             "                    self.suit_matches(self.t[T_DEF_SUIT + self.t[T_CARD_DEF + d]], "
+             "c):",
+             "                self.discard(d)"]
+    if effect_at >= 0:  # an effect program's clearing: none, nothing to match
+        lines = ["        if c >= 0:", *("    " + x for x in lines)]
+    return lines
 
 
 def compile_step_use(step: M.ProgramStep, prog: M.Program, index: int, faction_index: int,
@@ -835,3 +890,50 @@ def compile_step_use(step: M.ProgramStep, prog: M.Program, index: int, faction_i
     d.append("        return 0")
     inst.do = "\n".join(["    @cython.cfunc", "    @cython.exceptval(check=False)", *d])
     return inst
+
+
+# ---- effect programs' parts: each occurrence compiled on its own
+
+
+@dataclass
+class EffectPart:
+    """One part of an effect program (models.EFFECT_PARTS), compiled: ``do_eff_<k>``
+    (run by the effect programs' interpreter for the op code 'part', EOP_A k) and the
+    helper methods its values call."""
+
+    index: int
+    code: str
+    uses: set[str] = field(default_factory=set)
+
+
+# The seat each 'who' names, as the compiled method's argument.
+_WHO_ARG = {"self": "actor", "target": "target", "opponent": "opponent"}
+
+
+def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec | None,
+                        pidx: dict[str, int]) -> EffectPart:
+    """Part ``part`` of the effect program ``where`` (an effect's, a trigger's or an
+    immediate card's id), at place ``at`` of the effect programs' table: the method
+    ``do_eff_<k>(actor, target, opponent, c)``, carried out for the seat its 'who' names
+    (none: nothing happens), with its values read as that seat's and c the program's
+    clearing.  ``holder``: the faction whose ability it is (None: a card's, which names
+    no piece, zone or box)."""
+    inst = Instance(k, where, -1, "", "none", -1, tag=f"eff_{k}")
+    r = _Resolver(where, {}, holder, pidx)
+    code = _Code(inst, r, hoisting=False)
+    if isinstance(part, M.RemovePart):
+        lines = _remove(part, r, code, effect=True)
+    else:
+        lines = _apply_step_part(part, r, code, inst, effect_at=at)
+    who = getattr(part, "who", "self")
+    d = ["    @cython.cfunc", "    @cython.exceptval(check=False)",
+         f"    def do_eff_{k}(self, actor: i64, target: i64, opponent: i64, c: i64) -> i64:",
+         f'        """{where}: its {part.op} (for {who})."""',
+         f"        p: i64 = {_WHO_ARG[who]}"]
+    if any("for d in" in x for x in lines):
+        d.append("        d: i64")
+    if who != "self":
+        d += ["        if p < 0:", "            return 0"]
+    d += _locals(lines)
+    d.append("        return 0")
+    return EffectPart(k, "\n\n".join(["\n".join(d), *inst.helpers]), inst.uses)

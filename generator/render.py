@@ -69,6 +69,7 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         # A program instance whose parts call a family left out (a test's emission) is
         # left out with it, dispatch and all.
         programs=[x for x in t.programs if x.uses <= set(partials)],
+        effect_parts=[x for x in t.effect_parts if x.uses <= set(partials)],
         bundle_hash=t.bundle_hash,
         consts=list(t.consts.items()),
         table_offsets=list(t.table_layout.offsets.items()),

@@ -17,7 +17,13 @@ from pydantic import BaseModel
 from rootlaw.spec import Bundle
 from rootlaw.spec import models as M
 
-from .programs import ProgramError, compile_step_use, compile_use, shape_of
+from .programs import (
+    ProgramError,
+    compile_effect_part,
+    compile_step_use,
+    compile_use,
+    shape_of,
+)
 
 SUITS = ("fox", "rabbit", "mouse", "bird")
 SUIT = {s: i for i, s in enumerate(SUITS)}
@@ -49,9 +55,11 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "ignore_ambush_as_attacker", "effect", "trigger",
                  "defender_takes_high_roll")
 # Ops of effect programs (effects, triggers, immediate cards), in catalogue order.
-EFFECT_OPS = ("score", "draw", "extra_hits", "ignore_rolled_hits", "take_random_card",
-              "look_at_hand", "remove_enemy_pieces", "remove_own_warrior", "take_actions",
-              "give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone")
+# 'part': a program part (models.EFFECT_PARTS), compiled on its own (EOP_A: its index,
+# generator/programs.py compile_effect_part).
+EFFECT_OPS = ("part", "extra_hits", "ignore_rolled_hits", "take_random_card",
+              "look_at_hand", "take_actions",
+              "give_card_to_zone", "lose_box_half", "trim_zone")
 # When a usable effect is offered (models.Timing), whom it targets, which battle side uses it.
 TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
            "daylight", "evening", "battle_before_roll", "battle_after_roll")
@@ -326,7 +334,7 @@ PARTIALS = (
     Partial("pay", parts=("pay",), frames=("pay",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
     Partial("zones", parts=("put", "spend"),
-            eops=("give_card_to_zone", "discard_zone_matching", "lose_box_half", "trim_zone"),
+            eops=("give_card_to_zone", "lose_box_half", "trim_zone"),
             frames=("zone_pay", "zone_give", "zone_trim")),
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
     Partial("roles", ops=("choose_role",)),
@@ -451,7 +459,12 @@ def content_uses(bundle: Bundle) -> Uses:
         [a for c in bundle.deck.cards for a in c.abilities]
     programs = [a.do for a in abilities if isinstance(a, (M.Effect, M.Trigger))] + \
         [c.on_craft for c in bundle.deck.cards if c.on_craft]
-    eops = [op.op for prog in programs for op in prog]
+    eops = ["part" if isinstance(op, M.EFFECT_PARTS) else op.op for prog in programs
+            for op in prog]
+    parts += [op.op for prog in programs for op in prog if isinstance(op, M.EFFECT_PARTS)]
+    parts += ["put" for prog in programs for op in prog
+              if (isinstance(op, M.DrawPart) and op.into is not None) or
+              (isinstance(op, M.DiscardAllPart) and op.source not in ("hand", "columns"))]
     menu += [x for prog in programs for op in prog if isinstance(op, M.TakeActionsOp)
              for x in entries(op.menu)]
     return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
@@ -572,6 +585,7 @@ class Tables:
     uses: Uses = EVERYTHING  # what the core emits: the bundle's own, from build_tables
     observation: list[ObsField] = field(default_factory=list)  # OBSERVATION placed
     programs: list = field(default_factory=list)  # program instances (generator/programs.py)
+    effect_parts: list = field(default_factory=list)  # effect programs' parts, compiled
 
     def put(self, name: str, values: list[int]) -> None:
         off = self.table_layout.add(name, len(values))
@@ -1013,27 +1027,30 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     ea: list[int] = []
     eb: list[int] = []
     ec: list[int] = []
-    who = {"self": 0, "opponent": 1, "target": 2}
 
-    def emit_effect(prog: list, crafted: int = -1, zones: Sequence[str] = (),
-                    boxes: Sequence[str] = ()) -> tuple[int, int]:
+    def emit_effect(prog: list, where: str, crafted: int = -1, zones: Sequence[str] = (),
+                    boxes: Sequence[str] = (),
+                    holder: M.FactionSpec | None = None) -> tuple[int, int]:
         """Append a program; an immediate card's ends with discarding the card.  Zones and
-        boxes are the holder faction's (the ops that name one)."""
+        boxes are the holder faction's (the ops that name one); a part is compiled on its
+        own (EOP_A: its index among the effect parts)."""
         start = len(eop)
         for op in prog:
             a = b = c = 0
-            if isinstance(op, M.ScoreOp):
-                a, b, c = op.vp, int(op.per is not None), who[op.who]
-            elif isinstance(op, M.DrawOp):
-                a, c = op.count, who[op.who]
-            elif isinstance(op, M.ExtraHitsOp):
+            if isinstance(op, M.EFFECT_PARTS):
+                a = len(t.effect_parts)
+                t.effect_parts.append(compile_effect_part(op, a, len(eop), where, holder,
+                                                          pidx))
+                eop.append(EFFECT_OPS.index("part"))
+                for col, v in ((ea, a), (eb, b), (ec, c)):
+                    col.append(v)
+                continue
+            if isinstance(op, M.ExtraHitsOp):
                 a = op.hits
-            elif isinstance(op, M.RemoveEnemyPiecesOp):
-                a, b = (SUIT[op.suit] if op.suit else -1), int(op.at is not None)
             elif isinstance(op, M.TakeActionsOp):
                 a = op.count
                 b, c = emit_menu(op.menu)
-            elif isinstance(op, (M.GiveCardToZoneOp, M.DiscardZoneMatchingOp, M.TrimZoneOp)):
+            elif isinstance(op, (M.GiveCardToZoneOp, M.TrimZoneOp)):
                 a = zones.index(op.zone)
             elif isinstance(op, M.LoseBoxHalfOp):
                 a = boxes.index(op.box)
@@ -1067,15 +1084,16 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         "SRC_KIND", "SRC", "TIMING", "SIDE", "MANDATORY", "COST", "TARGET", "START", "END",
         "ROLES", "PRE", "PRE_ARG")}
     def holder_zones(src_kind: int, src: int) -> dict:
-        """A faction's zones and boxes, for its abilities' programs (cards have none)."""
+        """A faction's zones and boxes, and the faction, for its abilities' programs
+        (cards have none)."""
         if src_kind != 0:
             return {}
         return {"zones": [z.id for z in factions[src].zones],
-                "boxes": [x.id for x in factions[src].boxes]}
+                "boxes": [x.id for x in factions[src].boxes], "holder": factions[src]}
 
     programs: list[tuple[int, int, str]] = []  # effect-op ranges and whose they are
     for src_kind, src, eff, roles in effects:
-        start, end = emit_effect(eff.do, **holder_zones(src_kind, src))
+        start, end = emit_effect(eff.do, f"effect {eff.id}", **holder_zones(src_kind, src))
         programs.append((start, end, eff.id))
         # What must hold for using it to do anything (public facts only): a menu entry
         # its take_actions can take, or rolled hits for it to ignore.
@@ -1107,7 +1125,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     trig_cols: dict[str, list[int]] = {k: [] for k in (
         "SRC_KIND", "SRC", "ON", "PIECES", "TOKEN", "BY", "ACTOR", "START", "END", "ROLES")}
     for src_kind, src, trig, roles in triggers:
-        start, end = emit_effect(trig.do, **holder_zones(src_kind, src))
+        start, end = emit_effect(trig.do, f"trigger {trig.id}",
+                                 **holder_zones(src_kind, src))
         programs.append((start, end, trig.id))
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("ON", TRIGGER_EVENTS.index(trig.on)),
@@ -1121,8 +1140,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     oncraft: list[int] = []
     for di, d in enumerate(defs):
         card = d["card"]
-        oncraft += list(emit_effect(card.on_craft, di)) if card is not None and card.on_craft \
-            else [0, 0]
+        oncraft += list(emit_effect(card.on_craft, f"card {d['id']}", di)) \
+            if card is not None and card.on_craft else [0, 0]
         if card is not None and card.on_craft:
             programs.append((oncraft[-2], oncraft[-1], d["id"]))
     t.put("DEF_ONCRAFT", oncraft)  # [K][2]: program range of an immediate card

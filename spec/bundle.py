@@ -36,15 +36,25 @@ from .diagnostics import Diagnostic, SpecError, located, unlocated, with_lines
 from .jsonio import CONTENT_MAX_BYTES, JsonInputError, read_bytes
 from .loader import load_file, load_pack, validate_data
 from .models import (
+    EFFECT_PARTS,
     ENGINE_STEP_OPS,
+    ClearingCount,
+    ClearingFilter,
     DeckSpec,
+    DiscardAllPart,
+    DrawPart,
+    Effect,
     FactionSpec,
     LibrarySpec,
+    LoseVpPart,
     MapSpec,
     PackSpec,
     Param,
     PatchSpec,
     Program,
+    RemovePart,
+    ScorePart,
+    Trigger,
 )
 from .patch import PatchError, Touch, apply, clash, overlap, parse_pointer, pointer_of
 from .words import did_you_mean, unknown_name
@@ -132,9 +142,10 @@ class Bundle:
             **({"libraries": own} if own else {}),
             "map": _without_added_defaults(
                 self.map, self.map.model_dump(mode="json", exclude=_MAP_DRAWING)),
-            "deck": _without_added_defaults(self.deck, self.deck.model_dump(mode="json")),
-            "factions": [_with_step_defaults(_without_added_defaults(
-                f, f.model_dump(mode="json", exclude=_FACTION_DRAWING)), self.programs)
+            "deck": _with_effect_op_dumps(self.deck, _without_added_defaults(
+                self.deck, self.deck.model_dump(mode="json"))),
+            "factions": [_with_effect_op_dumps(f, _with_step_defaults(_without_added_defaults(
+                f, f.model_dump(mode="json", exclude=_FACTION_DRAWING)), self.programs))
                 for f in self.factions],
         }
 
@@ -196,6 +207,59 @@ def _with_step_defaults(faction: dict, programs: dict[str, Program]) -> dict:
                 if isinstance(param, Param) and name not in step:
                     step[name] = copy.deepcopy(param.default)
     return faction
+
+
+_RULED_CLEARINGS = ClearingCount(clearings=ClearingFilter(rule="self"))
+
+
+def _effect_part_dump(part: Any, dumped: dict) -> dict:
+    """An effect program's part dumped as the effect op it replaced was (every field:
+    score's 'per' for a count of ruled clearings, a loss as a negative score;
+    remove_enemy_pieces' 'suit' for every clearing of a suit, 'at': context for the
+    program's clearing; remove_own_warrior; discard_zone_matching), so content written
+    then keeps its hash; a part no op could say dumps as itself."""
+    if isinstance(part, ScorePart) and part.vp == _RULED_CLEARINGS:
+        return {"op": "score", "vp": 1, "per": "ruled_clearing", "who": part.who}
+    if isinstance(part, ScorePart) and isinstance(part.vp, int):
+        return {"op": "score", "vp": part.vp, "per": None, "who": part.who}
+    if isinstance(part, LoseVpPart) and isinstance(part.vp, int) and part.vp > 0:
+        return {"op": "score", "vp": -part.vp, "per": None, "who": part.who}
+    if isinstance(part, DrawPart) and isinstance(part.count, int) and part.into is None \
+            and part.who != "opponent":
+        return {"op": "draw", "count": part.count, "who": part.who}
+    if isinstance(part, RemovePart) and part.pieces == "enemy" and part.at == "clearing":
+        return {"op": "remove_enemy_pieces", "suit": None, "at": "context"}
+    if isinstance(part, RemovePart) and part.pieces == "enemy" and \
+            isinstance(part.at, ClearingFilter) and part.at.suit not in (None, "clearing") \
+            and part.at == ClearingFilter(suit=part.at.suit):
+        return {"op": "remove_enemy_pieces", "suit": part.at.suit, "at": None}
+    if isinstance(part, RemovePart) and part.piece == "warrior" and part.at == "clearing":
+        return {"op": "remove_own_warrior"}
+    if isinstance(part, DiscardAllPart) and part.matching == "clearing" and \
+            part.source not in ("hand", "columns"):
+        return {"op": "discard_zone_matching", "zone": part.source}
+    return dumped
+
+
+def _with_effect_op_dumps(doc: DeckSpec | FactionSpec, dumped: dict) -> dict:
+    """A deck's or faction's dump with each part of its effect programs (models.
+    EFFECT_PARTS: abilities' 'do', immediate cards' 'on_craft') dumped as the op it
+    replaced (_effect_part_dump): the deck's dump is part of the rules hash."""
+    holders = [(doc.abilities, dumped.get("abilities", []))] if isinstance(doc, FactionSpec) \
+        else [(c.abilities, d.get("abilities", [])) for c, d in zip(
+            doc.cards, dumped.get("cards", []), strict=True)]
+    programs: list[tuple[list, list]] = []
+    for abilities, dumps in holders:
+        programs += [(a.do, d["do"]) for a, d in zip(abilities, dumps, strict=True)
+                     if isinstance(a, (Effect, Trigger))]
+    if isinstance(doc, DeckSpec):
+        programs += [(c.on_craft, d["on_craft"]) for c, d in zip(
+            doc.cards, dumped.get("cards", []), strict=True) if c.on_craft]
+    for prog, dumps in programs:
+        for j, part in enumerate(prog):
+            if isinstance(part, EFFECT_PARTS):
+                dumps[j] = _effect_part_dump(part, dumps[j])
+    return dumped
 
 
 _STANDARD: list[LibrarySpec] = []

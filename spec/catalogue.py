@@ -25,10 +25,12 @@ _GROUPS = (
     ("Abilities", "kind", M.Ability,
      "What a faction has, or a persistent card grants while it lies in a play area: static "
      "modifiers, usable effects (`effect`) and automatic reactions (`trigger`)."),
-    ("Effect ops", "op", M.EffectOp,
+    ("Effect ops", "op", M.EffectOnlyOp,
      "The programs of usable effects, triggers and immediate cards (`do`, `on_craft`) are "
-     "lists of effect ops, run in order. 'self' is the player carrying out the program, "
-     "'target' the player its user chose, 'opponent' the other side of the battle."),
+     "lists of effect ops and of the program parts `score`, `lose_vp` and `draw` (below: "
+     "each compiled for its use, its `who` one of 'self', the player carrying out the "
+     "program, 'target', the player its user chose, or 'opponent', the other side of the "
+     "battle), run in order."),
     ("Program parts", "op", M.Instruction,
      "The parts of the language rules are programs of (docs/language.md): a library's "
      "`programs` are lists of parts run for one player, and a menu entry naming a program "
@@ -97,8 +99,8 @@ def _type_name(ann) -> str:
         if inner is str:
             return "id"
         if typing.get_origin(inner) in (typing.Union, types.UnionType):
-            if "ScoreOp" in str(inner):
-                return "effect op"
+            if "ExtraHitsOp" in str(inner):
+                return "effect op or part"
             return "menu action" if "Action" in str(inner) else "one of the union"
         return _type_name(inner)
     if origin is typing.Literal:
@@ -162,13 +164,14 @@ def _walk(obj, seen: set[type]) -> None:
 def uses(files: list[tuple[str, object]]) -> dict[type, list[str]]:
     """Each model of the content (a step, a menu action ...) -> the content files that use
     it, in order; a program part -> the programs that use it (a library is one file
-    holding many rules: a part serves each program it is in)."""
+    holding many rules: a part serves each program it is in), and the files whose effect
+    programs hold it."""
     parts = set(_members(M.Instruction))
     out: dict[type, list[str]] = {}
     for name, doc in files:
         seen: set[type] = set()
         _walk(doc, seen)
-        for model in seen - parts:
+        for model in (seen - parts if isinstance(doc, M.LibrarySpec) else seen):
             out.setdefault(model, []).append(name)
         if not isinstance(doc, M.LibrarySpec):
             continue
@@ -209,7 +212,8 @@ def catalogue_markdown(examples: Path | None = None) -> str:
     lines += [f"Used by (the last column): the content files that use each primitive, of "
               f"the base pack{' and the example packs' if examples is not None else ''} (for a "
               f"program part: the programs, as "
-              f"library:program). Of the {len(counts)} primitives, "
+              f"library:program, and the files whose effect programs hold it). Of the "
+              f"{len(counts)} primitives, "
               f"{sum(1 for n in counts.values() if n > 1)} are used by more than one file, "
               f"{ones} by one ({100 * ones / len(counts):.0f}%) and "
               f"{sum(1 for n in counts.values() if n == 0)} by none.", ""]

@@ -532,25 +532,8 @@ MenuAction = Annotated[
 #
 # "self" is the player carrying out the program (the user of an effect, the crafter of
 # an immediate card, a trigger's actor); "target" the player the user chose; "opponent"
-# the other side of the battle (battle timings only).
-
-
-class ScoreOp(Strict):
-    """Score VP (a loss when negative; no score below 0): 'vp', or 'vp' for each
-    clearing the scorer rules ('per': ruled_clearing)."""
-
-    op: Literal["score"]
-    vp: int = Field(default=1, ge=-100, le=100)
-    per: Literal["ruled_clearing"] | None = None
-    who: Literal["self", "opponent", "target"] = "self"
-
-
-class DrawOp(Strict):
-    """Draw cards from the deck."""
-
-    op: Literal["draw"]
-    count: int = Field(default=1, ge=1, le=100)
-    who: Literal["self", "target"] = "self"
+# the other side of the battle (battle timings only).  An effect program also holds the
+# program parts that score, lose VP, draw, remove and discard (EFFECT_PARTS, below).
 
 
 class ExtraHitsOp(Strict):
@@ -579,23 +562,6 @@ class LookAtHandOp(Strict):
     op: Literal["look_at_hand"]
 
 
-class RemoveEnemyPiecesOp(Strict):
-    """Remove every enemy piece in each clearing of a suit ('suit'), or in the
-    program's clearing ('at': context); you score 1 VP per building and token removed
-    (Law 3.2.1).  All its clearings are one removal event: every piece is removed before
-    anything it triggers (Law 1.5.4)."""
-
-    op: Literal["remove_enemy_pieces"]
-    suit: ClearingSuit | None = None
-    at: Literal["context"] | None = None
-
-
-class RemoveOwnWarriorOp(Strict):
-    """Remove one of your warriors from the chosen clearing (target own_warrior)."""
-
-    op: Literal["remove_own_warrior"]
-
-
 class TakeActionsOp(Strict):
     """Take up to 'count' actions from a menu (or 'done'); battles it starts run in
     full before the program goes on."""
@@ -612,14 +578,6 @@ class GiveCardToZoneOp(Strict):
     (Law 8.2.6, Outrage).  Asked whenever the actor's hand is not empty: a public fact."""
 
     op: Literal["give_card_to_zone"]
-    zone: Ident
-
-
-class DiscardZoneMatchingOp(Strict):
-    """The holder discards every card of a zone matching the program's clearing, birds
-    included (Law 8.2.4)."""
-
-    op: Literal["discard_zone_matching"]
     zone: Ident
 
 
@@ -640,19 +598,20 @@ class TrimZoneOp(Strict):
     zone: Ident
 
 
-ZONE_OPS = (GiveCardToZoneOp, DiscardZoneMatchingOp, LoseBoxHalfOp, TrimZoneOp)
+ZONE_OPS = (GiveCardToZoneOp, LoseBoxHalfOp, TrimZoneOp)
 """Effect ops on the holder's zones and boxes: a faction's abilities only (a card has
 none; EFFECT-ZONE)."""
 
 
-EffectOp = Annotated[
+EffectOnlyOp = Annotated[
     (
-        ScoreOp | DrawOp | ExtraHitsOp | IgnoreRolledHitsOp | TakeRandomCardOp |
-        LookAtHandOp | RemoveEnemyPiecesOp | RemoveOwnWarriorOp | TakeActionsOp |
-        GiveCardToZoneOp | DiscardZoneMatchingOp | LoseBoxHalfOp | TrimZoneOp
+        ExtraHitsOp | IgnoreRolledHitsOp | TakeRandomCardOp | LookAtHandOp |
+        TakeActionsOp | GiveCardToZoneOp | LoseBoxHalfOp | TrimZoneOp
     ),
     Field(discriminator="op"),
 ]
+"""The ops only effect programs have (the catalogue's 'Effect ops'); the rest of an
+effect program is program parts (EFFECT_PARTS)."""
 
 
 # ---- steps: turn, setup and hook programs
@@ -1244,8 +1203,9 @@ class ClearingFilter(Strict):
     """Holding at least one piece of any of these ('$param' of type pieces, or a list)."""
     lacks: Ref | list[Ref] | None = None
     """Holding none of this piece, or of these ('$param' of type pieces, or a list)."""
-    suit: Literal["clearing"] | None = None
-    """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit)."""
+    suit: Literal["clearing", "fox", "rabbit", "mouse"] | None = None
+    """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit), or
+    of a suit named (the Favors' 'every clearing of the fox suit', Law 4.1.2)."""
     adjacent_to: ClearingFilter | None = None
     """Adjacent to at least one clearing that passes this filter (Law 8.4.2: next to a
     sympathetic clearing; Law 4.2 moves, 6.5 a Marquise's neighbours)."""
@@ -1355,14 +1315,20 @@ class PlacePart(Strict):
 
 
 class RemovePart(Strict):
-    """Remove from the chosen clearing one of the actor's pieces ('piece'), or every
-    piece of every other player ('pieces': 'enemy', Law 8.4.1; the actor scores for
-    the buildings and tokens, Law 3.2.1): one removal event (Law 1.5.4), what it sets off
-    resolving before the program goes on."""
+    """Remove one of the actor's pieces ('piece'), or every piece of every other player
+    ('pieces': 'enemy', Law 8.4.1; the actor scores for the buildings and tokens, Law
+    3.2.1), from the chosen clearing (an effect program's: its clearing; none: nothing is
+    removed), or from every clearing that passes a filter ('at'): one removal event (Law
+    1.5.4), what it sets off resolving before the program goes on.  One piece of the
+    actor's is removed only where there is one (Law 1.5.4)."""
 
     op: Literal["remove"]
     piece: Ref | None = None
     pieces: Literal["enemy"] | None = None
+    at: Literal["clearing"] | ClearingFilter = Field(default="clearing",
+                                                      json_schema_extra=ADDED_LATER)
+    """Where: the chosen clearing, or each clearing that passes a filter (the Favors'
+    every clearing of a suit, Law 4.1.2: {"suit": "fox"})."""
 
     @model_validator(mode="after")
     def _one(self) -> RemovePart:
@@ -1446,13 +1412,34 @@ class PayPart(Strict):
 # score and draw too)
 
 
+Who = Literal["self", "target", "opponent"]
+"""Whom a part is carried out for: the player running the program ('self'), or in an
+effect program the player its user chose ('target') or the other side of the battle
+('opponent'); the part's values are read as that player's ('rule': 'self' is theirs)."""
+
+
 class ScorePart(Strict):
-    """Score VP (Law 3.2): as many as a value says (none for 0).  What the 'scored' event
-    gives as the reason follows from the value: a track's VP ('track_vp') is 'track', with
-    the piece; anything else 'effect'."""
+    """Score VP (Law 3.2): as many as a value says (none for 0; a negative number is
+    refused: 'lose_vp' loses VP).  What the 'scored' event gives as the reason follows
+    from the value: a track's VP ('track_vp') is 'track', with the piece; anything else
+    'effect'.  Royal Claim's 1 VP per ruled clearing (Law card text) is the value
+    ``{"clearings": {"rule": "self"}}``."""
 
     op: Literal["score"]
     vp: Value
+    who: Who = Field(default="self", json_schema_extra=ADDED_LATER)
+    """Who scores: in an effect program, 'target' or 'opponent' too."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_negative(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            vp = data.get("vp")
+            if isinstance(vp, int) and not isinstance(vp, bool) and vp < 0:
+                raise Err("VALUE-INVALID", ("vp",),
+                          f"a score of {vp} VP: a score is never negative; "
+                          "'lose_vp' is the part that loses VP")
+        return data
 
 
 class LoseVpPart(Strict):
@@ -1462,6 +1449,8 @@ class LoseVpPart(Strict):
 
     op: Literal["lose_vp"]
     vp: Value
+    who: Who = Field(default="self", json_schema_extra=ADDED_LATER)
+    """Who loses them: in an effect program, 'target' or 'opponent' too."""
 
 
 class DrawPart(Strict):
@@ -1473,16 +1462,22 @@ class DrawPart(Strict):
     count: Value = 1
     into: Ref | None = None
     """A zone ('$name' of a zone parameter); the hand without."""
+    who: Who = Field(default="self", json_schema_extra=ADDED_LATER)
+    """Who draws: in an effect program, 'target' or 'opponent' too."""
 
 
 class DiscardAllPart(Strict):
     """Discard every card of the actor's in a place (Law 7.7.2: the Decree's cards; a
     faction card goes back to its faction's reserve, a dominance card to the available
-    ones, as a discard does)."""
+    ones, as a discard does), or only those matching the chosen clearing ('matching',
+    birds included, Law 2.1.1: Law 8.2.4's supporters of a removed base's suit)."""
 
     op: Literal["discard_all"]
     source: Ref = Field(alias="from")
     """'columns', 'hand', or a zone ('$name' of a zone parameter)."""
+    matching: Literal["clearing"] | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """Only the cards whose suit matches the chosen clearing (an effect program's: its
+    clearing; none: nothing is discarded)."""
 
 
 class PutAllPart(Strict):
@@ -1501,6 +1496,20 @@ Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemoveP
                         IntoBoxPart | SpendPart | PayPart | ScorePart | LoseVpPart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart,
                         Field(discriminator="op")]
+
+EFFECT_PARTS = (ScorePart, LoseVpPart, DrawPart, RemovePart, DiscardAllPart)
+"""The program parts an effect program may hold besides its ops (EffectOnlyOp): each is
+compiled for its use (generator/programs.py compile_effect_part)."""
+
+EffectOp = Annotated[
+    (
+        ScorePart | LoseVpPart | DrawPart | RemovePart | DiscardAllPart | ExtraHitsOp |
+        IgnoreRolledHitsOp | TakeRandomCardOp | LookAtHandOp | TakeActionsOp |
+        GiveCardToZoneOp | LoseBoxHalfOp | TrimZoneOp
+    ),
+    Field(discriminator="op"),
+]
+"""One entry of an effect program: a program part (EFFECT_PARTS) or an effect op."""
 
 
 # The engine's action types a program's first choice may be offered as (its verb), and

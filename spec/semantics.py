@@ -669,17 +669,11 @@ def _ops(doc: Any) -> Iterator[tuple[Loc, _Program, Any]]:
 
 
 @check("EFFECT-PARAM", "error", "faction, deck",
-       "An effect or effect op with a missing, contradictory or meaningless parameter: "
-       "remove_enemy_pieces naming neither or both of 'suit' and 'at'; a 'side' on an "
-       "effect outside battle; 'mandatory' on an effect that is not at the start of a "
-       "phase (only there can the phase wait for it).", "1.4.1, 4.3",
-       example='`{"op": "remove_enemy_pieces"}`')
+       "An effect with a meaningless parameter: a 'side' on an effect outside battle; "
+       "'mandatory' on an effect that is not at the start of a phase (only there can the "
+       "phase wait for it).", "1.4.1, 4.3",
+       example='`{"kind": "effect", "timing": "daylight", "side": "defender", ...}`')
 def _effect_params(doc: Any):
-    for loc, _prog, op in _ops(doc):
-        if isinstance(op, M.RemoveEnemyPiecesOp) and (op.suit is None) == (op.at is None):
-            yield loc, ("remove_enemy_pieces names " +
-                        ("neither a 'suit' nor 'at'" if op.suit is None else
-                         "both a 'suit' and 'at'") + ": which clearings?")
     abilities = doc.abilities if isinstance(doc, M.FactionSpec) else []
     bases = [(("abilities",), abilities)] if isinstance(doc, M.FactionSpec) else \
         [(("cards", i, "abilities"), c.abilities) for i, c in enumerate(doc.cards)]
@@ -697,7 +691,8 @@ def _effect_params(doc: Any):
 @check("EFFECT-TARGET", "error", "faction, deck",
        "An effect op that needs what its program never has: a player to act on "
        "(take_random_card, look_at_hand, 'who': target) without a player target, a clearing "
-       "(remove_own_warrior, remove_enemy_pieces 'at': context) without one.  Triggers have "
+       "(remove_own_warrior, remove_enemy_pieces 'at': context, a part whose value reads "
+       "the clearing: 'warriors', a filter's 'suit') without one.  Triggers have "
        "the other player and the event's clearing; immediate cards have neither.",
        "1.4.1",
        example='`{"timing": "daylight", "target": "none", "do": [{"op": "look_at_hand"}]}`')
@@ -705,13 +700,61 @@ def _effect_targets(doc: Any):
     for loc, prog, op in _ops(doc):
         player = isinstance(op, (M.TakeRandomCardOp, M.LookAtHandOp)) or \
             getattr(op, "who", None) == "target"
-        clearing = isinstance(op, (M.RemoveOwnWarriorOp, M.GiveCardToZoneOp,
-                                   M.DiscardZoneMatchingOp)) or \
-            (isinstance(op, M.RemoveEnemyPiecesOp) and op.at is not None)
+        clearing = isinstance(op, M.GiveCardToZoneOp) or \
+            _part_reads_clearing(op)
         if player and not prog.player:
             yield loc, f"{prog.where}: {op.op} needs a player to act on, and none is chosen"
         if clearing and not prog.clearing:
             yield loc, f"{prog.where}: {op.op} needs a clearing, and none is chosen"
+
+
+def _part_reads_clearing(part: Any) -> bool:
+    """Whether an effect program's part (models.EFFECT_PARTS) reads the program's
+    clearing: a 'remove' there, a value of pieces there or of its suit, a filter of its
+    suit."""
+    if isinstance(part, M.RemovePart):
+        return part.at == "clearing" or any(
+            f.suit == "clearing" for _, f in _filters_in(part.at, ()))
+    if isinstance(part, (M.ScorePart, M.LoseVpPart)):
+        return _counts_in_clearing(part.vp)
+    if isinstance(part, M.DiscardAllPart):
+        return part.matching is not None
+    return isinstance(part, M.DrawPart) and _counts_in_clearing(part.count)
+
+
+@check("EFFECT-PART", "error", "faction, deck",
+       "A program part of an effect program that names what it cannot: a parameter "
+       "('$name': an effect program has none), a piece or zone its faction does not have, "
+       "a zone in a trigger the other player carries out (a zone is the holder's), "
+       "or, in a card's program, any piece but 'warrior' (the actor's) or any zone (the "
+       "card may be any faction's).",
+       example='`{"op": "draw", "into": "supporters"}` in a card\'s effect')
+def _effect_part_names(doc: Any):
+    faction = doc if isinstance(doc, M.FactionSpec) else None
+    for loc, prog, op in _ops(doc):
+        if not isinstance(op, M.EFFECT_PARTS):
+            continue
+        refs = _part_refs(op) if isinstance(op, M.RemovePart) else _step_part_refs(op)
+        for where, name, want in refs:
+            kind = "zone" if "zone" in want else "piece" if "piece" in want else "number"
+            if kind == "piece" and name == "warrior":
+                continue  # the actor's warrior, whoever holds the card
+            if name.startswith("$"):
+                yield (*loc, *where), (f"{prog.where}: {name!r}: an effect program has no "
+                                       "parameters")
+            elif faction is None:
+                yield (*loc, *where), (f"{prog.where}: {op.op} names {kind} {name!r}; a "
+                                       "card's program may be any faction's, and names none")
+            elif kind == "zone" and isinstance(ab := faction.abilities[loc[1]], M.Trigger) \
+                    and ab.actor == "other":
+                yield (*loc, *where), (f"{prog.where}: {op.op} names zone {name!r}, the "
+                                       "holder's; the other player carries the program out")
+            else:
+                known = [z.id for z in faction.zones] if kind == "zone" else \
+                    [*faction.pieces, "warrior"]
+                if name not in known:
+                    yield (*loc, *where), (f"{prog.where}: " +
+                                           M.unknown(kind, name, known))
 
 
 @check("EFFECT-BATTLE-ONLY", "error", "faction, deck",
@@ -740,7 +783,7 @@ def _effect_take_actions(doc: Any):
 
 
 @check("EFFECT-ZONE", "error", "deck",
-       "A zone or box op (give_card_to_zone, discard_zone_matching, lose_box_half, "
+       "A zone or box op (give_card_to_zone, lose_box_half, "
        "trim_zone) in a card's program: zones and boxes are a faction's, and a card has "
        "none to name.", "8.2.3",
        example='`{"kind": "trigger", ..., "do": [{"op": "trim_zone", "zone": "supporters"}]}` '
@@ -825,7 +868,7 @@ def _effect_no_effect(doc: Any):
                             "that player too: nothing happens ('actor': self acts on the "
                             "other player)")
     for loc, prog, op in _ops(doc):
-        if isinstance(op, M.ScoreOp) and op.vp == 0:
+        if isinstance(op, M.ScorePart) and op.vp == 0:
             yield (*loc, "vp"), f"{prog.where}: score of 0 VP scores nothing"
 
 
@@ -833,14 +876,13 @@ def _effect_no_effect(doc: Any):
 # vp: a scoring place, track_vp; draw_at: draw_bonus), at their uses.
 _TRACK_ROWS = ("cost", "vp", "draw_at")
 _READS_PLAYER = (M.TakeRandomCardOp, M.LookAtHandOp)
-_READS_CLEARING = (M.RemoveOwnWarriorOp, M.GiveCardToZoneOp, M.DiscardZoneMatchingOp)
+_READS_CLEARING = (M.GiveCardToZoneOp,)
 
 
 def _reads_target(op: Any, target: str) -> bool:
     if target in ("other_player", "other_player_with_cards"):
         return isinstance(op, _READS_PLAYER) or getattr(op, "who", None) == "target"
-    return isinstance(op, _READS_CLEARING) or \
-        (isinstance(op, M.RemoveEnemyPiecesOp) and op.at is not None)
+    return isinstance(op, _READS_CLEARING) or _part_reads_clearing(op)
 
 
 @check("FIELD-UNREAD", "warning", "faction, deck",
@@ -1369,6 +1411,8 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
     at = getattr(part, "at", None)
     if isinstance(at, M.AtEach):
         yield ("at", "each"), at.each, _PIECE
+    if isinstance(at, M.ClearingFilter):
+        yield from _filter_refs(at, ("at",))
     if isinstance(part, M.PlacePart):
         if isinstance(part.piece, M.OfSuit):
             yield from _pieces_refs(part.piece.among, ("piece", "among"))
@@ -1425,6 +1469,8 @@ def _filters_of(part: Any) -> Iterator[tuple[tuple, Any]]:
         yield from _filters_in(part.clearing, ("clearing",))
         if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):
             yield from _filters_in(part.card.matching, ("card", "matching"))
+    if isinstance(part, M.RemovePart) and isinstance(part.at, M.ClearingFilter):
+        yield from _filters_in(part.at, ("at",))
     yield from _value_filters(getattr(part, "count", None), ("count",))
 
 
@@ -1433,7 +1479,7 @@ def _counts_in_clearing(v: Any) -> bool:
     if isinstance(v, M.WarriorsAt):
         return True
     if isinstance(v, M.ClearingCount):
-        return any(f.suit is not None for _, f in _value_filters(v, ()))
+        return any(f.suit == "clearing" for _, f in _value_filters(v, ()))
     if isinstance(v, M.SumValue):
         return any(_counts_in_clearing(x) for x in v.sum)
     if isinstance(v, M.IfValue):
@@ -1492,7 +1538,8 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
        "chooses more than a clearing, a second 'replace', a 'replace' after a cost, a "
        "filter's 'when' (the "
        "same for every clearing) counts pieces in the clearing being chosen, or a filter "
-       "has and lacks one piece (it passes no clearing).",
+       "has and lacks one piece (it passes no clearing), or a part for a 'who' other "
+       "than 'self' (only an effect program has a target or an opponent).",
        example="library.json:4: PROGRAM-SHAPE at /programs/perch/verb: 'mobilize' is "
                "offered one card at a time; perch's first choice chooses a clearing")
 def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
@@ -1512,6 +1559,11 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
             yield from _verb_shape(pid, prog.verb, chose, own)
         yield from _pay_shape(pid, prog, chose)
         for i, part in enumerate(prog.do):
+            who = getattr(part, "who", "self")
+            if who != "self":
+                yield ("programs", pid, "do", i, "who"), (
+                    f"{pid}: '{part.op}' for {who!r}: only an effect program has a "
+                    "target or a battle's opponent; a program's parts are its actor's")
             if isinstance(part, M.ChoosePart) and i > 0:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: a choice after the first part is not supported yet"
@@ -1520,9 +1572,9 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                     f"{pid}: '{part.op}' acts on the chosen card, and no card is chosen"
             if isinstance(part, M.ReplacePart):
                 yield from _replace_shape(pid, prog, i, first)
-            clearing_part = isinstance(part, (M.RemovePart, M.SpendPart, M.PayPart,
-                                              M.ReplacePart)) or (
-                isinstance(part, M.PlacePart) and part.at == "clearing")
+            clearing_part = isinstance(part, (M.SpendPart, M.PayPart, M.ReplacePart)) or (
+                isinstance(part, (M.PlacePart, M.RemovePart)) and part.at == "clearing") or (
+                isinstance(part, M.DiscardAllPart) and part.matching is not None)
             if clearing_part and "clearing" not in chose:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts in the chosen clearing, and no clearing is chosen"
@@ -1541,7 +1593,7 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                         f"{pid}: 'of_suit' is the chosen clearing's suit, and no clearing " \
                         "is chosen"
                 for where, f in _filters_of(part):
-                    if f.suit is not None:
+                    if f.suit == "clearing":
                         yield ("programs", pid, "do", i, *where, "suit"), \
                             f"{pid}: 'suit' is the chosen clearing's, and no clearing is " \
                             "chosen"
@@ -2383,7 +2435,7 @@ def _choice_suit_unread(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
     def own(flt: M.ClearingFilter | None, at: tuple) -> Iterator[tuple]:
         if flt is None:
             return
-        if flt.suit is not None:
+        if flt.suit == "clearing":
             yield (*at, "suit")
         for j, g in enumerate(flt.any_of or ()):
             yield from own(g, (*at, "any_of", j))

@@ -129,6 +129,15 @@ DOCUMENTS = [
     ("trigger-no-token.json", [("TRIGGER-PIECES", "/abilities/1", '"ripple-moved-in"')]),
     ("zone-op-undef.json", [("REF-UNDEF", "/abilities/2/do/2/zone", '"fiends"')]),
     ("deck-zone-op.json", [("EFFECT-ZONE", "/cards/3/on_craft/0", '"op": "trim_zone"')]),
+    # Effect programs' parts (score, lose_vp, draw): a negative score (lose_vp loses VP);
+    # a card's part naming a zone, a value reading a clearing an immediate card has not;
+    # a library program's part for a 'who' only effect programs have.
+    ("effect-score-negative.json", [("VALUE-INVALID", "/cards/3/abilities/0/do/1/vp",
+                                     '"vp": -1')]),
+    ("effect-part.json", [("EFFECT-TARGET", "/cards/4/on_craft/0", '"warriors": "self"'),
+                          ("EFFECT-PART", "/cards/3/abilities/0/do/0/into",
+                           '"into": "supporters"')]),
+    ("program-who.json", [("PROGRAM-SHAPE", "/programs/tithe/do/1/who", '"who": "target"')]),
     ("id-dup.json", [("ID-DUP", "/abilities/1/id", '"Twice"'),
                      ("ID-DUP", "/cards/1/id", '"Plume again"'),
                      ("ID-DUP", "/columns/1/id", '"battle"'),
@@ -166,10 +175,12 @@ DOCUMENTS = [
     # score_forests and advance_cycle ask nothing.
     ("turn-no-decision-cycle.json", [("TURN-NO-DECISION", "/turn", '"turn"')]),
     # Effects (abilities of factions and cards, immediate cards' programs).
-    ("effect-param.json", [("EFFECT-PARAM", "/abilities/1/do/0", '"remove_enemy_pieces"'),
-                           ("EFFECT-PARAM", "/abilities/2/side", '"side": "defender"'),
+    ("effect-param.json", [("EFFECT-PARAM", "/abilities/2/side", '"side": "defender"'),
                            ("EFFECT-PARAM", "/abilities/3/mandatory", '"mandatory": true')]),
-    ("effect-target.json", [("EFFECT-TARGET", "/abilities/1/do/0", '"look_at_hand"')]),
+    # A removal in the program's clearing ('at' left out) where it has none: what
+    # remove_enemy_pieces naming neither 'suit' nor 'at' was (EFFECT-PARAM).
+    ("effect-target.json", [("EFFECT-TARGET", "/abilities/1/do/0", '"look_at_hand"'),
+                            ("EFFECT-TARGET", "/abilities/2/do/0", '"pieces": "enemy"')]),
     ("effect-battle-only.json", [("EFFECT-BATTLE-ONLY", "/abilities/1/do/0",
                                   '"extra_hits"')]),
     ("effect-take-actions.json", [("EFFECT-TAKE-ACTIONS", "/abilities/1/do/0",

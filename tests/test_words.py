@@ -135,8 +135,8 @@ CASES = [
           "box has: box")]),
     ("unknown key of an effect op", "deck", rename("/cards/2/on_craft/0/count", "cuont"), [
         ("KEY-UNKNOWN", "/cards/2/on_craft/0/cuont",
-         "'cuont' is not a key of a 'draw' effect op (did you mean 'count'?); a 'draw' "
-         "effect op has: op, count, who")]),
+         "'cuont' is not a key of a 'draw' effect op or part (did you mean 'count'?); a "
+         "'draw' effect op or part has: op, count, into, who")]),
     # Types: what the schema takes, and what the file has.
     ("a number as text", "faction", setv("/pieces/dock/count", "25"), [
         ("VALUE-INVALID", "/pieces/dock/count",
@@ -245,10 +245,9 @@ CASES = [
          "defender_takes_high_roll, not 'efect' (did you mean 'effect'?)")]),
     ("a misspelt effect op", "deck", setv("/cards/2/on_craft/0/op", "drow"), [
         ("VALUE-INVALID", "/cards/2/on_craft/0",
-         "'op' must name an effect op: score, draw, extra_hits, ignore_rolled_hits, "
-         "take_random_card, look_at_hand, remove_enemy_pieces, remove_own_warrior, "
-         "take_actions, give_card_to_zone, discard_zone_matching, lose_box_half, "
-         "trim_zone, not 'drow' (did you mean 'draw'?)")]),
+         "'op' must name an effect op or part: score, lose_vp, draw, remove, discard_all, "
+         "extra_hits, ignore_rolled_hits, take_random_card, look_at_hand, take_actions, "
+         "give_card_to_zone, lose_box_half, trim_zone, not 'drow' (did you mean 'draw'?)")]),
     ("a misspelt document kind", "faction", setv("/kind", "fraction"), [
         ("VALUE-INVALID", "", "'kind' must name a content file: pack, map, deck, faction, "
                               "patch, library, not 'fraction' (did you mean 'faction'?)")]),

@@ -912,7 +912,7 @@ def d_ops(doc, rng, pools):
     op = rng.choice(prog)
     k, v = rng.choice([("who", "target"), ("who", "opponent"), ("vp", -5), ("vp", 30),
                        ("count", 100), ("at", "context"), ("suit", "bird"), ("hits", 10),
-                       ("per", "ruled_clearing")])
+                       ("vp", {"clearings": {"rule": "self"}})])
     op[k] = v
     return f"op {op.get('op')} {k} = {v}"
 
