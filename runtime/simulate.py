@@ -771,7 +771,13 @@ def _run_ray(art: CoreArtifact, tasks: list[ChunkTask], address: str, jobs: int 
     on_ready(time.perf_counter() - t0)
     refs: list = []
     flag: Any = None  # the stop flag's actor handle
+    # Ctrl-C through a handler of ours, installed after Ray's start-up: the loop below
+    # looks at it between two waits, so a press is never lost in Ray's own calls (a
+    # KeyboardInterrupt raised inside them did not always reach this loop: the run went
+    # on); a second press raises as usual (cutting the grace below short).
+    ctrl = _FirstCtrlC(second_raises=True)
     try:
+        ctrl.__enter__()
         remote = ray.remote(num_cpus=1)(_ray_chunk)
         flag = ray.remote(num_cpus=0)(StopFlag).remote()
         art_box = [ray.put(art)]  # stored once; each task names it (see _ray_chunk)
@@ -779,6 +785,8 @@ def _run_ray(art: CoreArtifact, tasks: list[ChunkTask], address: str, jobs: int 
         window = 2 * max(1, jobs or cpus)  # chunks in flight at once
         todo = list(tasks)
         while todo or refs:
+            if ctrl():
+                raise KeyboardInterrupt
             while todo and len(refs) < window:
                 refs.append(remote.remote(art.key, art_box, todo.pop(0), flag))
             # A bounded wait: Ray's wait does not look at signals, so a Ctrl-C (SIGINT,
@@ -801,8 +809,12 @@ def _run_ray(art: CoreArtifact, tasks: list[ChunkTask], address: str, jobs: int 
                 ray.cancel(ref, force=True)
         raise
     finally:
+        ctrl.__exit__()
         if started:
-            ray.shutdown()
+            # A press during the shutdown does not cut it short (a Ray left half shut
+            # down would hang the next start): it is counted, and the run ends anyway.
+            with _FirstCtrlC(second_raises=False):
+                ray.shutdown()
 
 
 def simulate(bundle, factions: list[str], *, games: int, seed: int = 0,
