@@ -12,8 +12,6 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TypedDict
 
-from pydantic import BaseModel
-
 from rootlaw.spec import Bundle
 from rootlaw.spec import models as M
 
@@ -404,19 +402,7 @@ EVERYTHING = uses_of(STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS, EFFE
 
 def value_kinds(obj) -> list[str]:
     """The values of VALUE_KINDS a program (or any part of one) reads, at any depth."""
-    out: list[str] = []
-    todo = [obj]
-    while todo:
-        x = todo.pop()
-        if isinstance(x, M.ForestsHeld):
-            out.append("forests_held")
-        if isinstance(x, BaseModel):
-            todo += [getattr(x, k) for k in type(x).model_fields]
-        elif isinstance(x, (list, tuple)):
-            todo += list(x)
-        elif isinstance(x, dict):
-            todo += list(x.values())
-    return out
+    return ["forests_held" for m in M.walk(obj) if isinstance(m, M.ForestsHeld)]
 
 
 def content_uses(bundle: Bundle) -> Uses:

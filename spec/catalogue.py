@@ -149,16 +149,7 @@ def content_files(examples: Path | None = None) -> list[tuple[str, object]]:
 
 
 def _walk(obj, seen: set[type]) -> None:
-    if isinstance(obj, BaseModel):
-        seen.add(type(obj))
-        for name in type(obj).model_fields:
-            _walk(getattr(obj, name), seen)
-    elif isinstance(obj, dict):
-        for v in obj.values():
-            _walk(v, seen)
-    elif isinstance(obj, (list, tuple)):
-        for v in obj:
-            _walk(v, seen)
+    seen.update(type(m) for m in M.walk(obj))
 
 
 def uses(files: list[tuple[str, object]]) -> dict[type, list[str]]:

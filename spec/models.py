@@ -9,7 +9,7 @@ catalogue is documented by ``rootlaw.spec.catalogue`` and exported in the JSON S
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
@@ -507,6 +507,21 @@ class ProgramEntry(BaseModel):
     def fields(self) -> dict[str, ParamValue]:
         """The fields that bind the program's parameters, as written."""
         return dict(self.model_extra or {})
+
+
+def walk(obj: Any) -> Iterator[BaseModel]:
+    """Every model in a document or a part of one (obj itself first), depth first in
+    field order, through lists, tuples and dicts."""
+    if isinstance(obj, BaseModel):
+        yield obj
+        for name in type(obj).model_fields:
+            yield from walk(getattr(obj, name))
+    elif isinstance(obj, dict):
+        for v in obj.values():
+            yield from walk(v)
+    elif isinstance(obj, (list, tuple)):
+        for v in obj:
+            yield from walk(v)
 
 
 def use_fields(entry: ProgramEntry | ProgramStep) -> dict[str, Any]:

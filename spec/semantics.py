@@ -30,8 +30,6 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel
-
 from . import models as M
 from .diagnostics import (
     INPUT_CODES,
@@ -322,23 +320,10 @@ def _needs_home(f: M.FactionSpec):
             yield ("setup", i), f"step {s.op} needs a home, but no earlier step takes one"
 
 
-def _reads_home(f: Any) -> bool:
-    """Whether a clearing filter, at any depth, tests the actor's home."""
-    if isinstance(f, M.ClearingFilter):
-        if f.home is not None or f.opposite_home is not None:
-            return True
-        return any(_reads_home(x) for x in (f.adjacent_to, *(f.any_of or ())))
-    return False
-
-
 def _program_reads_home(prog: M.Program) -> bool:
-    filters: list[Any] = []
-    for part in prog.do:
-        if isinstance(part, M.ChoosePart):
-            filters += [part.clearing, getattr(part.card, "matching", None)]
-        if isinstance(part, M.PlacePart) and isinstance(part.at, M.AtEachClearing):
-            filters.append(part.at.each_clearing)
-    return any(_reads_home(x) for x in filters)
+    """Whether a clearing filter of the program, at any depth, tests the actor's home."""
+    return any(isinstance(x, M.ClearingFilter) and
+               (x.home is not None or x.opposite_home is not None) for x in M.walk(prog.do))
 
 
 @check("SETUP-NO-HOME", "error", USES,
@@ -2277,18 +2262,6 @@ def _resolved(use: _Use, ref: str | list | None) -> list[str] | None:
     return [ref]
 
 
-def _forests_held(v: Any) -> Iterator[M.ForestsHeld]:
-    """The forests_held values of a program, at any depth."""
-    if isinstance(v, M.ForestsHeld):
-        yield v
-    elif isinstance(v, BaseModel):
-        for k in type(v).model_fields:
-            yield from _forests_held(getattr(v, k))
-    elif isinstance(v, (list, tuple)):
-        for x in v:
-            yield from _forests_held(x)
-
-
 @check("FOREST-SCORE", "warning", USES,
        "A step whose program counts the forests held ('forests_held': the standard "
        "score_forests) but never counts one on the map: the map has no forests, or the "
@@ -2299,7 +2272,7 @@ def _forest_score(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                   programs: dict[str, Library]):
     most = max([len(set(fo.clearings)) for fo in m.forests] + [0])
     for use in _step_uses(fs, programs):
-        for held in _forests_held(use.lib.program.do):
+        for held in (x for x in M.walk(use.lib.program.do) if isinstance(x, M.ForestsHeld)):
             least: Any = held.forests_held
             field = None
             if isinstance(least, str):

@@ -44,6 +44,22 @@ def new_game(core_kind):
     return make
 
 
+def past_setup(factions, seed: int = 1, *, bundle: Bundle | None = None, pure: bool = True,
+               clear: bool = False, empty_hands: bool = False) -> Game:
+    """A game in this seat order past setup, through the engine's own setup flow (the
+    first legal action at each decision); with ``clear`` the board emptied, with
+    ``empty_hands`` every hand."""
+    g = Game(list(factions), seed, bundle=bundle, pure=pure)
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    if clear:
+        sc.clear_board(g)
+    if empty_hands:
+        for q in range(g.num_players):
+            sc.set_hand(g, q, [])
+    return g
+
+
 @pytest.fixture
 def mid_game(new_game):
     """A game past setup, board cleared, ready for a scenario: (game, scenario module)."""

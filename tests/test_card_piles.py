@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import past_setup
 
 from rootlaw.runtime import Game
 from rootlaw.runtime import position as pos
@@ -34,10 +35,7 @@ def bundle():
 
 
 def _game(bundle, factions: list[str]) -> Game:
-    g = Game(factions, 1, bundle=bundle, pure=True)
-    while g.phase == "setup":
-        g.apply(g.legal_actions()[0])
-    return g
+    return past_setup(factions, bundle=bundle)
 
 
 def _discard_pile(g: Game) -> list[str]:

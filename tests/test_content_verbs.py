@@ -21,6 +21,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import past_setup
 
 from rootlaw.generator.tables import ACTION_TYPES
 from rootlaw.runtime import Game
@@ -102,14 +103,9 @@ def _at_daylight(bundle, order: tuple[str, ...], pure: bool = True) -> Game:
     but: clearing 1 (fox, one slot) holds the Keep, a sawmill, two cat warriors and a
     lizard; 2 (mouse, two slots, both full) a workshop, a recruiter, a cat warrior, a
     lizard; 5 (rabbit, two open slots) a lizard and a wood; 8 (fox) a lizard alone."""
-    g = Game(list(order), 1, bundle=bundle, pure=pure)
-    while g.phase == "setup":
-        g.apply(g.legal_actions()[0])
-    sc.clear_board(g)
+    g = past_setup(order, bundle=bundle, pure=pure, clear=True, empty_hands=True)
     for c in range(1, 13):
         pos.set_ruins(g, str(c), 0)
-    for q in range(g.num_players):
-        sc.set_hand(g, q, [])
     for where, piece, n in (("1", "keep", 1), ("1", "sawmill", 1), ("1", "cat-warrior", 2),
                             ("2", "workshop", 1), ("2", "recruiter", 1),
                             ("2", "cat-warrior", 1), ("5", "wood", 1)):

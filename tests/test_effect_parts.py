@@ -17,11 +17,11 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from conftest import past_setup
 
 from rootlaw.generator import build as gbuild
 from rootlaw.generator.render import render_core
 from rootlaw.generator.tables import EFFECT_OPS, build_tables
-from rootlaw.runtime import Game
 from rootlaw.runtime import position as pos
 from rootlaw.runtime import scenario as sc
 from rootlaw.runtime.game import base_bundle
@@ -48,12 +48,9 @@ def pack_bundle():
 def started(order, core_kind, bundle=None):
     """A game in ``order`` past setup (the engine's own setup flow), board and hands
     cleared, every score 0."""
-    g = Game(list(order), 1, bundle=bundle, pure=(core_kind == "pure"))
-    while g.phase == "setup":
-        g.apply(g.legal_actions()[0])
-    sc.clear_board(g)
+    g = past_setup(order, bundle=bundle, pure=(core_kind == "pure"), clear=True,
+                   empty_hands=True)
     for q in range(g.num_players):
-        sc.set_hand(g, q, [])
         sc.set_vp(g, q, 0)
     return g
 

@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import past_setup
 
 from rootlaw.generator import build as gbuild
 from rootlaw.generator import programs as P
@@ -634,12 +635,7 @@ def test_a_step_whose_program_chooses_asks_its_first_choice(tmp_path_factory, fa
     turn flow from the Evening's start (Law 7.6: score_track is its first step)."""
     b = resolve([_choosing_pack(tmp_path_factory, "tend", TEND)])
     e = factions.index("eyrie")
-    g = Game(factions, 3, bundle=b, pure=True)
-    while g.phase == "setup":
-        g.apply(g.legal_actions()[0])
-    sc.clear_board(g)
-    for q in range(g.num_players):
-        sc.set_hand(g, q, [])
+    g = past_setup(factions, 3, bundle=b, clear=True, empty_hands=True)
     sc.put(g, "2", "roost", 1)
     sc.put(g, "6", "roost", 1)
     sc.put(g, "3", "keep", 1)
@@ -664,11 +660,7 @@ def test_a_step_choosing_a_hand_card_asks_on_public_facts_only(tmp_path_factory)
     b = resolve([_choosing_pack(tmp_path_factory, "show", SHOW)])
     seen = []
     for hand in (["bake-sale"], ["sword"]):  # rabbit (clearing 5's suit), mouse
-        g = Game(["marquise", "eyrie"], 3, bundle=b, pure=True)
-        while g.phase == "setup":
-            g.apply(g.legal_actions()[0])
-        sc.clear_board(g)
-        sc.set_hand(g, 0, [])
+        g = past_setup(["marquise", "eyrie"], 3, bundle=b, clear=True, empty_hands=True)
         sc.set_hand(g, 1, hand)
         sc.put(g, "5", "roost", 1)  # clearing 5: rabbit
         sc.put(g, "3", "keep", 1)
