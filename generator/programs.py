@@ -346,9 +346,27 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     # ---- requirements: of the whole action (before any option), of each clearing
     before: list[str] = []
     at_clearing: list[str] = []
+    at_card: list[str] = []  # of each card the first choice offers (d)
     costs: list[str] = []
-    if inst.limit_slot >= 0:
+    # A limit (once_per_turn): the whole action once a turn, or once for each suit or
+    # clearing (a bit of the slot for each: the key of the option, below).
+    key = prog.once_per_turn if isinstance(prog.once_per_turn, str) else ""
+    if inst.limit_slot >= 0 and not key:
         before.append(f"self.s[S_LIMITS + {inst.limit_slot}] != 0")
+    by_card = key == "suit" and first is not None and first.card is not None
+    if inst.limit_slot >= 0 and key:
+        if first is None or (not by_card and first.clearing is None and first.piece is None):
+            raise ProgramError(f"program {inst.program}: a limit 'once_per_turn': {key!r} "
+                               "needs a first choice of a card or a clearing")
+        if key == "clearing" and first.clearing is None and first.piece is None:
+            raise ProgramError(f"program {inst.program}: a limit 'once_per_turn': "
+                               "'clearing' needs a first choice of a clearing")
+    used = f"(self.s[S_LIMITS + {inst.limit_slot}] >> {{}}) & 1 == 0"
+    if by_card:
+        at_card.append(used.format("self.t[T_DEF_SUIT + d]"))
+    if inst.limit_slot >= 0 and key and not by_card:
+        at_clearing.append(used.format("self.t[T_CLEARING_SUIT + c]" if key == "suit"
+                                       else "c"))
     cleared = False  # every enemy piece in the clearing removed by a part before
     targets: list[str] = []  # the tests of the piece a 'replace' replaces (tg)
     for part in body:
@@ -358,7 +376,8 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
             if isinstance(part.piece, M.OfSuit):
                 # One of them left, of the clearing's suit (it checks the supply).
                 among = r.pieces(part.piece.among)
-                at_clearing.append(f"self.piece_of_suit({_mask(among)}, c) >= 0")
+                test = f"self.piece_of_suit({_mask(among)}, {_suit_expr(part.piece)}) >= 0"
+                (at_card if part.piece.of_suit == "card" else at_clearing).append(test)
                 kinds = {pieces[x][2].kind for x in among}
                 pcs = among
             elif part.piece == "piece" and r.chose_piece:
@@ -428,6 +447,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         assert first is not None and first.card is not None  # the verb's shape (validated)
         card = first.card
         hand_test = "self.find_in(LOC_HAND + p, d) >= 0"
+        hand_test = " and ".join([*at_card, hand_test])
         if isinstance(card.matching, M.ClearingFilter):
             tests = _clearing_test(card.matching, gen_code)
             # A bird matches any clearing (Law 2.1.1), unless not wild here (10.2.2).
@@ -476,7 +496,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
             tail += [f"            if not ({' and '.join(tests) or '1'}):",
                      "                continue",
                      "            for d in range(K):",
-                     f"                if {match} and \\",
+                     f"                if {' and '.join([match, *at_card])} and \\",
                      "                        self.find_in(LOC_HAND + p, d) >= 0:",
                      f"                    n = self.add(n, {verb} + c * K + d)"]
     g[3:3] = gen_code.decls
@@ -501,8 +521,12 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     elif inst.shape == "piece_clearing":  # the piece a 'replace' replaces
         d += ["        tg: i64", f"        c = (a - {verb}) // NP",
               f"        tg = (a - {verb}) % NP"]
-    if inst.limit_slot >= 0:
+    if inst.limit_slot >= 0 and not key:
         d.append(f"        self.s[S_LIMITS + {inst.limit_slot}] = 1")
+    elif inst.limit_slot >= 0:
+        bit = "self.t[T_DEF_SUIT + d]" if by_card else \
+            "self.t[T_CLEARING_SUIT + c]" if key == "suit" else "c"
+        d.append(f"        self.s[S_LIMITS + {inst.limit_slot}] |= 1 << {bit}")
     spends = _spends(body)
     if len(spends) > 1:
         raise ProgramError(f"program {inst.program}: one 'spend' a program, for now")
@@ -615,7 +639,8 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 raise ProgramError(f"program {inst.program}: place's count is left out")
             ind = ""
             if isinstance(part.piece, M.OfSuit):
-                d.append(f"        b = self.piece_of_suit({_mask(r.pieces(part.piece.among))}, c)")
+                d.append(f"        b = self.piece_of_suit({_mask(r.pieces(part.piece.among))}, "
+                         f"{_suit_expr(part.piece)})")
                 d.append("        if b >= 0:")
                 pc, ind = "b", "    "
             else:
@@ -713,6 +738,9 @@ def compile_use(entry: M.ProgramEntry | M.ProgramStep, prog: M.Program, index: i
     action = str(entry.action if isinstance(entry, M.ProgramEntry) else entry.op)
     inst = Instance(index, action, faction_index, prog.verb or "", shape_of(prog), limit_slot)
     inst.pay_slot = pay_slot
+    if prog.once_per_turn == "clearing" and len(bundle.map.clearings) > 62:
+        raise ProgramError(f"program {action}: a limit once per clearing on a map of more "
+                           "than 62 clearings (one bit of a slot each)")
     compile_instance(inst, prog, _Resolver(action, params, faction, pidx, faction_index),
                      pieces, _others_exclusive(bundle, faction_index))
     return inst
@@ -752,10 +780,18 @@ def _cards_at(r: _Resolver, ref: str) -> str:
     return f"LOC_ZONE + p * Z + {r.zone(ref)}"
 
 
+def _suit_expr(ofs: M.OfSuit) -> str:
+    """The suit an 'of_suit' reads: the chosen clearing's (c) or card's (d)."""
+    return "self.t[T_DEF_SUIT + d]" if ofs.of_suit == "card" else "self.t[T_CLEARING_SUIT + c]"
+
+
 def _card_track_value(v, code: _Code) -> str:
     """A value of the actor's cards or tracks, as an expression (on actor p)."""
     r = code.r
-    if isinstance(v, M.TrackVp):
+    if isinstance(v, M.TrackVp) and isinstance(v.track_vp, M.OfSuit):
+        return f"self.track_vp_of_suit({_mask(r.pieces(v.track_vp.among))}, " \
+            f"{_suit_expr(v.track_vp)})"
+    if isinstance(v, M.TrackVp) and isinstance(v.track_vp, str):
         return f"self.track_vp_uncovered({r.piece(v.track_vp)})"
     if isinstance(v, M.DrawBonus):
         pcs: list[int] = []
@@ -779,7 +815,10 @@ def _card_track_value(v, code: _Code) -> str:
 def _why(v, r: _Resolver) -> tuple[str, str]:
     """The reason a 'scored' event gives for VP of a value, and what it is for: a
     track's VP, the track's piece; cards in the columns of a suit, the suit."""
-    if isinstance(v, M.TrackVp):
+    if isinstance(v, M.TrackVp) and isinstance(v.track_vp, M.OfSuit):
+        return "WHY_TRACK", f"self.first_of_suit({_mask(r.pieces(v.track_vp.among))}, " \
+            f"{_suit_expr(v.track_vp)})"
+    if isinstance(v, M.TrackVp) and isinstance(v.track_vp, str):
         return "WHY_TRACK", str(r.piece(v.track_vp))
     if isinstance(v, M.CardCount) and r.bound(v.cards) == "columns" and v.suit is not None:
         return "WHY_COLUMNS", str(_suit(r, v.suit))

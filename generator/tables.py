@@ -51,7 +51,7 @@ COLUMN_ACTIONS = ("recruit", "move", "battle", "build")
 ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "battle_removal_vp", "exclusive_placement", "rescue_removed_warriors",
                  "ignore_ambush_as_attacker", "effect", "trigger",
-                 "defender_takes_high_roll")
+                 "defender_takes_high_roll", "rule_with")
 # Ops of effect programs (effects, triggers, immediate cards), in catalogue order.
 # 'part': a program part (models.EFFECT_PARTS), compiled on its own (EOP_A: its index,
 # generator/programs.py compile_effect_part).
@@ -454,13 +454,28 @@ def content_uses(bundle: Bundle) -> Uses:
     menu += [x for prog in programs for op in prog if isinstance(op, M.TakeActionsOp)
              for x in entries(op.menu)]
     return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
-                   [a.kind for a in abilities], eops, parts, values)
+                   [k for a in abilities for k, _ in table_kinds(a, None)], eops, parts,
+                   values)
 
 
 def step_program(step, library: dict) -> M.Program | None:
     """The program a step runs (models.ProgramStep): the one its 'op' names, as a menu
     entry's 'action' does (None: one of the engine's steps)."""
     return library.get(step.op) if isinstance(step, M.ProgramStep) else None
+
+
+def table_kinds(ab, pidx: dict[str, int] | None) -> list[tuple[str, int | None]]:
+    """The core's ability kinds (ABILITY_KINDS) an ability of the content is, each with
+    its value (None: ``ability_value``'s): a 'rule' is rule_ties where it rules ties
+    (Law 7.2.2) and rule_with, a bitmask of its pieces, where it rules with pieces (Law
+    10.2.4); every other ability is its own kind."""
+    if not isinstance(ab, M.Rule):
+        return [(ab.kind, None)]
+    out: list[tuple[str, int | None]] = [("rule_ties", 1)] if ab.rules_ties() else []
+    if ab.with_:
+        mask = sum(1 << pidx[x] for x in ab.with_) if pidx is not None else 0
+        out.append(("rule_with", mask))
+    return out
 
 
 def _scored_tracks(step, library: dict) -> list[str]:
@@ -475,7 +490,13 @@ def _scored_tracks(step, library: dict) -> list[str]:
         values = [part.vp] if isinstance(part, M.ScorePart) else []
         while values:
             v = values.pop()
-            if isinstance(v, M.TrackVp):
+            if isinstance(v, M.TrackVp) and isinstance(v.track_vp, M.OfSuit):
+                among = v.track_vp.among
+                refs = [among] if isinstance(among, str) else among
+                for ref in refs:
+                    name = params.get(ref[1:]) if ref.startswith("$") else ref
+                    out += [name] if isinstance(name, str) else list(name or [])
+            elif isinstance(v, M.TrackVp) and isinstance(v.track_vp, str):
                 name = params.get(v.track_vp[1:]) if v.track_vp.startswith("$") else v.track_vp
                 if isinstance(name, str):
                     out.append(name)
@@ -816,9 +837,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         for ab in f.abilities:
             if isinstance(ab, (M.Effect, M.Trigger)):
                 continue  # usable effects and triggers have tables of their own
-            ak = ABILITY_KINDS.index(ab.kind)
-            ab_value[fi * NAB + ak] = ability_value(ab)
-            ab_roles[fi * NAB + ak] = role_mask(f, ab)
+            for kind, value in table_kinds(ab, pidx):
+                ak = ABILITY_KINDS.index(kind)
+                ab_value[fi * NAB + ak] = ability_value(ab) if value is None else value
+                ab_roles[fi * NAB + ak] = role_mask(f, ab)
     t.put("AB_VALUE", ab_value)
     t.put("AB_ROLES", ab_roles)
     # Static abilities granted by cards lying in a play area (persistent cards, Law 4.1.3).
@@ -829,10 +851,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         for ab in (d["card"].abilities if d["card"] is not None else []):
             if isinstance(ab, (M.Effect, M.Trigger)):
                 continue
-            ak = ABILITY_KINDS.index(ab.kind)
-            card_ab_has[di * NAB + ak] = 1
-            card_ab_value[di * NAB + ak] = ability_value(ab)
-            kind_cards[ak] += 1
+            for kind, value in table_kinds(ab, pidx):
+                ak = ABILITY_KINDS.index(kind)
+                card_ab_has[di * NAB + ak] = 1
+                card_ab_value[di * NAB + ak] = ability_value(ab) if value is None else value
+                kind_cards[ak] += 1
     t.put("CARD_AB_HAS", card_ab_has)
     t.put("CARD_AB_VALUE", card_ab_value)
     t.put("KIND_CARDS", kind_cards)

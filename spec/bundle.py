@@ -53,6 +53,7 @@ from .models import (
     PatchSpec,
     Program,
     RemovePart,
+    Rule,
     ScorePart,
     Trigger,
 )
@@ -172,7 +173,7 @@ def _without_added_defaults(model: Any, dumped: Any) -> Any:
     change the hash of content written before it existed."""
     if isinstance(model, BaseModel) and isinstance(dumped, dict):
         for name, info in type(model).model_fields.items():
-            key = info.alias or name
+            key = info.alias if info.alias in dumped else name  # dumped by alias or not
             if key not in dumped:
                 continue
             value = getattr(model, name)
@@ -259,6 +260,13 @@ def _with_effect_op_dumps(doc: DeckSpec | FactionSpec, dumped: dict) -> dict:
         for j, part in enumerate(prog):
             if isinstance(part, EFFECT_PARTS):
                 dumps[j] = _effect_part_dump(part, dumps[j])
+    for abilities, dumps in holders:
+        for a, d in zip(abilities, dumps, strict=True):
+            if isinstance(a, Rule) and a.rules_ties() and not a.with_:
+                # One rule, two spellings: {"kind": "rule", "ties": true} hashes as the
+                # 'rule_ties' it was first written as.
+                d["kind"] = "rule_ties"
+                d.pop("ties", None)
     return dumped
 
 

@@ -342,10 +342,31 @@ class _Ability(Strict):
     law: str = ""
 
 
-class RuleTies(_Ability):
-    """You rule clearings where you tie for most warriors+buildings if you have a piece there."""
+class Rule(_Ability):
+    """Who rules a clearing beyond Law 2.5's most warriors and buildings: you rule the
+    clearings where you tie for the most if you have a piece there ('ties': Law 7.2.2,
+    Lords of the Forest), and every clearing where you have any of these pieces, whoever
+    has more ('with': Law 10.2.4, Pilgrims, which overrides another's 'ties').
+    'rule_ties' is the first spelling of ``{"kind": "rule", "ties": true}``."""
 
-    kind: Literal["rule_ties"]
+    kind: Literal["rule", "rule_ties"]
+    ties: bool = Field(default=False, json_schema_extra=ADDED_LATER)
+    """Rule the clearings where you tie for the most and have a piece (true for
+    'rule_ties')."""
+    with_: list[Ident] = Field(default=[], alias="with", max_length=20,
+                               json_schema_extra=ADDED_LATER)
+    """Your pieces any one of which in a clearing makes you rule it (Law 10.2.4's
+    gardens)."""
+
+    @model_validator(mode="after")
+    def _says_something(self) -> Rule:
+        if self.kind == "rule" and not self.ties and not self.with_:
+            raise Err("VALUE-INVALID", ("ties",), "a 'rule' ability says how you rule: "
+                      "'ties': true, or 'with' pieces, or both")
+        return self
+
+    def rules_ties(self) -> bool:
+        return self.ties or self.kind == "rule_ties"
 
 
 class ItemVp(_Ability):
@@ -451,7 +472,7 @@ class Trigger(_Ability):
 
 Ability = Annotated[
     (
-        RuleTies | ItemVp | RecruitCount | AttackExtraHits | BattleRemovalVp |
+        Rule | ItemVp | RecruitCount | AttackExtraHits | BattleRemovalVp |
         ExclusivePlacement | RescueRemovedWarriors | IgnoreAmbushAsAttacker | Effect |
         Trigger | DefenderTakesHighRoll
     ),
@@ -887,6 +908,9 @@ class FactionSpec(Strict):
         for i, a in enumerate(self.abilities):
             if isinstance(a, (ExclusivePlacement, RescueRemovedWarriors)):
                 need(a.token, ("abilities", i, "token"), f"ability {a.id}")
+            if isinstance(a, Rule):
+                for j, pid in enumerate(a.with_):
+                    need(pid, ("abilities", i, "with", j), f"ability {a.id}")
             if isinstance(a, Trigger):
                 for j, pid in enumerate(a.pieces):
                     need(pid, ("abilities", i, "pieces", j), f"ability {a.id}")
@@ -1103,11 +1127,25 @@ class NotCondition(Strict):
 # ---- values of cards and tracks (the steps as programs): what a step scores or draws
 
 
+class OfSuit(Strict):
+    """The first of these pieces still in the supply whose suit is the chosen clearing's
+    (Law 8.4.1: the base of the clearing's suit) or the chosen card's ('card'; a bird card
+    has none).  Read by a value of a track (``track_vp``): the first of them of that
+    suit, in the supply or not (Law 10.5.3: the gardens track of the revealed card's
+    suit)."""
+
+    of_suit: Literal["clearing", "card"]
+    among: Ref | list[Ref]
+    """The pieces ('$param' of type pieces, or a list): buildings with a 'suit'."""
+
+
 class TrackVp(Strict):
     """The VP printed on the last space of a building's track its buildings on the map
     have uncovered (0 while none is on the map): what Law 7.6.1 scores for the roosts."""
 
-    track_vp: Ref
+    track_vp: Ref | OfSuit
+    """A building, or the one of several of the chosen clearing's or card's suit (Law
+    10.5.3: the VP above the rightmost empty space of the revealed card's gardens track)."""
 
 
 class DrawBonus(Strict):
@@ -1298,15 +1336,6 @@ class AtEachClearing(Strict):
     order)."""
 
     each_clearing: ClearingFilter
-
-
-class OfSuit(Strict):
-    """The first of these pieces still in the supply whose suit is the chosen clearing's
-    (Law 8.4.1: the base of the clearing's suit)."""
-
-    of_suit: Literal["clearing"]
-    among: Ref | list[Ref]
-    """The pieces ('$param' of type pieces, or a list): buildings with a 'suit'."""
 
 
 class PlacePart(Strict):
@@ -1580,8 +1609,11 @@ class Program(Strict):
     params: dict[ParamName, ParamType | Param] = {}
     """What a use of the program binds ('$zone' in the program; a menu entry's field of
     the same name): its type, or its type and a default for a use that leaves it out."""
-    once_per_turn: bool = False
-    """Offered at most once in each of the actor's turns."""
+    once_per_turn: bool | Literal["suit", "clearing"] = False
+    """A limit: offered at most once in each of the actor's turns (true), or at most once
+    a turn for each suit ('suit': the chosen card's, or the chosen clearing's when the
+    first choice chooses no card; Law 10.5.3, a ritual 'only once per turn per suit') or
+    for each clearing ('clearing': the chosen one)."""
     do: list[Instruction] = Field(min_length=1, max_length=100)
 
     def param_types(self) -> dict[str, str]:

@@ -1301,6 +1301,31 @@ def check_faction_alone(f: M.FactionSpec, file: str, into: Findings | None = Non
 _PIECE, _PIECES, _NUMBER = ("piece",), ("piece", "pieces"), ("number",)
 
 
+def _of_suits(part: Any) -> Iterator[tuple[tuple, M.OfSuit]]:
+    """(where, it) of each 'of_suit' a part reads: its piece, or a track value's."""
+    if isinstance(part, M.PlacePart) and isinstance(part.piece, M.OfSuit):
+        yield ("piece",), part.piece
+    for where, v in _values_of(part):
+        if isinstance(v, M.TrackVp) and isinstance(v.track_vp, M.OfSuit):
+            yield (*where, "track_vp"), v.track_vp
+
+
+def _values_of(part: Any) -> Iterator[tuple[tuple, Any]]:
+    """(where, it) of each value in a part, nested ones too."""
+    todo: list[tuple[tuple, Any]] = [((k,), getattr(part, k, None))
+                                     for k in ("count", "vp")]
+    while todo:
+        at, v = todo.pop()
+        if isinstance(v, M.SumValue):
+            todo += [((*at, "sum", j), x) for j, x in enumerate(v.sum)]
+        elif isinstance(v, M.TimesValue):
+            todo += [((*at, "times", j), x) for j, x in enumerate(v.times)]
+        elif isinstance(v, M.IfValue):
+            todo += [((*at, "then"), v.then), ((*at, "else"), v.else_)]
+        elif isinstance(v, M.BaseModel):
+            yield at, v
+
+
 def _pieces_refs(v: str | list | None, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
     """A piece or several: a name (a piece or pieces parameter) or a list of pieces."""
     if isinstance(v, str):
@@ -1348,7 +1373,9 @@ _OWN_PLACES = ("hand", "columns")  # places of cards a part names that are no zo
 
 def _card_track_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
     """The names of a value of cards or tracks (the steps' values)."""
-    if isinstance(v, M.TrackVp):
+    if isinstance(v, M.TrackVp) and isinstance(v.track_vp, M.OfSuit):
+        yield from _pieces_refs(v.track_vp.among, (*at, "track_vp", "among"))
+    elif isinstance(v, M.TrackVp) and isinstance(v.track_vp, str):
         yield (*at, "track_vp"), v.track_vp, _PIECE
     elif isinstance(v, M.DrawBonus):
         for j, x in enumerate(v.draw_bonus):
@@ -1543,6 +1570,13 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
         elif prog.verb is not None:
             yield from _verb_shape(pid, prog.verb, chose, own)
         yield from _pay_shape(pid, prog, chose)
+        key = prog.once_per_turn
+        if key in ("suit", "clearing") and not (
+                key in chose or (key == "suit" and ("card" in chose or "clearing" in chose))):
+            yield ("programs", pid, "once_per_turn"), (
+                f"{pid}: once per turn for each {key}: the {key} is the chosen "
+                f"{'card or clearing' if key == 'suit' else 'clearing'}'s, and the program's "
+                f"first part chooses no {'card or clearing' if key == 'suit' else 'clearing'}")
         for i, part in enumerate(prog.do):
             who = getattr(part, "who", "self")
             if who != "self":
@@ -1572,11 +1606,12 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts on the chosen card, which a 'spend' before " \
                     "it does not keep: put it before the 'spend'"
+            for where, ofs in _of_suits(part):
+                if ofs.of_suit not in chose:
+                    yield ("programs", pid, "do", i, *where), \
+                        f"{pid}: 'of_suit' is the chosen {ofs.of_suit}'s suit, and no " \
+                        f"{ofs.of_suit} is chosen"
             if "clearing" not in chose:
-                if isinstance(part, M.PlacePart) and isinstance(part.piece, M.OfSuit):
-                    yield ("programs", pid, "do", i, "piece"), \
-                        f"{pid}: 'of_suit' is the chosen clearing's suit, and no clearing " \
-                        "is chosen"
                 for where, f in _filters_of(part):
                     if f.suit == "clearing":
                         yield ("programs", pid, "do", i, *where, "suit"), \
@@ -2122,6 +2157,8 @@ def _track_rows_read(prog: M.Program) -> dict[str, set[str]]:
         for where, ref, _want in _part_refs(part):
             # (a draw bonus's names are indexed: draw_bonus/j)
             key = next((w for w in reversed(where) if isinstance(w, str)), None)
+            if key == "among" and "track_vp" in where:
+                key = "track_vp"  # the pieces one of a suit is read of (of_suit)
             row = rows.get(key) if key is not None else None
             name = param(ref) if row is not None else None
             if name is not None:

@@ -69,8 +69,12 @@ HOMEBREW_PARTIALS = {"forests", "cycles"}
 # tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
 # tests/test_card_piles.py play them).
 HOMEBREW_PARTS = {"replace", "put_all"}
+# Core ability kinds no base faction has: tests/data/packs/rituals covers them (ruling
+# with pieces, Law 10.2.4: tests/test_limits.py).
+HOMEBREW_ABILITIES = {"rule_with"}
 PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "replace-verbs"
 PILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "piles"
+RITUALS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "rituals"
 
 
 @cache
@@ -193,8 +197,11 @@ def test_the_base_bundle_uses_every_family():
     uses = build_tables(base_bundle()).uses
     assert HOMEBREW_ONLY.isdisjoint(uses.ops) and HOMEBREW_VALUES.isdisjoint(uses.values)
     assert HOMEBREW_PARTS.isdisjoint(uses.parts)
+    assert HOMEBREW_ABILITIES.isdisjoint(uses.abilities)
     assert uses == uses_of([k for k in STEP_OPS if k not in HOMEBREW_ONLY], MENU_ACTIONS,
-                           COLUMN_ACTIONS, ABILITY_KINDS, EFFECT_OPS,
+                           COLUMN_ACTIONS,
+                           [k for k in ABILITY_KINDS if k not in HOMEBREW_ABILITIES],
+                           EFFECT_OPS,
                            [k for k in PART_KINDS if k not in HOMEBREW_PARTS],
                            [k for k in VALUE_KINDS if k not in HOMEBREW_VALUES])
     assert set(uses.partials) == set(EVERYTHING.partials) - HOMEBREW_PARTIALS
@@ -207,6 +214,7 @@ def test_the_base_bundle_uses_every_family():
     assert covered >= HOMEBREW_VALUES
     assert set(build_tables(resolve([PARTS_PACK])).uses.parts) >= {"replace"}
     assert set(build_tables(resolve([PILES_PACK])).uses.parts) >= {"put_all"}
+    assert set(build_tables(resolve([RITUALS_PACK])).uses.abilities) >= HOMEBREW_ABILITIES
 
 
 def test_the_banner_names_the_templates_and_the_command():
