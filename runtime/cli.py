@@ -640,7 +640,7 @@ def cmd_scenario(args) -> int:
         files += sorted(p.rglob("*.json")) if p.is_dir() else [p]
     failed = 0
     for f in files:
-        problems = run_file(f, bundle=_bundle(args))
+        problems = run_file(f, bundle=_bundle(args), pure=args.pure)
         if problems:
             failed += 1
             print(f"FAIL {f}")
@@ -921,6 +921,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--docs", action="store_true",
                    help="print the scenario format's reference (markdown) instead")
     p.add_argument("--out", metavar="FILE", help="with --docs: write it to FILE")
+    p.add_argument("--pure", action="store_true", default=None,
+                   help="force the pure-Python core (a pack's rules without a compiler, "
+                        "or to compare the two cores)")
     packs(p)
     p.set_defaults(func=cmd_scenario)
     return ap

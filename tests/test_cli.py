@@ -628,6 +628,31 @@ def test_scenario_passes(capsys):
     assert lines[-1] == "1 passed, 0 failed"
 
 
+def test_scenario_pure_runs_the_pure_core(capsys, monkeypatch):
+    """--pure runs each scenario on the pure-Python core (as play --pure does); without
+    it, the core the bundle has."""
+    from rootlaw.runtime import scenario as scenario_module
+    seen = []
+    real = scenario_module.Game
+
+    def game(*args, **kw):
+        g = real(*args, **kw)
+        seen.append(g.compiled)
+        return g
+
+    monkeypatch.setattr(scenario_module, "Game", game)
+    rc, out, err = run(capsys, "scenario", "--pure", SCENARIOS / "ok")
+    assert rc == 0, out + err
+    assert out.splitlines()[-1] == "1 passed, 0 failed"
+    assert seen == [False]
+    from rootlaw.generator import build as gbuild
+    from rootlaw.runtime.game import base_bundle
+    gbuild.compile_core(base_bundle())  # (auto-build is off in the tests)
+    rc, out, err = run(capsys, "scenario", SCENARIOS / "ok")
+    assert rc == 0, out + err
+    assert seen == [False, True]
+
+
 def test_failing_scenario_reports_fail(capsys):
     f = SCENARIOS / "bad" / "march-wrong-count.json"
     rc, out, _ = run(capsys, "scenario", f)
