@@ -34,14 +34,13 @@ STOPS = ("end_of_turn", "end_of_phase")  # where a scenario can hold the turn (S
 
 # Step ops, in catalogue order; the core dispatches on these codes.
 STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
-            "add_to_columns", "place_if_none", "resolve_columns",
+            "add_to_columns", "resolve_columns",
             "choose_role",
-            "end_phase", "setup_home_token",
-            "setup_buildings_near_home", "setup_home_corner",
+            "end_phase", "setup_buildings_near_home",
             "run_stage", "advance_cycle", "program")
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
-              "score", "lose_vp", "discard_all", "draw", "put_all", "replace")
+              "score", "lose_vp", "discard_all", "draw", "put_all", "replace", "take_home")
 # Values of programs whose code lives in a family of its own (the partial they pull in).
 VALUE_KINDS = ("forests_held",)
 # Menu entries the engine has a routine for; every other entry names a program of the
@@ -971,16 +970,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 a = s.limit
             elif isinstance(s, M.AddToColumns):
                 a, b, c = s.min, s.max, s.max_bird
-            elif isinstance(s, M.PlaceIfNone):
-                a, b = pidx[s.building], s.warriors
             elif isinstance(s, M.ResolveColumns):
                 a = hook_names.index((fi, s.on_fail))
-            elif isinstance(s, M.SetupHomeToken):
-                a = pidx[s.token]
             elif isinstance(s, M.SetupBuildingsNearHome):
                 d = sum(1 << pidx[x] for x in s.buildings)
-            elif isinstance(s, M.SetupHomeCorner):
-                a, b = pidx[s.building], s.warriors
             elif isinstance(s, (M.RunStage, M.AdvanceCycle)):
                 cyc = [cy.id for cy in factions[fi].cycles]
                 a = cyc.index(s.cycle)

@@ -114,16 +114,49 @@ def _programs(f: M.FactionSpec) -> Iterator[tuple[Loc, list]]:
         yield ("hooks", name), steps
 
 
-HOME_STEPS = (M.SetupHomeToken, M.SetupHomeCorner)
-"""Setup steps that take a corner clearing as the faction's home (Law 6.3.2, 7.3.2)."""
 NEEDS_HOME = (M.SetupBuildingsNearHome,)
 """Engine setup steps that work from the home (a program's are those whose filters read
 it: SETUP-NO-HOME at uses)."""
-SETUP_ONLY = (*HOME_STEPS, *NEEDS_HOME)
+
+
+def _standard_program(s: Any) -> M.Program | None:
+    """The standard library's program a step names (a pack's own programs are validated
+    at their uses: a faction check sees the faction alone)."""
+    if not isinstance(s, M.ProgramStep):
+        return None
+    from .bundle import standard_library  # the bundle module imports this one
+    return standard_library().programs.get(s.op)
+
+
+def takes_home(s: Any) -> bool:
+    """Whether a step takes a home: its program's 'take_home' (Law 6.3.1, 7.3.1: the
+    standard setup_home_token, setup_home_corner)."""
+    prog = _standard_program(s)
+    return prog is not None and any(isinstance(x, M.TakeHomePart) for x in prog.do)
+
+
+def home_building(s: Any) -> str | None:
+    """The building a step that takes a home places in it (its program's 'place' of a
+    building parameter: setup_home_corner's), or None."""
+    prog = _standard_program(s)
+    if prog is None or not takes_home(s):
+        return None
+    assert isinstance(s, M.ProgramStep)
+    types = prog.param_types()
+    for part in prog.do:
+        if isinstance(part, M.PlacePart) and isinstance(part.piece, str) and \
+                part.piece.startswith("$") and types.get(part.piece[1:]) == "building":
+            v = s.fields().get(part.piece[1:])
+            return v if isinstance(v, str) else None
+    return None
+
+
+def _is_setup_step(s: Any) -> bool:
+    return isinstance(s, NEEDS_HOME) or takes_home(s)
 
 
 def home_steps(f: M.FactionSpec) -> list[int]:
-    return [i for i, s in enumerate(f.setup) if isinstance(s, HOME_STEPS)]
+    return [i for i, s in enumerate(f.setup) if takes_home(s)]
 
 
 def _duplicates(ids: Iterable[str]) -> Iterator[tuple[int, str, int]]:
@@ -323,7 +356,8 @@ def _needs_home(f: M.FactionSpec):
 def _program_reads_home(prog: M.Program) -> bool:
     """Whether a clearing filter of the program, at any depth, tests the actor's home."""
     return any(isinstance(x, M.ClearingFilter) and
-               (x.home is not None or x.opposite_home is not None) for x in M.walk(prog.do))
+               (x.home is not None or x.opposite_home in (True, False))
+               for x in M.walk(prog.do))
 
 
 @check("SETUP-NO-HOME", "error", USES,
@@ -353,7 +387,7 @@ def _setup_only(f: M.FactionSpec):
         if base == ("setup",):
             continue
         for i, s in enumerate(steps):
-            if isinstance(s, SETUP_ONLY):
+            if _is_setup_step(s):
                 yield (*base, i), f"step {s.op} belongs in 'setup'"
 
 
@@ -400,10 +434,7 @@ _KINDS: dict[tuple[type, str], tuple[str, ...]] = {
     (M.FactionSpec, "crafting_piece"): ("building", "token"),
     (M.PlaceAtBuildings, "piece"): ("warrior", "token"),
     (M.PlaceAtBuildings, "building"): ("building",),
-    (M.PlaceIfNone, "building"): ("building",),
-    (M.SetupHomeToken, "token"): ("token",),
     (M.SetupBuildingsNearHome, "buildings"): ("building",),
-    (M.SetupHomeCorner, "building"): ("building",),
     (M.Column, "building"): ("building",),
     (M.ExclusivePlacement, "token"): ("token",),
     (M.RescueRemovedWarriors, "token"): ("token",),
@@ -967,9 +998,10 @@ def _setup_room(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
             if not home_steps(f):
                 continue
             for s in f.setup:
-                if isinstance(s, M.SetupHomeCorner) and _free_slots(c) < 1:
+                building = home_building(s)
+                if building is not None and _free_slots(c) < 1:
                     yield m, ("clearings", idx[c.id], "slots"), (
-                        f"corner {c.id} has no free slot for the {s.building} that "
+                        f"corner {c.id} has no free slot for the {building} that "
                         f"{f.id} places there at setup")
                 if isinstance(s, M.SetupBuildingsNearHome):
                     room = _free_slots(c) + sum(_free_slots(by_id[n]) for n in adj[c.id])
@@ -1323,6 +1355,9 @@ def _filter_refs(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple,
     for j, g in enumerate(f.any_of or ()):
         yield from _filter_refs(g, (*at, "any_of", j))
     yield from _filter_refs(f.adjacent_to, (*at, "adjacent_to"))
+    yield from _pieces_refs(f.placeable, (*at, "placeable"))
+    for j, g in enumerate(f.first_of or ()):
+        yield from _filter_refs(g, (*at, "first_of", j))
 
 
 def _value_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
@@ -1557,7 +1592,8 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                     f"{pid}: '{part.op}' acts on the chosen card, and no card is chosen"
             if isinstance(part, M.ReplacePart):
                 yield from _replace_shape(pid, prog, i, first)
-            clearing_part = isinstance(part, (M.SpendPart, M.PayPart, M.ReplacePart)) or (
+            clearing_part = isinstance(part, (M.SpendPart, M.PayPart, M.ReplacePart,
+                                              M.TakeHomePart)) or (
                 isinstance(part, (M.PlacePart, M.RemovePart)) and part.at == "clearing") or (
                 isinstance(part, M.DiscardAllPart) and part.matching is not None)
             if clearing_part and "clearing" not in chose:
@@ -1631,6 +1667,11 @@ def _verb_shape(pid: str, verb: str, chose: str,
     that is no verb, a word with '-', a content verb ``own`` holds with another shape
     (``own``: each content verb's first program and shape, filled in)."""
     at = ("programs", pid, "verb")
+    if verb == M.STEP_CHOICE_VERB:
+        if chose != "clearing":
+            yield at, (f"{verb!r} is a step's choice of a clearing alone ('clearing <n>'); "
+                       f"{pid}'s first choice chooses {_CHOSEN[chose]}")
+        return
     shape = M.VERB_SHAPES.get(verb)
     if shape is not None:
         if shape != chose:
@@ -2246,6 +2287,11 @@ def _use_shape(use: _Use) -> Iterator[tuple[Any, Loc, str]]:
         yield use.doc, use.loc, (
             f"{act}: program {act} has no 'verb', so it is no action a menu can offer "
             f"({_at(use, ())}): give it one, or run it as a step")
+    elif prog.verb == M.STEP_CHOICE_VERB:
+        yield use.doc, use.loc, (
+            f"{act}: program {act}'s verb {prog.verb!r} is a step's choice of a clearing "
+            f"({_at(use, ('verb',))}), no action a menu can offer: give it a verb of its "
+            "own, or run it as a step")
 
 
 def _resolved(use: _Use, ref: str | list | None) -> list[str] | None:

@@ -275,7 +275,8 @@ def test_the_subset_core_leaves_out_what_its_factions_do_not_use():
                      "if kind == FR_RESCUE:", "if kind == FR_CRAFT_ANY:", "if act == CA_"):
         assert dispatch in full and dispatch not in src, dispatch
     # Kept: what the factions use.
-    for used in ("if op == OP_PLACE_IF_NONE:", "self.start_pay(", "if kind == FR_PAY:"):
+    for used in ("place_if_none (Law 7.4.3) for faction", "self.start_pay(",
+                 "if kind == FR_PAY:"):
         assert used in src, used
     assert len(src.splitlines()) < len(full.splitlines())
     # Constants, tables and the action space do not depend on what is emitted.

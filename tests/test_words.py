@@ -45,9 +45,8 @@ PYDANTIC = ("Field required", "Extra inputs are not permitted", "Input should be
             "Dictionary should", "Value error", "valid dictionary", "[key]")
 """pydantic's own phrases: none may reach an author."""
 
-STEPS = ("place_at_buildings, craft, actions, discard_down_to, add_to_columns, place_if_none, "
-         "resolve_columns, choose_role, end_phase, setup_home_token, "
-         "setup_buildings_near_home, setup_home_corner, "
+STEPS = ("place_at_buildings, craft, actions, discard_down_to, add_to_columns, "
+         "resolve_columns, choose_role, end_phase, setup_buildings_near_home, "
          "run_stage, advance_cycle, or a program's name")
 ID = "an id (lowercase letters, digits and '-', starting with a letter)"
 
