@@ -115,6 +115,9 @@ class _Resolver:
     def box(self, ref: str) -> int:
         return self._index(ref, [b.id for b in self.faction.boxes], "box")
 
+    def cycle(self, ref: str) -> int:
+        return self._index(ref, [c.id for c in self.faction.cycles], "cycle")
+
     chose_piece = False  # whether the program's first choice chooses a piece
 
     def piece_expr(self, ref: str) -> str:
@@ -721,6 +724,13 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 d.append(f"        {ind}self.place(p, c, {pc}, {count})")
         elif isinstance(part, M.RemovePart):
             d += _remove(part, r, code)
+        elif isinstance(part, M.AdvancePart):
+            # The marker on by 'by' stages, round the ring (a cycle is public).
+            by = _value(part.by, code)
+            if by is None:
+                raise ProgramError(f"program {inst.program}: advance's 'by' is left out")
+            d.append(f"        self.advance_cycle(p, {r.cycle(part.cycle)}, {by})")
+            inst.uses.add("cycles")
         elif isinstance(part, M.TakeHomePart):
             # The chosen clearing is the actor's home (Law 6.3.1, 7.3.1).
             d.append("        self.s[S_HOME + p] = c")

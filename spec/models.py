@@ -326,8 +326,9 @@ class Role(Strict):
 
 class Cycle(Strict):
     """A marker going round a ring of stages (seasons, tides, phases of the moon): the
-    step 'run_stage' runs the hook its current stage names, 'advance_cycle' moves it on,
-    and after the last stage comes the first.  Public: everybody sees where it stands."""
+    step 'run_stage' runs the hook its current stage names, the standard program
+    'advance_cycle' (the part 'advance') moves it on, and after the last stage comes the
+    first.  Public: everybody sees where it stands."""
 
     id: Ident
     name: str = ""
@@ -725,19 +726,12 @@ class RunStage(Strict):
     """Stage -> the hook run while the cycle is at that stage."""
 
 
-class AdvanceCycle(Strict):
-    """Move your cycle's marker on by 'by' stages; after the last stage comes the first."""
-
-    op: Literal["advance_cycle"]
-    cycle: Ident
-    """One of the faction's 'cycles'."""
-    by: int = Field(default=1, ge=1, le=15)
 
 
 ENGINE_STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
                    "add_to_columns", "resolve_columns", "choose_role",
                    "end_phase", "setup_buildings_near_home",
-                   "run_stage", "advance_cycle")
+                   "run_stage")
 """Steps that are the engine's own routines (the general Law's, and the ones not yet
 written as programs); every other 'op' names a program (ProgramStep)."""
 
@@ -784,7 +778,6 @@ Step = Annotated[
     Annotated[ChooseRole, Tag("choose_role")] | Annotated[EndPhase, Tag("end_phase")] |
     Annotated[SetupBuildingsNearHome, Tag("setup_buildings_near_home")] |
     Annotated[RunStage, Tag("run_stage")] |
-    Annotated[AdvanceCycle, Tag("advance_cycle")] |
     Annotated[ProgramStep, Tag("program")],
     Discriminator(_step_tag),
 ]
@@ -906,7 +899,16 @@ class FactionSpec(Strict):
             for i, s in enumerate(steps):
                 at, where = (*base, i), f"step {s.op}"
                 if isinstance(s, ProgramStep):
-                    continue  # what its fields name: the program's to say (PROGRAM-USE)
+                    # What its fields name is the program's to say (PROGRAM-USE), but a
+                    # field 'cycle' names one of the faction's cycles, as the engine's
+                    # steps' did (the standard advance_cycle's; REF-UNDEF at uses too).
+                    cyc = s.fields().get("cycle")
+                    ids = [c.id for c in self.cycles]
+                    if isinstance(cyc, str) and cyc not in ids:
+                        raise Err("REF-UNDEF", (*at, "cycle"), f"{where}: "
+                                  f"{unknown('cycle', cyc, ids)}" +
+                                  ("" if ids else " (the faction's 'cycles' define it)"))
+                    continue
                 for attr in ("piece", "building", "token"):
                     v = getattr(s, attr, None)
                     if v is not None:
@@ -918,7 +920,7 @@ class FactionSpec(Strict):
                 if isinstance(s, ResolveColumns) and s.on_fail not in self.hooks:
                     raise Err("REF-UNDEF", (*at, "on_fail"),
                               f"{where}: {unknown('hook', s.on_fail, self.hooks)}")
-                if isinstance(s, (RunStage, AdvanceCycle)):
+                if isinstance(s, RunStage):
                     cycle = next((c for c in self.cycles if c.id == s.cycle), None)
                     if cycle is None:
                         ids = [c.id for c in self.cycles]
@@ -976,7 +978,7 @@ Ref = Annotated[str, Field(pattern=r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$", max
 """What a program names: a piece, zone or box by id, 'warrior' (the actor's warrior),
 'piece' (the piece its first choice chose), or '$name', a parameter of the program."""
 ParamType = Literal["piece", "building", "token", "warrior", "pieces", "buildings", "tokens",
-                    "zone", "box", "number", "suit"]
+                    "zone", "box", "number", "suit", "cycle"]
 """A parameter's type: a piece of the faction's (any, or of one kind), a list of them
 (any, or of one kind), a zone, a box, a whole number, a suit."""
 PIECE_KINDS: dict[str, tuple[str, str | None]] = {
@@ -1390,6 +1392,17 @@ class TakeHomePart(Strict):
     op: Literal["take_home"]
 
 
+class AdvancePart(Strict):
+    """Move one of the actor's cycles' markers on by 'by' stages; after the last stage
+    comes the first (the Hedge Druids' wheel of the year; a cycle is public)."""
+
+    op: Literal["advance"]
+    cycle: Ref
+    """One of the faction's 'cycles' ('$name' of a cycle parameter)."""
+    by: Value = 1
+    """How many stages (a value: a number, '$name' of a number parameter)."""
+
+
 class SpendPart(Strict):
     """A cost: spend cards matching the chosen clearing (birds match any, Law 2.1.1) from
     one of the actor's zones, as many as a value says, before the parts after it; the
@@ -1506,7 +1519,8 @@ class PutAllPart(Strict):
 
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
                         IntoBoxPart | SpendPart | PayPart | ScorePart | LoseVpPart | DrawPart |
-                        DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart,
+                        DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
+                        AdvancePart,
                         Field(discriminator="op")]
 
 EFFECT_PARTS = (ScorePart, LoseVpPart, DrawPart, RemovePart, DiscardAllPart)

@@ -360,6 +360,22 @@ def _program_reads_home(prog: M.Program) -> bool:
                for x in M.walk(prog.do))
 
 
+@check("REF-UNDEF", "error", USES,
+       "A step's cycle parameter (the standard advance_cycle's 'cycle') naming no cycle "
+       "of the faction's.",
+       example='`{"op": "advance_cycle", "cycle": "tyde"}` with a cycle `tide`')
+def _cycle_params(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                  programs: dict[str, Library]):
+    for use in _step_uses(fs, programs):
+        ids = [c.id for c in use.faction.cycles]
+        for name, typ in use.lib.program.param_types().items():
+            v = use.params.get(name)
+            if typ == "cycle" and isinstance(v, str) and v not in ids:
+                yield use.doc, (*use.loc, name), (
+                    f"step {use.name}: {M.unknown('cycle', v, ids)}" +
+                    ("" if ids else " (the faction's 'cycles' define it)"))
+
+
 @check("SETUP-NO-HOME", "error", USES,
        "A step whose program's clearing filters read the faction's home (home, "
        "opposite_home: the standard setup_warriors_everywhere) while no earlier setup "
@@ -540,7 +556,7 @@ def _draws(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 # Parts of a step's program that may ask the player: a choice, which cards to spend,
 # which clearing pays.
 _ASKING_PARTS = (M.ChoosePart, M.SpendPart, M.PayPart)
-_AUTOMATIC = (M.EndPhase, M.AdvanceCycle)
+_AUTOMATIC = (M.EndPhase,)
 """Engine steps that never ask the player anything: they run on their own."""
 
 
@@ -1186,6 +1202,22 @@ def _cycle_ids(f: M.FactionSpec):
                 f"cycle {cy.id}: stage {x!r} is listed twice (first at {k})"
 
 
+def _advances(s: Any) -> list[tuple[Any, int]]:
+    """(the cycle, by how many stages) of each 'advance' a step's (standard) program
+    makes: the standard advance_cycle's."""
+    prog = _standard_program(s)
+    if prog is None:
+        return []
+    assert isinstance(s, M.ProgramStep)
+    fields = prog.bind(s.fields())
+
+    def bound(v: Any) -> Any:
+        return fields.get(v[1:]) if isinstance(v, str) and v.startswith("$") else v
+
+    return [(bound(x.cycle), by if isinstance(by := bound(x.by), int) else 1)
+            for x in prog.do if isinstance(x, M.AdvancePart)]
+
+
 @check("CYCLE-STUCK", "warning", "faction",
        "A cycle that no step moves on (no advance_cycle, or each moves it by a whole turn "
        "of the ring: its marker never leaves its first stage) or that no step reads (no "
@@ -1194,7 +1226,7 @@ def _cycle_ids(f: M.FactionSpec):
 def _cycle_stuck(f: M.FactionSpec):
     steps = [s for _, prog in _programs(f) for s in prog]
     for i, cy in enumerate(f.cycles):
-        moves = [s.by for s in steps if isinstance(s, M.AdvanceCycle) and s.cycle == cy.id]
+        moves = [by for s in steps for c, by in _advances(s) if c == cy.id]
         read = any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps)
         if not moves:
             yield ("cycles", i), f"cycle {cy.id}: no advance_cycle step moves it"
@@ -1856,7 +1888,8 @@ def _at(use: _Use, where: tuple) -> str:
 
 
 _PARAM_FORMS = {"piece": (str, type(None)), "zone": (str,), "box": (str, type(None)),
-                "pieces": (str, list), "number": (int, type(None)), "suit": (str,)}
+                "pieces": (str, list), "number": (int, type(None)), "suit": (str,),
+                "cycle": (str,)}
 
 
 def _bound_names(use: _Use, v: str, where: tuple) -> Iterator[tuple[str, str]]:

@@ -62,13 +62,14 @@ MIXES = {
 
 # Primitives added for homebrew content (examples/): no base faction uses them, and the
 # families bundles cover them.
-HOMEBREW_ONLY = {"run_stage", "advance_cycle"}
+HOMEBREW_ONLY = {"run_stage"}
 HOMEBREW_VALUES = {"forests_held"}
 HOMEBREW_PARTIALS = {"forests", "cycles"}
 # Program parts no base program uses (a pack's library brings the program): the packs of
 # tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
-# tests/test_card_piles.py play them).
-HOMEBREW_PARTS = {"replace", "put_all"}
+# tests/test_card_piles.py play them); 'advance' (the standard advance_cycle's) the
+# families bundle with test-seasons.
+HOMEBREW_PARTS = {"replace", "put_all", "advance"}
 PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "replace-verbs"
 PILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "piles"
 
@@ -207,6 +208,7 @@ def test_the_base_bundle_uses_every_family():
     assert covered >= HOMEBREW_VALUES
     assert set(build_tables(resolve([PARTS_PACK])).uses.parts) >= {"replace"}
     assert set(build_tables(resolve([PILES_PACK])).uses.parts) >= {"put_all"}
+    assert "advance" in build_tables(mixed_bundle("marquise+seasons")).uses.parts
 
 
 def test_the_banner_names_the_templates_and_the_command():

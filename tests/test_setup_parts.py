@@ -189,3 +189,65 @@ def test_the_clearing_verb_is_a_choice_of_a_clearing_alone(tmp_path):
         {"op": "choose", "clearing": {"corner": True, "taken_as_home": False}},
         {"op": "take_home"}]}})
     assert [c for c in _codes(tmp_path, ok) if c[0] == "PROGRAM-SHAPE"] == []
+
+
+def test_a_menu_cannot_offer_the_clearing_verb(tmp_path_factory):
+    """PROGRAM-USE, located at the menu entry: a program of the verb 'clearing' is a
+    step's choice (Law 6.3.1's corner), no action a menu can offer (its options would be
+    told apart from no other action's)."""
+    pack = tmp_path_factory.mktemp("clearing-verb")
+    (pack / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "clearing-verb", "name": "Organize otherwise", "version": "1",
+         "requires": ["base"], "content": ["library.json"]}), encoding="utf-8")
+    (pack / "library.json").write_text(json.dumps(
+        {"kind": "library", "id": "other", "programs": {"organize": {
+            "law": "8.6.1.IV", "verb": "clearing", "params": {"token": "token"},
+            "do": [{"op": "choose", "clearing": {"lacks": "$token"}},
+                   {"op": "place", "piece": "$token"}]}}}), encoding="utf-8")
+    found = [(d.code, d.file.rsplit("/", 1)[-1], d.message)
+             for d in validate([pack]).diagnostics]
+    uses = [f for f in found if f[0] == "PROGRAM-USE"]
+    assert [f[1] for f in uses] == ["alliance.json"]
+    assert "is a step's choice of a clearing" in uses[0][2]
+    assert not any(f[0] == "PROGRAM-SHAPE" for f in found)
+
+
+# ------------------------------------------------------------ the cycles: 'advance'
+
+
+def test_advance_cycle_is_a_standard_program_of_the_advance_part():
+    """A cycle's marker moved on (the Hedge Druids' D.6.4, the wheel turns) is the part
+    'advance' (a cycle parameter, 'by' a number parameter), no engine step; the druids'
+    rules keep their hash (82ce789d63ffc14d)."""
+    prog = standard_library().programs["advance_cycle"]
+    assert [x.op for x in prog.do] == ["advance"] and prog.param_types() == {
+        "cycle": "cycle", "by": "number"}
+    assert "advance_cycle" not in M.ENGINE_STEP_OPS
+    assert resolve(["examples/hedge-druids"]).hash == "82ce789d63ffc14d"
+
+
+@pytest.mark.parametrize("order", [("marquise", "druids"), ("druids", "marquise")])
+def test_the_wheel_turns_at_the_end_of_the_druids_evening(core_kind, order):
+    """D.6.4 through the engine's own turn flow, in both seat orders: the Evening's last
+    step turns the wheel to the next season, round the ring after winter."""
+    from conftest import example_bundle
+
+    b = example_bundle("hedge-druids")
+    g = Game(list(order), 3, bundle=b, pure=core_kind == "pure")
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    seat = g.factions.index("druids")
+    stages = ["spring", "summer", "fall", "winter"]
+
+    def stage() -> str:
+        return stages[g.state[g.S["CYCLE"] + seat * g.consts["NCYC"]]]
+
+    seen = [stage()]
+    for _ in range(20000):
+        if len(seen) == 6 or g.is_over:
+            break
+        g.apply(g.legal_actions()[0])
+        if stage() != seen[-1]:
+            seen.append(stage())
+    assert len(seen) >= 5  # the wheel went all the way round
+    assert seen == ["spring", "summer", "fall", "winter", "spring", "summer"][:len(seen)]
