@@ -115,6 +115,9 @@ class _Resolver:
     def box(self, ref: str) -> int:
         return self._index(ref, [b.id for b in self.faction.boxes], "box")
 
+    def cycle(self, ref: str) -> int:
+        return self._index(ref, [c.id for c in self.faction.cycles], "cycle")
+
     chose_piece = False  # whether the program's first choice chooses a piece
 
     def piece_expr(self, ref: str) -> str:
@@ -269,7 +272,14 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
     if f.opposite_home is not None:
         opposite = "(self.t[T_OPPOSITE + self.s[S_HOME + p]] if self.s[S_HOME + p] >= 0 " \
             "else -1)"
-        tests.append(f"{x} {'==' if f.opposite_home else '!='} {opposite}")
+        if f.opposite_home in (True, False):
+            tests.append(f"{x} {'==' if f.opposite_home else '!='} {opposite}")
+    if f.opposite_home == "another":
+        tests.append(f"self.opposite_another_home(p, {x})")
+    if f.corner is not None:
+        tests.append(f"{'' if f.corner else 'not '}self.t[T_CLEARING_CORNER + {x}]")
+    if f.taken_as_home is not None:
+        tests.append(f"{'' if f.taken_as_home else 'not '}self.taken_as_home({x})")
     if f.suit == "clearing" and x != "c":
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == self.t[T_CLEARING_SUIT + c]")
     elif f.suit is not None and f.suit != "clearing":
@@ -281,7 +291,80 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         tests.append("(" + " or ".join(f"({w})" for w in ways) + ")")
     if f.adjacent_to is not None:
         tests.append(f"self.{_adjacent(f.adjacent_to, code)}(p, c, {x})")
+    if f.placeable is not None:
+        tests += _placeable(f.placeable, r, x)
+    return tests + _relative_tests(f, code, x)
+
+
+def _placeable(ref, r: _Resolver, x: str) -> list[str]:
+    """Where each of these pieces of the actor's may be placed: an open slot for a
+    building (Law 2.2.3), no other's exclusive placement (6.2.2), room under a limit."""
+    v = r.bound(ref) if isinstance(ref, str) else ref
+    ids = [v] if isinstance(v, str) else list(v or [])
+    tests: list[str] = []
+    for ref_id in ids:
+        pid = next(k for k, p in r.faction.pieces.items() if p.kind == "warrior") \
+            if ref_id == "warrior" else ref_id
+        if pid not in r.faction.pieces:
+            raise ProgramError(f"program {r.program}: {pid!r} is no piece of {r.faction.id}")
+        piece = r.faction.pieces[pid]
+        if piece.kind == "building" and f"self.open_slots({x}) > 0" not in tests:
+            tests.append(f"self.open_slots({x}) > 0")
+        if piece.per_clearing:
+            tests.append(f"self.room_for({x}, {r.pidx[pid]})")
+    return tests + [f"self.may_place(p, {x})"] if ids else tests
+
+
+def _relative_tests(f: M.ClearingFilter, code: _Code, x: str) -> list[str]:
+    """The tests that read the other clearings of the filter (the same for every clearing,
+    hoisted before a listing's loop): of the clearings passing the filter's other tests,
+    those with the fewest warriors (Law 7.4.3); the first of 'first_of' through which
+    some clearing passes (Law 7.3.1's 'if possible')."""
+    if f.fewest_warriors is None and f.first_of is None:
+        return []
+    tests: list[str] = []
+    others = f.model_copy(update={"fewest_warriors": None, "first_of": None})
+    if f.first_of is not None:
+        alts = [" and ".join(_clearing_test(g, code, x)) or "1" for g in f.first_of]
+        found = code.hoist(f"self.{_first_of(others, f.first_of, code)}(p, -1)")
+        tests.append("(" + " or ".join(f"({found} == {i} and {a})"
+                                       for i, a in enumerate(alts)) + ")")
+    if f.fewest_warriors:
+        least = code.hoist(f"self.{_fewest(others, code)}(p, -1)")
+        tests.append(f"self.warriors_in({x}) == {least}")
     return tests
+
+
+def _first_of(others: M.ClearingFilter, alts: list[M.ClearingFilter], code: _Code) -> str:
+    """A helper method: the index of the first alternative that, with the other tests,
+    passes some clearing (-1: none does)."""
+    inst = code.inst
+    name = f"first_{inst.tag or inst.index}_{len(inst.helpers)}"
+    inst.helpers.append("")
+    slot = len(inst.helpers) - 1
+    inner = _Code(inst, code.r, code.hoisting)
+    base = _clearing_test(others, inner, "j")
+    loops = []
+    for i, g in enumerate(alts):
+        tests = base + _clearing_test(g, inner, "j")
+        loops += ["        for j in range(C):",
+                  f"            if {' and '.join(tests) or '1'}:",
+                  f"                return {i}"]
+    h = ["    @cython.cfunc", "    @cython.exceptval(check=False)",
+         f"    def {name}(self, p: i64, c: i64) -> i64:",
+         '        """The first alternative of a first_of through which a clearing passes."""',
+         "        j: i64", *inner.decls, *inner.lines, *loops, "        return -1"]
+    inst.helpers[slot] = "\n".join(h)
+    return name
+
+
+def _fewest(others: M.ClearingFilter, code: _Code) -> str:
+    """A helper method: the fewest warriors (everyone's) in a clearing passing the
+    filter (1 << 30: none passes)."""
+    return _helper(code, "fewest", "The fewest warriors in a clearing that passes the "
+                   "filter.", others, "p: i64, c: i64", "",
+                   "least = min(least, self.warriors_in(j))", "least",
+                   ("        least: i64 = 1 << 30",))
 
 
 def _helper(code: _Code, prefix: str, doc: str, f: M.ClearingFilter, head: str,
@@ -472,9 +555,13 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         cheap = _clearing_test(M.ClearingFilter(has=f.has, lacks=f.lacks, has_any=f.has_any,
                                                 rule=f.rule, home=f.home,
                                                 opposite_home=f.opposite_home,
+                                                corner=f.corner,
+                                                taken_as_home=f.taken_as_home,
                                                 suit=f.suit), gen_code)
         rest = _clearing_test(M.ClearingFilter(when=f.when, any_of=f.any_of,
-                                               adjacent_to=f.adjacent_to), gen_code)
+                                               adjacent_to=f.adjacent_to,
+                                               placeable=f.placeable), gen_code) + \
+            _relative_tests(f, gen_code, "c")
         tests = cheap + at_clearing + rest + costs
         tail += ["        for c in range(C):"]
         assert first is not None
@@ -662,6 +749,16 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 d.append(f"        {ind}self.place(p, c, {pc}, {count})")
         elif isinstance(part, M.RemovePart):
             d += _remove(part, r, code)
+        elif isinstance(part, M.AdvancePart):
+            # The marker on by 'by' stages, round the ring (a cycle is public).
+            by = _value(part.by, code)
+            if by is None:
+                raise ProgramError(f"program {inst.program}: advance's 'by' is left out")
+            d.append(f"        self.advance_cycle(p, {r.cycle(part.cycle)}, {by})")
+            inst.uses.add("cycles")
+        elif isinstance(part, M.TakeHomePart):
+            # The chosen clearing is the actor's home (Law 6.3.1, 7.3.1).
+            d.append("        self.s[S_HOME + p] = c")
         elif isinstance(part, M.ReplacePart):
             # The chosen piece tg removed (one removal event, Law 1.5.4; the actor scores
             # a building or token, Law 3.2.1; what it sets off waits as frames while the

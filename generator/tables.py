@@ -34,14 +34,14 @@ STOPS = ("end_of_turn", "end_of_phase")  # where a scenario can hold the turn (S
 
 # Step ops, in catalogue order; the core dispatches on these codes.
 STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
-            "add_to_columns", "place_if_none", "resolve_columns",
+            "add_to_columns", "resolve_columns",
             "choose_role",
-            "end_phase", "setup_home_token",
-            "setup_buildings_near_home", "setup_home_corner",
-            "run_stage", "advance_cycle", "program")
+            "end_phase", "setup_buildings_near_home",
+            "run_stage", "program")
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
-              "score", "lose_vp", "discard_all", "draw", "put_all", "replace")
+              "score", "lose_vp", "discard_all", "draw", "put_all", "replace", "take_home",
+              "advance")
 # Values of programs whose code lives in a family of its own (the partial they pull in).
 VALUE_KINDS = ("forests_held",)
 # Menu entries the engine has a routine for; every other entry names a program of the
@@ -340,7 +340,7 @@ PARTIALS = (
             frames=("phase_start", "battle_effects", "effect", "take_actions")),
     Partial("triggers", abilities=("trigger",), frames=("react_order",)),
     Partial("forests", values=("forests_held",)),
-    Partial("cycles", ops=("run_stage", "advance_cycle")),
+    Partial("cycles", ops=("run_stage",), parts=("advance",)),
     Partial("api", always=True),
     Partial("scenario", always=True),
     Partial("knowledge", always=True),
@@ -994,25 +994,16 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 a = s.limit
             elif isinstance(s, M.AddToColumns):
                 a, b, c = s.min, s.max, s.max_bird
-            elif isinstance(s, M.PlaceIfNone):
-                a, b = pidx[s.building], s.warriors
             elif isinstance(s, M.ResolveColumns):
                 a = hook_names.index((fi, s.on_fail))
-            elif isinstance(s, M.SetupHomeToken):
-                a = pidx[s.token]
             elif isinstance(s, M.SetupBuildingsNearHome):
                 d = sum(1 << pidx[x] for x in s.buildings)
-            elif isinstance(s, M.SetupHomeCorner):
-                a, b = pidx[s.building], s.warriors
-            elif isinstance(s, (M.RunStage, M.AdvanceCycle)):
+            elif isinstance(s, M.RunStage):
                 cyc = [cy.id for cy in factions[fi].cycles]
                 a = cyc.index(s.cycle)
-                if isinstance(s, M.AdvanceCycle):
-                    b = s.by
-                else:
-                    c = len(stage_hook)
-                    stage_hook.extend(hook_names.index((fi, s.hooks[x])) if x in s.hooks
-                                      else -1 for x in factions[fi].cycles[a].stages)
+                c = len(stage_hook)
+                stage_hook.extend(hook_names.index((fi, s.hooks[x])) if x in s.hooks
+                                  else -1 for x in factions[fi].cycles[a].stages)
             ops.append(STEP_OPS.index(s.op))
             for col, v in ((pa, a), (pb, b), (pc, c), (pd, d)):
                 col.append(v)

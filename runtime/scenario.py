@@ -241,9 +241,11 @@ def expressible(g: Game) -> frozenset[str]:
 
 
 def decisions(g: Game) -> list[str]:
-    """Every name ``Game.decision`` can give: frame kinds, step ops, and the scenario
-    stops."""
-    return list(g.names["frames"]) + list(g.names["ops"]) + list(STOPS)
+    """Every name ``Game.decision`` can give: frame kinds, step ops, the programs the
+    steps name (a step that runs a program is its decision), and the scenario stops."""
+    ops = list(g.names["ops"])
+    steps = [x for x in dict.fromkeys(g.names["steps"]) if x not in ops]
+    return list(g.names["frames"]) + ops + steps + list(STOPS)
 
 
 # ---------------------------------------------------------------------- applying

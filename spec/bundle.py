@@ -137,8 +137,9 @@ class Bundle:
         # left out, so a new colour keeps saves, logs and the built core valid.  The
         # standard library is the engine's (versioned with rootlaw, in the core's key):
         # a pack's own libraries are the pack's rules.
-        own = [lib.model_dump(mode="json") for lib in self.library
-               if lib.id != STANDARD_LIBRARY]
+        own = [_without_added_defaults(lib, lib.model_dump(mode="json"),
+                                       "x-rootlaw-added-library")
+               for lib in self.library if lib.id != STANDARD_LIBRARY]
         return {
             **({"libraries": own} if own else {}),
             "map": _without_added_defaults(
@@ -167,10 +168,11 @@ class Bundle:
         return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def _without_added_defaults(model: Any, dumped: Any) -> Any:
+def _without_added_defaults(model: Any, dumped: Any, flag: str = "x-rootlaw-added") -> Any:
     """``dumped`` (model's JSON dump) without the fields added to the schema later
-    (models.ADDED_LATER) that hold their default, at any depth: such a field does not
-    change the hash of content written before it existed."""
+    (models.ADDED_LATER; ``flag`` "x-rootlaw-added-library": only those added after
+    libraries were hashed, models.ADDED_TO_LIBRARIES) that hold their default, at any
+    depth: such a field does not change the hash of content written before it existed."""
     if isinstance(model, BaseModel) and isinstance(dumped, dict):
         for name, info in type(model).model_fields.items():
             key = info.alias if info.alias in dumped else name  # dumped by alias or not
@@ -178,18 +180,17 @@ def _without_added_defaults(model: Any, dumped: Any) -> Any:
                 continue
             value = getattr(model, name)
             extra = info.json_schema_extra
-            if isinstance(extra, dict) and extra.get("x-rootlaw-added") and \
-                    value == info.default:
+            if isinstance(extra, dict) and extra.get(flag) and value == info.default:
                 del dumped[key]
             else:
-                _without_added_defaults(value, dumped[key])
+                _without_added_defaults(value, dumped[key], flag)
     elif isinstance(model, (list, tuple)) and isinstance(dumped, list):
         for m, d in zip(model, dumped, strict=False):
-            _without_added_defaults(m, d)
+            _without_added_defaults(m, d, flag)
     elif isinstance(model, dict) and isinstance(dumped, dict):
         for k, m in model.items():
             if k in dumped:
-                _without_added_defaults(m, dumped[k])
+                _without_added_defaults(m, dumped[k], flag)
     return dumped
 
 

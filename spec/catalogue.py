@@ -247,7 +247,8 @@ def catalogue_markdown(examples: Path | None = None) -> str:
     lines += ["## The standard programs", "",
               f"The base pack's library (`spec/content/base/library.json`, `{lib.id}`): menu "
               "entries of these names run these programs, written in the parts above, and "
-              "so do steps of these names (a program with no action: it chooses nothing).",
+              "so do steps of these names (a program with no action: it chooses nothing; one "
+              "whose action is `clearing`: a step's choice of a clearing).",
               "",
               "| program | Law | action | parameters | parts |", "|---|---|---|---|---|"]
     for pid, prog in lib.programs.items():

@@ -48,6 +48,10 @@ class Strict(BaseModel):
 # that does not use it keeps its hash, and its saves and logs keep loading
 # (spec/bundle.py, Bundle.canonical).  Its default must keep the earlier behaviour.
 ADDED_LATER: dict[str, Any] = {"x-rootlaw-added": True}
+# A field added after packs' own libraries of programs were first hashed: at its default
+# it stays out of their dump too (a library was dumped whole before), so a pack's library
+# keeps its hash.
+ADDED_TO_LIBRARIES: dict[str, Any] = {**ADDED_LATER, "x-rootlaw-added-library": True}
 
 
 # A JSON array read as a fixed-size tuple: strict mode would demand a Python tuple, so
@@ -322,8 +326,9 @@ class Role(Strict):
 
 class Cycle(Strict):
     """A marker going round a ring of stages (seasons, tides, phases of the moon): the
-    step 'run_stage' runs the hook its current stage names, 'advance_cycle' moves it on,
-    and after the last stage comes the first.  Public: everybody sees where it stands."""
+    step 'run_stage' runs the hook its current stage names, the standard program
+    'advance_cycle' (the part 'advance') moves it on, and after the last stage comes the
+    first.  Public: everybody sees where it stands."""
 
     id: Ident
     name: str = ""
@@ -687,14 +692,11 @@ class Actions(Strict):
         return self
 
 
-
-
 class DiscardDownTo(Strict):
     """Discard cards of your choice down to the hand limit."""
 
     op: Literal["discard_down_to"]
     limit: int = Field(default=5, ge=0, le=100)
-
 
 
 class AddToColumns(Strict):
@@ -706,24 +708,12 @@ class AddToColumns(Strict):
     max_bird: int = Field(default=1, ge=0, le=10)
 
 
-class PlaceIfNone(Strict):
-    """If none of a building is on the map, place it plus warriors in a clearing with the
-    fewest warriors where all of them can be placed."""
-
-    op: Literal["place_if_none"]
-    building: Ident
-    warriors: int = Field(ge=0, le=100)
-
-
 class ResolveColumns(Strict):
     """Resolve every card in every column, left to right, each as its column's action in
     a clearing matching the card; if one cannot be resolved, run a hook."""
 
     op: Literal["resolve_columns"]
     on_fail: Ident
-
-
-
 
 
 class ChooseRole(Strict):
@@ -739,27 +729,11 @@ class EndPhase(Strict):
     op: Literal["end_phase"]
 
 
-class SetupHomeToken(Strict):
-    """Put a token in a corner clearing of your choice; it is your starting corner."""
-
-    op: Literal["setup_home_token"]
-    token: Ident
-
-
 class SetupBuildingsNearHome(Strict):
     """Place one of each listed building in your home clearing or adjacent ones."""
 
     op: Literal["setup_buildings_near_home"]
     buildings: list[Ident]
-
-
-class SetupHomeCorner(Strict):
-    """Place a building and warriors in a corner that is no one's home, diagonally
-    opposite another home if possible; it becomes your home."""
-
-    op: Literal["setup_home_corner"]
-    building: Ident
-    warriors: int = Field(ge=0, le=100)
 
 
 class RunStage(Strict):
@@ -773,20 +747,12 @@ class RunStage(Strict):
     """Stage -> the hook run while the cycle is at that stage."""
 
 
-class AdvanceCycle(Strict):
-    """Move your cycle's marker on by 'by' stages; after the last stage comes the first."""
-
-    op: Literal["advance_cycle"]
-    cycle: Ident
-    """One of the faction's 'cycles'."""
-    by: int = Field(default=1, ge=1, le=15)
 
 
 ENGINE_STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
-                   "add_to_columns", "place_if_none", "resolve_columns", "choose_role",
-                   "end_phase", "setup_home_token",
-                   "setup_buildings_near_home", "setup_home_corner",
-                   "run_stage", "advance_cycle")
+                   "add_to_columns", "resolve_columns", "choose_role",
+                   "end_phase", "setup_buildings_near_home",
+                   "run_stage")
 """Steps that are the engine's own routines (the general Law's, and the ones not yet
 written as programs); every other 'op' names a program (ProgramStep)."""
 
@@ -829,14 +795,10 @@ Step = Annotated[
     Annotated[PlaceAtBuildings, Tag("place_at_buildings")] | Annotated[Craft, Tag("craft")] |
     Annotated[Actions, Tag("actions")] | Annotated[DiscardDownTo, Tag("discard_down_to")] |
     Annotated[AddToColumns, Tag("add_to_columns")] |
-    Annotated[PlaceIfNone, Tag("place_if_none")] |
     Annotated[ResolveColumns, Tag("resolve_columns")] |
     Annotated[ChooseRole, Tag("choose_role")] | Annotated[EndPhase, Tag("end_phase")] |
-    Annotated[SetupHomeToken, Tag("setup_home_token")] |
     Annotated[SetupBuildingsNearHome, Tag("setup_buildings_near_home")] |
-    Annotated[SetupHomeCorner, Tag("setup_home_corner")] |
     Annotated[RunStage, Tag("run_stage")] |
-    Annotated[AdvanceCycle, Tag("advance_cycle")] |
     Annotated[ProgramStep, Tag("program")],
     Discriminator(_step_tag),
 ]
@@ -961,7 +923,16 @@ class FactionSpec(Strict):
             for i, s in enumerate(steps):
                 at, where = (*base, i), f"step {s.op}"
                 if isinstance(s, ProgramStep):
-                    continue  # what its fields name: the program's to say (PROGRAM-USE)
+                    # What its fields name is the program's to say (PROGRAM-USE), but a
+                    # field 'cycle' names one of the faction's cycles, as the engine's
+                    # steps' did (the standard advance_cycle's; REF-UNDEF at uses too).
+                    cyc = s.fields().get("cycle")
+                    ids = [c.id for c in self.cycles]
+                    if isinstance(cyc, str) and cyc not in ids:
+                        raise Err("REF-UNDEF", (*at, "cycle"), f"{where}: "
+                                  f"{unknown('cycle', cyc, ids)}" +
+                                  ("" if ids else " (the faction's 'cycles' define it)"))
+                    continue
                 for attr in ("piece", "building", "token"):
                     v = getattr(s, attr, None)
                     if v is not None:
@@ -973,7 +944,7 @@ class FactionSpec(Strict):
                 if isinstance(s, ResolveColumns) and s.on_fail not in self.hooks:
                     raise Err("REF-UNDEF", (*at, "on_fail"),
                               f"{where}: {unknown('hook', s.on_fail, self.hooks)}")
-                if isinstance(s, (RunStage, AdvanceCycle)):
+                if isinstance(s, RunStage):
                     cycle = next((c for c in self.cycles if c.id == s.cycle), None)
                     if cycle is None:
                         ids = [c.id for c in self.cycles]
@@ -1031,7 +1002,7 @@ Ref = Annotated[str, Field(pattern=r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$", max
 """What a program names: a piece, zone or box by id, 'warrior' (the actor's warrior),
 'piece' (the piece its first choice chose), or '$name', a parameter of the program."""
 ParamType = Literal["piece", "building", "token", "warrior", "pieces", "buildings", "tokens",
-                    "zone", "box", "number", "suit"]
+                    "zone", "box", "number", "suit", "cycle"]
 """A parameter's type: a piece of the faction's (any, or of one kind), a list of them
 (any, or of one kind), a zone, a box, a whole number, a suit."""
 PIECE_KINDS: dict[str, tuple[str, str | None]] = {
@@ -1272,9 +1243,29 @@ class ClearingFilter(Strict):
     home: bool | None = Field(default=None, json_schema_extra=ADDED_LATER)
     """The actor's home clearing, the corner its setup took (true), or any other
     (false): Law 10.3.2, a warrior in each clearing adjacent to home."""
-    opposite_home: bool | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    opposite_home: bool | Literal["another"] | None = Field(
+        default=None, json_schema_extra=ADDED_LATER)
     """The corner diagonally opposite the actor's home (true), or any other clearing
-    (false): Law 6.3.3, a warrior in each clearing but the corner opposite the Keep."""
+    (false): Law 6.3.3, a warrior in each clearing but the corner opposite the Keep;
+    'another': the corner diagonally opposite another player's home (Law 7.3.1)."""
+    corner: bool | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """A corner clearing of the map (true), or any other (false): Law 6.3.1, 7.3.1."""
+    taken_as_home: bool | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Some player's home (true), or no one's (false): Law 7.3.1, a corner that is no
+    one's home."""
+    placeable: Ref | list[Ref] | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Where each of these pieces of the actor's may be placed (Law 2.2.3: an open slot
+    for a building; no other player's exclusive placement forbidding it, Law 6.2.2; room
+    under a per-clearing limit): Law 7.4.3, where the roost and warriors can be placed."""
+    fewest_warriors: bool | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Of the clearings that pass the filter's other tests, those with the fewest
+    warriors, everyone's counted (Law 7.4.3)."""
+    first_of: list[ClearingFilter] | None = Field(
+        default=None, min_length=1, max_length=20, json_schema_extra=ADDED_TO_LIBRARIES)
+    """'If possible': the first of these filters that, with the filter's other tests,
+    passes some clearing (Law 7.3.1: diagonally opposite another home if possible, `[
+    {"opposite_home": "another"}, {}]`, the empty filter passing every clearing); no
+    clearing when none does."""
 
 
 class CardChoice(Strict):
@@ -1422,6 +1413,25 @@ class IntoBoxPart(Strict):
     """Offer the action only while a piece is left to put in; false: put if one is."""
 
 
+class TakeHomePart(Strict):
+    """The chosen clearing becomes the actor's home (Law 6.3.1: the Keep's corner, your
+    starting corner; 7.3.1: the roost's corner, your home); the filters 'home' and
+    'opposite_home' read it."""
+
+    op: Literal["take_home"]
+
+
+class AdvancePart(Strict):
+    """Move one of the actor's cycles' markers on by 'by' stages; after the last stage
+    comes the first (the Hedge Druids' wheel of the year; a cycle is public)."""
+
+    op: Literal["advance"]
+    cycle: Ref
+    """One of the faction's 'cycles' ('$name' of a cycle parameter)."""
+    by: Value = 1
+    """How many stages (a value: a number, '$name' of a number parameter)."""
+
+
 class SpendPart(Strict):
     """A cost: spend cards matching the chosen clearing (birds match any, Law 2.1.1) from
     one of the actor's zones, as many as a value says, before the parts after it; the
@@ -1538,7 +1548,8 @@ class PutAllPart(Strict):
 
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
                         IntoBoxPart | SpendPart | PayPart | ScorePart | LoseVpPart | DrawPart |
-                        DiscardAllPart | PutAllPart | ReplacePart,
+                        DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
+                        AdvancePart,
                         Field(discriminator="op")]
 
 EFFECT_PARTS = (ScorePart, LoseVpPart, DrawPart, RemovePart, DiscardAllPart)
@@ -1573,6 +1584,10 @@ VERB_SHAPES = {"recruit_all": "none", "mobilize": "card", "train": "card",
 # the first words of their notation (ENGINE_WORDS; 'pay' is a suit's, 'recruit' recruit_all's).
 ENGINE_WORDS = ("done", "clearing", "role", "move", "battle", "craft", "spend", "discard",
                 "add", "remove", "activate", "take", "suit", "fail", "use", "first", "pay")
+STEP_CHOICE_VERB = "clearing"
+"""The verb of a step's program whose first choice is a clearing alone, offered as the
+engine's 'clearing <n>' (the setups' corners, Law 6.3.1, 7.3.1; a new roost, 7.4.3): an
+engine word, so no menu entry may run such a program (PROGRAM-USE)."""
 SHAPE_WORDS = {"none": "the verb alone", "card": "verb card",
                "clearing": "verb clearing", "clearing_card": "verb card clearing",
                "piece_clearing": "verb piece clearing"}

@@ -114,16 +114,49 @@ def _programs(f: M.FactionSpec) -> Iterator[tuple[Loc, list]]:
         yield ("hooks", name), steps
 
 
-HOME_STEPS = (M.SetupHomeToken, M.SetupHomeCorner)
-"""Setup steps that take a corner clearing as the faction's home (Law 6.3.2, 7.3.2)."""
 NEEDS_HOME = (M.SetupBuildingsNearHome,)
 """Engine setup steps that work from the home (a program's are those whose filters read
 it: SETUP-NO-HOME at uses)."""
-SETUP_ONLY = (*HOME_STEPS, *NEEDS_HOME)
+
+
+def _standard_program(s: Any) -> M.Program | None:
+    """The standard library's program a step names (a pack's own programs are validated
+    at their uses: a faction check sees the faction alone)."""
+    if not isinstance(s, M.ProgramStep):
+        return None
+    from .bundle import standard_library  # the bundle module imports this one
+    return standard_library().programs.get(s.op)
+
+
+def takes_home(s: Any) -> bool:
+    """Whether a step takes a home: its program's 'take_home' (Law 6.3.1, 7.3.1: the
+    standard setup_home_token, setup_home_corner)."""
+    prog = _standard_program(s)
+    return prog is not None and any(isinstance(x, M.TakeHomePart) for x in prog.do)
+
+
+def home_building(s: Any) -> str | None:
+    """The building a step that takes a home places in it (its program's 'place' of a
+    building parameter: setup_home_corner's), or None."""
+    prog = _standard_program(s)
+    if prog is None or not takes_home(s):
+        return None
+    assert isinstance(s, M.ProgramStep)
+    types = prog.param_types()
+    for part in prog.do:
+        if isinstance(part, M.PlacePart) and isinstance(part.piece, str) and \
+                part.piece.startswith("$") and types.get(part.piece[1:]) == "building":
+            v = s.fields().get(part.piece[1:])
+            return v if isinstance(v, str) else None
+    return None
+
+
+def _is_setup_step(s: Any) -> bool:
+    return isinstance(s, NEEDS_HOME) or takes_home(s)
 
 
 def home_steps(f: M.FactionSpec) -> list[int]:
-    return [i for i, s in enumerate(f.setup) if isinstance(s, HOME_STEPS)]
+    return [i for i, s in enumerate(f.setup) if takes_home(s)]
 
 
 def _duplicates(ids: Iterable[str]) -> Iterator[tuple[int, str, int]]:
@@ -323,7 +356,24 @@ def _needs_home(f: M.FactionSpec):
 def _program_reads_home(prog: M.Program) -> bool:
     """Whether a clearing filter of the program, at any depth, tests the actor's home."""
     return any(isinstance(x, M.ClearingFilter) and
-               (x.home is not None or x.opposite_home is not None) for x in M.walk(prog.do))
+               (x.home is not None or x.opposite_home in (True, False))
+               for x in M.walk(prog.do))
+
+
+@check("REF-UNDEF", "error", USES,
+       "A step's cycle parameter (the standard advance_cycle's 'cycle') naming no cycle "
+       "of the faction's.",
+       example='`{"op": "advance_cycle", "cycle": "tyde"}` with a cycle `tide`')
+def _cycle_params(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                  programs: dict[str, Library]):
+    for use in _step_uses(fs, programs):
+        ids = [c.id for c in use.faction.cycles]
+        for name, typ in use.lib.program.param_types().items():
+            v = use.params.get(name)
+            if typ == "cycle" and isinstance(v, str) and v not in ids:
+                yield use.doc, (*use.loc, name), (
+                    f"step {use.name}: {M.unknown('cycle', v, ids)}" +
+                    ("" if ids else " (the faction's 'cycles' define it)"))
 
 
 @check("SETUP-NO-HOME", "error", USES,
@@ -353,7 +403,7 @@ def _setup_only(f: M.FactionSpec):
         if base == ("setup",):
             continue
         for i, s in enumerate(steps):
-            if isinstance(s, SETUP_ONLY):
+            if _is_setup_step(s):
                 yield (*base, i), f"step {s.op} belongs in 'setup'"
 
 
@@ -400,10 +450,7 @@ _KINDS: dict[tuple[type, str], tuple[str, ...]] = {
     (M.FactionSpec, "crafting_piece"): ("building", "token"),
     (M.PlaceAtBuildings, "piece"): ("warrior", "token"),
     (M.PlaceAtBuildings, "building"): ("building",),
-    (M.PlaceIfNone, "building"): ("building",),
-    (M.SetupHomeToken, "token"): ("token",),
     (M.SetupBuildingsNearHome, "buildings"): ("building",),
-    (M.SetupHomeCorner, "building"): ("building",),
     (M.Column, "building"): ("building",),
     (M.ExclusivePlacement, "token"): ("token",),
     (M.RescueRemovedWarriors, "token"): ("token",),
@@ -509,7 +556,7 @@ def _draws(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 # Parts of a step's program that may ask the player: a choice, which cards to spend,
 # which clearing pays.
 _ASKING_PARTS = (M.ChoosePart, M.SpendPart, M.PayPart)
-_AUTOMATIC = (M.EndPhase, M.AdvanceCycle)
+_AUTOMATIC = (M.EndPhase,)
 """Engine steps that never ask the player anything: they run on their own."""
 
 
@@ -967,9 +1014,10 @@ def _setup_room(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
             if not home_steps(f):
                 continue
             for s in f.setup:
-                if isinstance(s, M.SetupHomeCorner) and _free_slots(c) < 1:
+                building = home_building(s)
+                if building is not None and _free_slots(c) < 1:
                     yield m, ("clearings", idx[c.id], "slots"), (
-                        f"corner {c.id} has no free slot for the {s.building} that "
+                        f"corner {c.id} has no free slot for the {building} that "
                         f"{f.id} places there at setup")
                 if isinstance(s, M.SetupBuildingsNearHome):
                     room = _free_slots(c) + sum(_free_slots(by_id[n]) for n in adj[c.id])
@@ -1154,6 +1202,22 @@ def _cycle_ids(f: M.FactionSpec):
                 f"cycle {cy.id}: stage {x!r} is listed twice (first at {k})"
 
 
+def _advances(s: Any) -> list[tuple[Any, int]]:
+    """(the cycle, by how many stages) of each 'advance' a step's (standard) program
+    makes: the standard advance_cycle's."""
+    prog = _standard_program(s)
+    if prog is None:
+        return []
+    assert isinstance(s, M.ProgramStep)
+    fields = prog.bind(s.fields())
+
+    def bound(v: Any) -> Any:
+        return fields.get(v[1:]) if isinstance(v, str) and v.startswith("$") else v
+
+    return [(bound(x.cycle), by if isinstance(by := bound(x.by), int) else 1)
+            for x in prog.do if isinstance(x, M.AdvancePart)]
+
+
 @check("CYCLE-STUCK", "warning", "faction",
        "A cycle that no step moves on (no advance_cycle, or each moves it by a whole turn "
        "of the ring: its marker never leaves its first stage) or that no step reads (no "
@@ -1162,7 +1226,7 @@ def _cycle_ids(f: M.FactionSpec):
 def _cycle_stuck(f: M.FactionSpec):
     steps = [s for _, prog in _programs(f) for s in prog]
     for i, cy in enumerate(f.cycles):
-        moves = [s.by for s in steps if isinstance(s, M.AdvanceCycle) and s.cycle == cy.id]
+        moves = [by for s in steps for c, by in _advances(s) if c == cy.id]
         read = any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps)
         if not moves:
             yield ("cycles", i), f"cycle {cy.id}: no advance_cycle step moves it"
@@ -1348,6 +1412,9 @@ def _filter_refs(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple,
     for j, g in enumerate(f.any_of or ()):
         yield from _filter_refs(g, (*at, "any_of", j))
     yield from _filter_refs(f.adjacent_to, (*at, "adjacent_to"))
+    yield from _pieces_refs(f.placeable, (*at, "placeable"))
+    for j, g in enumerate(f.first_of or ()):
+        yield from _filter_refs(g, (*at, "first_of", j))
 
 
 def _value_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
@@ -1591,7 +1658,8 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                     f"{pid}: '{part.op}' acts on the chosen card, and no card is chosen"
             if isinstance(part, M.ReplacePart):
                 yield from _replace_shape(pid, prog, i, first)
-            clearing_part = isinstance(part, (M.SpendPart, M.PayPart, M.ReplacePart)) or (
+            clearing_part = isinstance(part, (M.SpendPart, M.PayPart, M.ReplacePart,
+                                              M.TakeHomePart)) or (
                 isinstance(part, (M.PlacePart, M.RemovePart)) and part.at == "clearing") or (
                 isinstance(part, M.DiscardAllPart) and part.matching is not None)
             if clearing_part and "clearing" not in chose:
@@ -1666,6 +1734,11 @@ def _verb_shape(pid: str, verb: str, chose: str,
     that is no verb, a word with '-', a content verb ``own`` holds with another shape
     (``own``: each content verb's first program and shape, filled in)."""
     at = ("programs", pid, "verb")
+    if verb == M.STEP_CHOICE_VERB:
+        if chose != "clearing":
+            yield at, (f"{verb!r} is a step's choice of a clearing alone ('clearing <n>'); "
+                       f"{pid}'s first choice chooses {_CHOSEN[chose]}")
+        return
     shape = M.VERB_SHAPES.get(verb)
     if shape is not None:
         if shape != chose:
@@ -1850,7 +1923,8 @@ def _at(use: _Use, where: tuple) -> str:
 
 
 _PARAM_FORMS = {"piece": (str, type(None)), "zone": (str,), "box": (str, type(None)),
-                "pieces": (str, list), "number": (int, type(None)), "suit": (str,)}
+                "pieces": (str, list), "number": (int, type(None)), "suit": (str,),
+                "cycle": (str,)}
 
 
 def _bound_names(use: _Use, v: str, where: tuple) -> Iterator[tuple[str, str]]:
@@ -2283,6 +2357,11 @@ def _use_shape(use: _Use) -> Iterator[tuple[Any, Loc, str]]:
         yield use.doc, use.loc, (
             f"{act}: program {act} has no 'verb', so it is no action a menu can offer "
             f"({_at(use, ())}): give it one, or run it as a step")
+    elif prog.verb == M.STEP_CHOICE_VERB:
+        yield use.doc, use.loc, (
+            f"{act}: program {act}'s verb {prog.verb!r} is a step's choice of a clearing "
+            f"({_at(use, ('verb',))}), no action a menu can offer: give it a verb of its "
+            "own, or run it as a step")
 
 
 def _resolved(use: _Use, ref: str | list | None) -> list[str] | None:

@@ -150,10 +150,11 @@ def test_the_links_lead_to_files():
 
 def test_the_catalogue_row_quoted_is_the_catalogues():
     catalogue = (ROOT / "docs" / "catalogue.md").read_text(encoding="utf-8")
-    row = next(line for line in catalogue.splitlines() if line.startswith("| `place_if_none`"))
-    assert "If none of a building is on the map, place it plus warriors in a clearing with " \
-        "the fewest warriors where all of them can be placed." in row
-    assert "`building` (str, required)<br>`warriors` (int, required)" in row
+    row = next(line for line in catalogue.splitlines()
+               if line.startswith("| `resolve_columns`"))
+    assert "Resolve every card in every column, left to right, each as its column's action " \
+        "in a clearing matching the card; if one cannot be resolved, run a hook." in row
+    assert "`on_fail` (str, required)" in row
     program = next(line for line in catalogue.splitlines()
                    if line.startswith("| `score_forests`"))
     assert "`vp` (number), `min` (number)" in program and "| 2.4 |" in program

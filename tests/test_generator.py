@@ -62,13 +62,14 @@ MIXES = {
 
 # Primitives added for homebrew content (examples/): no base faction uses them, and the
 # families bundles cover them.
-HOMEBREW_ONLY = {"run_stage", "advance_cycle"}
+HOMEBREW_ONLY = {"run_stage"}
 HOMEBREW_VALUES = {"forests_held"}
 HOMEBREW_PARTIALS = {"forests", "cycles"}
 # Program parts no base program uses (a pack's library brings the program): the packs of
 # tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
-# tests/test_card_piles.py play them).
-HOMEBREW_PARTS = {"replace", "put_all"}
+# tests/test_card_piles.py play them); 'advance' (the standard advance_cycle's) the
+# families bundle with test-seasons.
+HOMEBREW_PARTS = {"replace", "put_all", "advance"}
 # Core ability kinds no base faction has: tests/data/packs/rituals covers them (ruling
 # with pieces, Law 10.2.4: tests/test_limits.py).
 HOMEBREW_ABILITIES = {"rule_with"}
@@ -215,6 +216,7 @@ def test_the_base_bundle_uses_every_family():
     assert set(build_tables(resolve([PARTS_PACK])).uses.parts) >= {"replace"}
     assert set(build_tables(resolve([PILES_PACK])).uses.parts) >= {"put_all"}
     assert set(build_tables(resolve([RITUALS_PACK])).uses.abilities) >= HOMEBREW_ABILITIES
+    assert "advance" in build_tables(mixed_bundle("marquise+seasons")).uses.parts
 
 
 def test_the_banner_names_the_templates_and_the_command():
@@ -283,7 +285,8 @@ def test_the_subset_core_leaves_out_what_its_factions_do_not_use():
                      "if kind == FR_RESCUE:", "if kind == FR_CRAFT_ANY:", "if act == CA_"):
         assert dispatch in full and dispatch not in src, dispatch
     # Kept: what the factions use.
-    for used in ("if op == OP_PLACE_IF_NONE:", "self.start_pay(", "if kind == FR_PAY:"):
+    for used in ("place_if_none (Law 7.4.3) for faction", "self.start_pay(",
+                 "if kind == FR_PAY:"):
         assert used in src, used
     assert len(src.splitlines()) < len(full.splitlines())
     # Constants, tables and the action space do not depend on what is emitted.

@@ -50,6 +50,10 @@ def test_an_old_save_loads(save):
 # every parameter its program has a default for, as the per-step models dumped them when
 # the records above were made (models.ProgramStep; its program's defaults, bundle.py).
 PROGRAM_STEP_DUMPS = {
+    # the setup steps and the new roost (Law 6.3.1, 7.3.1, 7.4.3), as their models dumped
+    "marquise/setup/0": {"op": "setup_home_token", "token": "keep"},
+    "eyrie/setup/0": {"op": "setup_home_corner", "building": "roost", "warriors": 6},
+    "eyrie/birdsong/2": {"op": "place_if_none", "building": "roost", "warriors": 3},
     "marquise/setup/1": {"op": "setup_warriors_everywhere", "count": 1},
     "alliance/setup/0": {"op": "draw_to_zone", "zone": "supporters", "count": 3},
     "alliance/evening/1": {"op": "draw", "count": 1, "bonus_building": None,

@@ -45,10 +45,9 @@ PYDANTIC = ("Field required", "Extra inputs are not permitted", "Input should be
             "Dictionary should", "Value error", "valid dictionary", "[key]")
 """pydantic's own phrases: none may reach an author."""
 
-STEPS = ("place_at_buildings, craft, actions, discard_down_to, add_to_columns, place_if_none, "
-         "resolve_columns, choose_role, end_phase, setup_home_token, "
-         "setup_buildings_near_home, setup_home_corner, "
-         "run_stage, advance_cycle, or a program's name")
+STEPS = ("place_at_buildings, craft, actions, discard_down_to, add_to_columns, "
+         "resolve_columns, choose_role, end_phase, setup_buildings_near_home, "
+         "run_stage, or a program's name")
 ID = "an id (lowercase letters, digits and '-', starting with a letter)"
 
 
@@ -713,7 +712,7 @@ def test_a_menu_entrys_defects_are_told_in_the_authors_words(tmp_path):
                                   if x[0].startswith("PROGRAM-")]
     assert (code, pointer) == ("PROGRAM-REF", "/turn/daylight/1/menu/2/action")
     assert message.startswith("'bild' is no action or program (did you mean 'build'?) (the "
-                              "Law's: battle, march, craft; programs: build, ")
+                              "Law's: battle, march, craft; programs: advance_cycle, build, ")
     for _, _, message in got:
         assert not any(p in message for p in PYDANTIC), message
 
