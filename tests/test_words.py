@@ -238,7 +238,7 @@ CASES = [
          f"{STEPS}")]),
     ("a misspelt ability kind", "deck", setv("/cards/1/abilities/0/kind", "efect"), [
         ("VALUE-INVALID", "/cards/1/abilities/0",
-         "'kind' must name an ability: rule_ties, item_vp, recruit_count, "
+         "'kind' must name an ability: rule, item_vp, recruit_count, "
          "attack_extra_hits, battle_removal_vp, exclusive_placement, "
          "rescue_removed_warriors, ignore_ambush_as_attacker, effect, trigger, "
          "defender_takes_high_roll, not 'efect' (did you mean 'effect'?)")]),
