@@ -738,7 +738,7 @@ class Game:
             "deck_size": self._s("DECK_LEN"),
             "items": {it: self._s("ITEMS", i) for i, it in enumerate(self.names["items"])},
             "battle": self.battle(),
-            # Hands shown to this seat only (a look_at_hand effect): what it saw, and when.
+            # Hands shown to this seat only (a 'show' part): what it saw, and when.
             "seen": seen,
             "over": self.is_over,
             "winner": self.winner_faction,
