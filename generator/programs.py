@@ -714,6 +714,9 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             continue
         if isinstance(part, M.ChoosePart):
             raise ProgramError(f"program {inst.program}: a second choice is not supported yet")
+        if isinstance(part, (M.GivePart, M.ShowPart)):
+            raise ProgramError(f"program {inst.program}: '{part.op}' is an effect program's "
+                               "part (PROGRAM-SHAPE)")
         if isinstance(part, M.DiscardPart):
             d.append("        self.discard(self.find_in(LOC_HAND + p, d))")
         elif isinstance(part, M.PutPart):
@@ -1043,7 +1046,43 @@ class EffectPart:
 
 
 # The seat each 'who' names, as the compiled method's argument.
-_WHO_ARG = {"self": "actor", "target": "target", "opponent": "opponent"}
+_WHO_ARG = {"self": "actor", "target": "target", "opponent": "opponent", "holder": "holder"}
+# Where a given card goes (the core's give_card): a zone (0: what the frame zone_give's
+# field always meant), a hand, the discard pile.
+_GIVE_ZONE, _GIVE_HAND, _GIVE_DISCARD = 0, 1, 2
+
+
+def _give(part: M.GivePart, r: _Resolver, inst: Instance) -> list[str]:
+    """The lines of a 'give' (p: the giver, q: the receiver): the card chosen by the
+    giver (the frame zone_give, asked whenever p's hand is not empty: a public fact, Law
+    1.2) or at random (the k-th of the matching cards in card order, k from the game's
+    dice); returns how many of the ops after it to skip: its 'otherwise' parts, which
+    run when there is no card to give."""
+    skip = len(part.otherwise)
+    if part.to == "discard":
+        kind, zone = _GIVE_DISCARD, 0
+    elif part.into is None:
+        kind, zone = _GIVE_HAND, 0
+    else:
+        kind, zone = _GIVE_ZONE, r.zone(part.into)
+        inst.uses.add("zones")
+    match = "c" if part.matching is not None else "-1"
+    if part.to == "discard":
+        d = ["        q = -1"]  # nobody receives it
+    else:
+        d = [f"        q = {_WHO_ARG[part.to]}", "        if q < 0:",
+             f"            return {skip}"]
+    if part.matching is not None:
+        d += ["        if c < 0:", f"            return {skip}"]
+    if part.pick == "choice":
+        return d + ["        if self.hand_size(p) > 0:",
+                    f"            self.give_ask(p, q, {kind}, {zone}, {match}, {skip})",
+                    "        return 0"]
+    return d + [f"        n = self.hand_matching(p, {match})", "        if n > 0:",
+                f"            self.give_card(self.hand_nth(p, {match}, self.rand(n)), q, "
+                f"{kind}, {zone})",
+                f"            return {skip}",
+                "        return 0"]
 
 
 def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec | None,
@@ -1059,17 +1098,33 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
     code = _Code(inst, r, hoisting=False)
     if isinstance(part, M.RemovePart):
         lines = _remove(part, r, code, effect=True)
+    elif isinstance(part, M.GivePart):
+        lines = _give(part, r, inst)
+        inst.uses.add("hands")
+    elif isinstance(part, M.ShowPart):
+        inst.uses.add("hands")
+        # p's hand shown to q (Law 1.2.1), q alone sees it.
+        lines = [f"        q = {_WHO_ARG[part.to]}", "        if q >= 0:",
+                 "            self.show_hand(p, q)"]
     else:
         lines = _apply_step_part(part, r, code, inst, effect_at=at)
     who = getattr(part, "who", "self")
+    skip = len(getattr(part, "otherwise", None) or ())
     d = ["    @cython.cfunc", "    @cython.exceptval(check=False)",
-         f"    def do_eff_{k}(self, actor: i64, target: i64, opponent: i64, c: i64) -> i64:",
-         f'        """{where}: its {part.op} (for {who})."""',
+         f"    def do_eff_{k}(self, actor: i64, target: i64, opponent: i64, holder: i64, "
+         "c: i64) -> i64:",
+         f'        """{where}: its {part.op} (for {who}); returns how many of the ops '
+         'after it to skip."""',
          f"        p: i64 = {_WHO_ARG[who]}"]
     if any("for d in" in x for x in lines):
         d.append("        d: i64")
-    if who != "self":
-        d += ["        if p < 0:", "            return 0"]
+    if any(x.startswith("        q = ") for x in lines):
+        d.append("        q: i64")
+    if any("n = self.hand_matching" in x for x in lines):
+        d.append("        n: i64")
+    if who != "self" or skip:
+        d += ["        if p < 0:", f"            return {skip}"]
     d += _locals(lines)
-    d.append("        return 0")
+    if not lines[-1].startswith("        return"):
+        d.append("        return 0")
     return EffectPart(k, "\n\n".join(["\n".join(d), *inst.helpers]), inst.uses)

@@ -41,7 +41,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "lose_vp", "discard_all", "draw", "put_all", "replace", "take_home",
-              "advance")
+              "advance", "give", "show")
 # Values of programs whose code lives in a family of its own (the partial they pull in).
 VALUE_KINDS = ("forests_held",)
 # Menu entries the engine has a routine for; every other entry names a program of the
@@ -55,9 +55,8 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
 # Ops of effect programs (effects, triggers, immediate cards), in catalogue order.
 # 'part': a program part (models.EFFECT_PARTS), compiled on its own (EOP_A: its index,
 # generator/programs.py compile_effect_part).
-EFFECT_OPS = ("part", "extra_hits", "ignore_rolled_hits", "take_random_card",
-              "look_at_hand", "take_actions",
-              "give_card_to_zone", "lose_box_half", "trim_zone")
+EFFECT_OPS = ("part", "extra_hits", "ignore_rolled_hits", "take_actions",
+              "lose_box_half", "trim_zone")
 # When a usable effect is offered (models.Timing), whom it targets, which battle side uses it.
 TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
            "daylight", "evening", "battle_before_roll", "battle_after_roll")
@@ -332,8 +331,11 @@ PARTIALS = (
     Partial("pay", parts=("pay",), frames=("pay",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
     Partial("zones", parts=("put", "spend"),
-            eops=("give_card_to_zone", "lose_box_half", "trim_zone"),
-            frames=("zone_pay", "zone_give", "zone_trim")),
+            eops=("lose_box_half", "trim_zone"),
+            frames=("zone_pay", "zone_trim")),
+    # Cards between players' hands (the give and show parts); a given card's choice is
+    # the frame 'zone_give' (the name records have always given it).
+    Partial("hands", parts=("give", "show"), frames=("zone_give",)),
     Partial("columns", ops=("add_to_columns", "resolve_columns")),
     Partial("roles", ops=("choose_role",)),
     Partial("effects", abilities=("effect", "trigger"), eops=EFFECT_OPS,
@@ -445,17 +447,28 @@ def content_uses(bundle: Bundle) -> Uses:
         [a for c in bundle.deck.cards for a in c.abilities]
     programs = [a.do for a in abilities if isinstance(a, (M.Effect, M.Trigger))] + \
         [c.on_craft for c in bundle.deck.cards if c.on_craft]
+    programs = [effect_ops(prog) for prog in programs]
     eops = ["part" if isinstance(op, M.EFFECT_PARTS) else op.op for prog in programs
             for op in prog]
     parts += [op.op for prog in programs for op in prog if isinstance(op, M.EFFECT_PARTS)]
     parts += ["put" for prog in programs for op in prog
-              if (isinstance(op, M.DrawPart) and op.into is not None) or
+              if (isinstance(op, (M.DrawPart, M.GivePart)) and op.into is not None) or
               (isinstance(op, M.DiscardAllPart) and op.source not in ("hand", "columns"))]
     menu += [x for prog in programs for op in prog if isinstance(op, M.TakeActionsOp)
              for x in entries(op.menu)]
     return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
                    [k for a in abilities for k, _ in table_kinds(a, None)], eops, parts,
                    values)
+
+
+def effect_ops(prog: list) -> list:
+    """An effect program's ops as its table lays them out: a 'give' followed by the parts
+    it runs 'otherwise' (the give skips them when it gives a card)."""
+    out = []
+    for op in prog:
+        out.append(op)
+        out.extend(getattr(op, "otherwise", None) or ())
+    return out
 
 
 def step_program(step, library: dict) -> M.Program | None:
@@ -1035,7 +1048,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         boxes are the holder faction's (the ops that name one); a part is compiled on its
         own (EOP_A: its index among the effect parts)."""
         start = len(eop)
-        for op in prog:
+        for op in effect_ops(prog):
             a = b = c = 0
             if isinstance(op, M.EFFECT_PARTS):
                 a = len(t.effect_parts)
@@ -1050,7 +1063,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
             elif isinstance(op, M.TakeActionsOp):
                 a = op.count
                 b, c = emit_menu(op.menu)
-            elif isinstance(op, (M.GiveCardToZoneOp, M.TrimZoneOp)):
+            elif isinstance(op, M.TrimZoneOp):
                 a = zones.index(op.zone)
             elif isinstance(op, M.LoseBoxHalfOp):
                 a = boxes.index(op.box)

@@ -475,10 +475,24 @@ class Game:
             except IllegalAction:
                 raise SaveError(f"action #{i} ({a}) is not legal when replayed",
                                 where=at(f"actions/{i}")) from None
-        if list(g.state) != st:
+        if len(st) != len(g.state) or g.live_state() != g.live_state(st):
             raise SaveError("the saved state does not match its replayed actions",
                             where=at("state"))
         return g
+
+    def live_state(self, state=None) -> list[int]:
+        """The state (this game's, or a saved one of this bundle) without the decision
+        stack's slots above its depth: what is left there by frames already answered
+        is no part of the game (a push clears the slot it takes), so how the engine
+        lays out its frames inside an answer may change without a save made before
+        the change being refused."""
+        st = list(self.state if state is None else state)
+        ff = self.consts["FRAME_FIELDS"]
+        start = self.S["FRAMES"] + st[self.S["DEPTH"]] * ff
+        end = self.S["FRAMES"] + self.consts["MAX_FRAMES"] * ff
+        for i in range(max(start, self.S["FRAMES"]), min(end, len(st))):
+            st[i] = 0
+        return st
 
     @classmethod
     def from_json(cls, text: str, **kw) -> Game:
@@ -738,7 +752,7 @@ class Game:
             "deck_size": self._s("DECK_LEN"),
             "items": {it: self._s("ITEMS", i) for i, it in enumerate(self.names["items"])},
             "battle": self.battle(),
-            # Hands shown to this seat only (a look_at_hand effect): what it saw, and when.
+            # Hands shown to this seat only (a 'show' part): what it saw, and when.
             "seen": seen,
             "over": self.is_over,
             "winner": self.winner_faction,

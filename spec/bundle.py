@@ -45,6 +45,7 @@ from .models import (
     DrawPart,
     Effect,
     FactionSpec,
+    GivePart,
     LibrarySpec,
     LoseVpPart,
     MapSpec,
@@ -55,6 +56,7 @@ from .models import (
     RemovePart,
     Rule,
     ScorePart,
+    ShowPart,
     Trigger,
 )
 from .patch import PatchError, Touch, apply, clash, overlap, parse_pointer, pointer_of
@@ -218,8 +220,9 @@ def _effect_part_dump(part: Any, dumped: dict) -> dict:
     """An effect program's part dumped as the effect op it replaced was (every field:
     score's 'per' for a count of ruled clearings, a loss as a negative score;
     remove_enemy_pieces' 'suit' for every clearing of a suit, 'at': context for the
-    program's clearing; remove_own_warrior; discard_zone_matching), so content written
-    then keeps its hash; a part no op could say dumps as itself."""
+    program's clearing; remove_own_warrior; discard_zone_matching; take_random_card,
+    look_at_hand and give_card_to_zone: the give and show parts they are), so content
+    written then keeps its hash; a part no op could say dumps as itself."""
     if isinstance(part, ScorePart) and part.vp == _RULED_CLEARINGS:
         return {"op": "score", "vp": 1, "per": "ruled_clearing", "who": part.who}
     if isinstance(part, ScorePart) and isinstance(part.vp, int):
@@ -240,7 +243,25 @@ def _effect_part_dump(part: Any, dumped: dict) -> dict:
     if isinstance(part, DiscardAllPart) and part.matching == "clearing" and \
             part.source not in ("hand", "columns"):
         return {"op": "discard_zone_matching", "zone": part.source}
+    if part == _TAKE_RANDOM_CARD:
+        return {"op": "take_random_card"}
+    if part == _LOOK_AT_HAND:
+        return {"op": "look_at_hand"}
+    if isinstance(part, GivePart) and part.into is not None and \
+            part == _give_card_to_zone(part.into):
+        return {"op": "give_card_to_zone", "zone": part.into}
     return dumped
+
+
+_TAKE_RANDOM_CARD = GivePart(op="give", who="target", to="self", pick="random")
+_LOOK_AT_HAND = ShowPart(op="show", who="target", to="self")
+
+
+def _give_card_to_zone(zone: str) -> GivePart:
+    """Law 8.2.6's Outrage as the parts (what the op give_card_to_zone did)."""
+    return GivePart(op="give", to="holder", into=zone, matching="clearing", otherwise=[
+        ShowPart(op="show", to="holder"),
+        DrawPart(op="draw", who="holder", into=zone)])
 
 
 def _with_effect_op_dumps(doc: DeckSpec | FactionSpec, dumped: dict) -> dict:

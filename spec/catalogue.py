@@ -27,10 +27,11 @@ _GROUPS = (
      "modifiers, usable effects (`effect`) and automatic reactions (`trigger`)."),
     ("Effect ops", "op", M.EffectOnlyOp,
      "The programs of usable effects, triggers and immediate cards (`do`, `on_craft`) are "
-     "lists of effect ops and of the program parts `score`, `lose_vp` and `draw` (below: "
-     "each compiled for its use, its `who` one of 'self', the player carrying out the "
-     "program, 'target', the player its user chose, or 'opponent', the other side of the "
-     "battle), run in order."),
+     "lists of effect ops and of the program parts `score`, `lose_vp`, `draw`, `remove`, "
+     "`discard_all`, `give` and `show` (below: each compiled for its use, its `who` one "
+     "of 'self', the player carrying out the program, 'target', the player its user "
+     "chose, 'opponent', the other side of the battle, or 'holder', the ability's "
+     "holder), run in order."),
     ("Program parts", "op", M.Instruction,
      "The parts of the language rules are programs of (docs/language.md): a library's "
      "`programs` are lists of parts run for one player, and a menu entry naming a program "

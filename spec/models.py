@@ -590,19 +590,6 @@ class IgnoreRolledHitsOp(Strict):
     op: Literal["ignore_rolled_hits"]
 
 
-class TakeRandomCardOp(Strict):
-    """Take a random card from the target's hand into yours (the game's dice stream)."""
-
-    op: Literal["take_random_card"]
-
-
-class LookAtHandOp(Strict):
-    """See the target's hand (Law 1.2: shown to you only); what you saw stays in your
-    observation as a snapshot."""
-
-    op: Literal["look_at_hand"]
-
-
 class TakeActionsOp(Strict):
     """Take up to 'count' actions from a menu (or 'done'); battles it starts run in
     full before the program goes on."""
@@ -610,16 +597,6 @@ class TakeActionsOp(Strict):
     op: Literal["take_actions"]
     count: int = Field(default=1, ge=1, le=10)
     menu: list[MenuAction] = Field(min_length=1)
-
-
-class GiveCardToZoneOp(Strict):
-    """The program's actor gives a card from hand matching the program's clearing (birds
-    count, Law 2.1.1.I) to a zone of the ability's holder, choosing which; with no such
-    card, the actor shows the holder their hand and the holder draws a card into the zone
-    (Law 8.2.6, Outrage).  Asked whenever the actor's hand is not empty: a public fact."""
-
-    op: Literal["give_card_to_zone"]
-    zone: Ident
 
 
 class LoseBoxHalfOp(Strict):
@@ -639,15 +616,14 @@ class TrimZoneOp(Strict):
     zone: Ident
 
 
-ZONE_OPS = (GiveCardToZoneOp, LoseBoxHalfOp, TrimZoneOp)
+ZONE_OPS = (LoseBoxHalfOp, TrimZoneOp)
 """Effect ops on the holder's zones and boxes: a faction's abilities only (a card has
 none; EFFECT-ZONE)."""
 
 
 EffectOnlyOp = Annotated[
     (
-        ExtraHitsOp | IgnoreRolledHitsOp | TakeRandomCardOp | LookAtHandOp |
-        TakeActionsOp | GiveCardToZoneOp | LoseBoxHalfOp | TrimZoneOp
+        ExtraHitsOp | IgnoreRolledHitsOp | TakeActionsOp | LoseBoxHalfOp | TrimZoneOp
     ),
     Field(discriminator="op"),
 ]
@@ -1466,10 +1442,12 @@ class PayPart(Strict):
 # score and draw too)
 
 
-Who = Literal["self", "target", "opponent"]
+Who = Literal["self", "target", "opponent", "holder"]
 """Whom a part is carried out for: the player running the program ('self'), or in an
-effect program the player its user chose ('target') or the other side of the battle
-('opponent'); the part's values are read as that player's ('rule': 'self' is theirs)."""
+effect program the player its user chose ('target'; a trigger's: the player who removed
+or moved), the other side of the battle ('opponent') or the ability's holder ('holder':
+in a trigger another player carries out, Law 8.2.6, the faction whose trigger it is);
+the part's values are read as that player's ('rule': 'self' is theirs)."""
 
 
 class ScorePart(Strict):
@@ -1546,21 +1524,78 @@ class PutAllPart(Strict):
     """'hand', or a zone; not the place the cards come from."""
 
 
+class ShowPart(Strict):
+    """A player's hand is shown to another (Law 1.2.1 'show'; Codebreakers: the target's
+    hand to you; Law 8.2.6: with no matching card, the hand shown to the Alliance): the
+    viewer alone sees it, and keeps what it saw in its observation, a snapshot.  An
+    effect program's part."""
+
+    op: Literal["show"]
+    who: Who = "self"
+    """Whose hand is shown."""
+    to: Who
+    """Who sees it (another player than 'who')."""
+
+
+OtherwisePart = Annotated[ScorePart | LoseVpPart | DrawPart | ShowPart | DiscardAllPart,
+                          Field(discriminator="op")]
+
+
+class GivePart(Strict):
+    """A card leaves a player's hand ('who') for another player's hand or zone ('to',
+    'into'), or for the discard pile ('to': 'discard'): one the giver chooses ('pick':
+    'choice'; Law 8.2.6, Outrage: 'must give the Alliance a matching card'), or one at
+    random ('random': the k-th of the hand in card order, k from the game's dice; Stand
+    and Deliver: 'take a random card from a player'; Law 10.2.5, Fear of the Faithful:
+    'discard a random card').  'matching': only cards matching the program's clearing
+    (birds count, Law 2.1.1.I; none: nothing happens).  With no card to give (an empty
+    hand, or none matching), the parts of 'otherwise' run instead (Outrage: the hand is
+    shown and the Alliance draws into its supporters).  A choice is asked whenever the
+    giver's hand is not empty, whatever it holds (a public fact: Law 1.2), its options
+    the cards that may be given, or 'done' when none may, 'done' running 'otherwise'.
+    An effect program's part; a card into a full zone is discarded (Law 8.2.3.I)."""
+
+    op: Literal["give"]
+    who: Who = "self"
+    """Who gives: whose hand the card leaves."""
+    to: Who | Literal["discard"]
+    """Who receives it (another player than 'who'), or 'discard': the discard pile."""
+    into: Ref | None = None
+    """A zone of the receiver's (its faction's zone id); the receiver's hand without."""
+    pick: Literal["choice", "random"] = "choice"
+    """Who picks the card: the giver ('choice') or the dice ('random')."""
+    matching: Literal["clearing"] | None = None
+    """Only cards whose suit matches the program's clearing (birds count)."""
+    otherwise: list[OtherwisePart] = []
+    """Parts run when there is no card to give."""
+
+    @model_validator(mode="after")
+    def _shape(self) -> GivePart:
+        if self.to == self.who:
+            raise Err("VALUE-INVALID", ("to",),
+                      f"'give' from {self.who!r} to {self.to!r}: a card is given to another "
+                      "player (or 'discard')")
+        if self.into is not None and self.to == "discard":
+            raise Err("VALUE-INVALID", ("into",), "'into' a zone, and 'to' the discard pile")
+        return self
+
+
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
                         IntoBoxPart | SpendPart | PayPart | ScorePart | LoseVpPart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
-                        AdvancePart,
+                        AdvancePart | GivePart | ShowPart,
                         Field(discriminator="op")]
 
-EFFECT_PARTS = (ScorePart, LoseVpPart, DrawPart, RemovePart, DiscardAllPart)
+EFFECT_PARTS = (ScorePart, LoseVpPart, DrawPart, RemovePart, DiscardAllPart, GivePart,
+                ShowPart)
 """The program parts an effect program may hold besides its ops (EffectOnlyOp): each is
 compiled for its use (generator/programs.py compile_effect_part)."""
 
 EffectOp = Annotated[
     (
-        ScorePart | LoseVpPart | DrawPart | RemovePart | DiscardAllPart | ExtraHitsOp |
-        IgnoreRolledHitsOp | TakeRandomCardOp | LookAtHandOp | TakeActionsOp |
-        GiveCardToZoneOp | LoseBoxHalfOp | TrimZoneOp
+        ScorePart | LoseVpPart | DrawPart | RemovePart | DiscardAllPart | GivePart |
+        ShowPart | ExtraHitsOp | IgnoreRolledHitsOp | TakeActionsOp | LoseBoxHalfOp |
+        TrimZoneOp
     ),
     Field(discriminator="op"),
 ]

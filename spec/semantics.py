@@ -695,9 +695,18 @@ def _effect_programs(doc: Any) -> Iterator[_Program]:
 
 
 def _ops(doc: Any) -> Iterator[tuple[Loc, _Program, Any]]:
+    """Each op of each effect program, with the parts a 'give' runs 'otherwise' after it."""
     for prog in _effect_programs(doc):
         for j, op in enumerate(prog.ops):
             yield (*prog.loc, prog.key, j), prog, op
+            for k, x in enumerate(getattr(op, "otherwise", None) or ()):
+                yield (*prog.loc, prog.key, j, "otherwise", k), prog, x
+
+
+def _seats(op: Any) -> set[str]:
+    """The players an effect program's part names ('who', and a give's or show's 'to')."""
+    return {x for x in (getattr(op, "who", None), getattr(op, "to", None))
+            if x not in (None, "discard")}
 
 
 @check("EFFECT-PARAM", "error", "faction, deck",
@@ -722,18 +731,17 @@ def _effect_params(doc: Any):
 
 @check("EFFECT-TARGET", "error", "faction, deck",
        "An effect op that needs what its program never has: a player to act on "
-       "(take_random_card, look_at_hand, 'who': target) without a player target, a clearing "
-       "(remove_own_warrior, remove_enemy_pieces 'at': context, a part whose value reads "
+       "('who' or 'to': target) without a player target, a clearing "
+       "(a 'remove' there, a give 'matching' it, a part whose value reads "
        "the clearing: 'warriors', a filter's 'suit') without one.  Triggers have "
        "the other player and the event's clearing; immediate cards have neither.",
        "1.4.1",
-       example='`{"timing": "daylight", "target": "none", "do": [{"op": "look_at_hand"}]}`')
+       example='`{"timing": "daylight", "target": "none", "do": '
+               '[{"op": "show", "who": "target", "to": "self"}]}`')
 def _effect_targets(doc: Any):
     for loc, prog, op in _ops(doc):
-        player = isinstance(op, (M.TakeRandomCardOp, M.LookAtHandOp)) or \
-            getattr(op, "who", None) == "target"
-        clearing = isinstance(op, M.GiveCardToZoneOp) or \
-            _part_reads_clearing(op)
+        player = "target" in _seats(op)
+        clearing = _part_reads_clearing(op)
         if player and not prog.player:
             yield loc, f"{prog.where}: {op.op} needs a player to act on, and none is chosen"
         if clearing and not prog.clearing:
@@ -749,7 +757,7 @@ def _part_reads_clearing(part: Any) -> bool:
             f.suit == "clearing" for _, f in _filters_in(part.at, ()))
     if isinstance(part, (M.ScorePart, M.LoseVpPart)):
         return _counts_in_clearing(part.vp)
-    if isinstance(part, M.DiscardAllPart):
+    if isinstance(part, (M.DiscardAllPart, M.GivePart)):
         return part.matching is not None
     return isinstance(part, M.DrawPart) and _counts_in_clearing(part.count)
 
@@ -757,7 +765,9 @@ def _part_reads_clearing(part: Any) -> bool:
 @check("EFFECT-PART", "error", "faction, deck",
        "A program part of an effect program that names what it cannot: a parameter "
        "('$name': an effect program has none), a piece or zone its faction does not have, "
-       "a zone in a trigger the other player carries out (a zone is the holder's), "
+       "a zone of a player who is not the holder (a zone is the holder's: 'who' or a "
+       "give's 'to' target or opponent, or self in a trigger the other player carries "
+       "out), "
        "or, in a card's program, any piece but 'warrior' (the actor's) or any zone (the "
        "card may be any faction's).",
        example='`{"op": "draw", "into": "supporters"}` in a card\'s effect')
@@ -777,16 +787,25 @@ def _effect_part_names(doc: Any):
             elif faction is None:
                 yield (*loc, *where), (f"{prog.where}: {op.op} names {kind} {name!r}; a "
                                        "card's program may be any faction's, and names none")
-            elif kind == "zone" and isinstance(ab := faction.abilities[loc[1]], M.Trigger) \
-                    and ab.actor == "other":
+            elif kind == "zone" and not _zone_seat_holds(
+                    op.to if isinstance(op, M.GivePart) else getattr(op, "who", "self"),
+                    faction.abilities[loc[1]]):
                 yield (*loc, *where), (f"{prog.where}: {op.op} names zone {name!r}, the "
-                                       "holder's; the other player carries the program out")
+                                       "holder's, for another player")
             else:
                 known = [z.id for z in faction.zones] if kind == "zone" else \
                     [*faction.pieces, "warrior"]
                 if name not in known:
                     yield (*loc, *where), (f"{prog.where}: " +
                                            M.unknown(kind, name, known))
+
+
+def _zone_seat_holds(seat: str, ability: Any) -> bool:
+    """Whether the player a part names is the holder of the ability, whose zones it may
+    name: 'holder', or 'self' unless another player carries the trigger out."""
+    if seat == "holder":
+        return True
+    return seat == "self" and not (isinstance(ability, M.Trigger) and ability.actor == "other")
 
 
 @check("EFFECT-BATTLE-ONLY", "error", "faction, deck",
@@ -799,7 +818,7 @@ def _effect_battle_only(doc: Any):
         if prog.battle:
             continue
         if isinstance(op, (M.ExtraHitsOp, M.IgnoreRolledHitsOp)) or \
-                getattr(op, "who", None) == "opponent":
+                "opponent" in _seats(op):
             yield loc, f"{prog.where}: {op.op} works only in a battle"
 
 
@@ -815,7 +834,7 @@ def _effect_take_actions(doc: Any):
 
 
 @check("EFFECT-ZONE", "error", "deck",
-       "A zone or box op (give_card_to_zone, lose_box_half, "
+       "A zone or box op (lose_box_half, "
        "trim_zone) in a card's program: zones and boxes are a faction's, and a card has "
        "none to name.", "8.2.3",
        example='`{"kind": "trigger", ..., "do": [{"op": "trim_zone", "zone": "supporters"}]}` '
@@ -876,29 +895,44 @@ def _card_no_effect(d: M.DeckSpec):
 # themselves, or a field the engine reads only where it does not stand.  Each is a
 # warning (the game runs; it is just not what the author meant).
 
-_PLAYER_OPS = (M.TakeRandomCardOp, M.LookAtHandOp)
-"""Ops from the program's actor to its target player: between one player and themselves,
-they do nothing."""
+def _one_player(op: Any, ability: Any) -> bool:
+    """Whether a give or show is between one player and themselves where it stands: in a
+    trigger the other player carries out, that player is also the target; elsewhere the
+    holder is the program's actor."""
+    if not isinstance(op, (M.GivePart, M.ShowPart)) or op.to == "discard":
+        return False
+    same = {"target": "self"} if isinstance(ability, M.Trigger) and ability.actor == "other" \
+        else {"holder": "self"}
+    return same.get(op.who, op.who) == same.get(op.to, op.to)
 
 
 @check("EFFECT-NO-EFFECT", "warning", "faction, deck",
        "An effect op that can change nothing where it stands: in a trigger carried out by "
        "the other player ('actor': other) that player is also the program's target, so "
-       "take_random_card takes a card from their own hand into it and look_at_hand shows "
-       "them their own hand; a score of 0 VP.", "1.5.4",
-       example='`{"kind": "trigger", "actor": "other", "do": [{"op": "take_random_card"}]}`')
+       "a give from the target to 'self' takes a card from their own hand into it and a "
+       "show of the target's hand to 'self' shows them their own hand (a give or show "
+       "between one player and themselves); a score of 0 VP.", "1.5.4",
+       example='`{"kind": "trigger", "actor": "other", "do": '
+               '[{"op": "give", "who": "target", "to": "self", "pick": "random"}]}`')
 def _effect_no_effect(doc: Any):
     bases = [(("abilities",), doc.abilities)] if isinstance(doc, M.FactionSpec) else \
         [(("cards", i, "abilities"), c.abilities) for i, c in enumerate(doc.cards)]
     for base, abs_ in bases:
         for i, a in enumerate(abs_):
-            if isinstance(a, M.Trigger) and a.actor == "other":
-                for j, op in enumerate(a.do):
-                    if isinstance(op, _PLAYER_OPS):
-                        yield (*base, i, "do", j), (
-                            f"trigger {a.id}: {op.op} by the other player, whose target is "
-                            "that player too: nothing happens ('actor': self acts on the "
-                            "other player)")
+            if not isinstance(a, (M.Trigger, M.Effect)):
+                continue
+            for j, op in enumerate(a.do):
+                if not isinstance(op, (M.GivePart, M.ShowPart)) or not _one_player(op, a):
+                    continue
+                if isinstance(a, M.Trigger) and a.actor == "other":
+                    yield (*base, i, "do", j), (
+                        f"trigger {a.id}: {op.op} by the other player, whose target is "
+                        "that player too: nothing happens ('actor': self acts on the "
+                        "other player)")
+                else:
+                    yield (*base, i, "do", j), (
+                        f"{a.kind} {a.id}: {op.op} from {op.who!r} to {op.to!r}, one "
+                        "player: nothing happens")
     for loc, prog, op in _ops(doc):
         if isinstance(op, M.ScorePart) and op.vp == 0:
             yield (*loc, "vp"), f"{prog.where}: score of 0 VP scores nothing"
@@ -907,14 +941,13 @@ def _effect_no_effect(doc: Any):
 # A track's rows: each is read by the programs that name the piece (cost: track_cost;
 # vp: a scoring place, track_vp; draw_at: draw_bonus), at their uses.
 _TRACK_ROWS = ("cost", "vp", "draw_at")
-_READS_PLAYER = (M.TakeRandomCardOp, M.LookAtHandOp)
-_READS_CLEARING = (M.GiveCardToZoneOp,)
 
 
 def _reads_target(op: Any, target: str) -> bool:
     if target in ("other_player", "other_player_with_cards"):
-        return isinstance(op, _READS_PLAYER) or getattr(op, "who", None) == "target"
-    return isinstance(op, _READS_CLEARING) or _part_reads_clearing(op)
+        return "target" in _seats(op) or any(
+            _reads_target(x, target) for x in getattr(op, "otherwise", None) or ())
+    return _part_reads_clearing(op)
 
 
 @check("FIELD-UNREAD", "warning", "faction, deck",
@@ -1462,6 +1495,8 @@ def _step_part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
         yield from _value_refs(part.count, ("count",))
         if part.into is not None:
             yield ("into",), part.into, ("zone",)
+    elif isinstance(part, M.GivePart) and part.into is not None:
+        yield ("into",), part.into, ("zone",)
     elif isinstance(part, M.DiscardAllPart) and part.source not in _OWN_PLACES:
         yield ("from",), part.source, ("zone",)
     elif isinstance(part, M.PutAllPart):
@@ -1618,7 +1653,8 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
        "filter's 'when' (the "
        "same for every clearing) counts pieces in the clearing being chosen, or a filter "
        "has and lacks one piece (it passes no clearing), or a part for a 'who' other "
-       "than 'self' (only an effect program has a target or an opponent).",
+       "than 'self' (only an effect program has a target or an opponent), or a 'give' "
+       "or 'show' (a card between two players: an effect program's part).",
        example="library.json:4: PROGRAM-SHAPE at /programs/perch/verb: 'mobilize' is "
                "offered one card at a time; perch's first choice chooses a clearing")
 def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
@@ -1646,7 +1682,11 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 f"first part chooses no {'card or clearing' if key == 'suit' else 'clearing'}")
         for i, part in enumerate(prog.do):
             who = getattr(part, "who", "self")
-            if who != "self":
+            if isinstance(part, (M.GivePart, M.ShowPart)):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: '{part.op}' is a card between two players, an effect "
+                    "program's part (a program's parts are its actor's alone)")
+            elif who != "self":
                 yield ("programs", pid, "do", i, "who"), (
                     f"{pid}: '{part.op}' for {who!r}: only an effect program has a "
                     "target or a battle's opponent; a program's parts are its actor's")

@@ -13,6 +13,7 @@ base deck does not.  Every game test runs on the compiled and on the pure core.
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from pathlib import Path
 
@@ -21,7 +22,7 @@ from conftest import past_setup
 
 from rootlaw.generator import build as gbuild
 from rootlaw.generator.render import render_core
-from rootlaw.generator.tables import EFFECT_OPS, build_tables
+from rootlaw.generator.tables import EFFECT_OPS, build_tables, effect_ops
 from rootlaw.runtime import position as pos
 from rootlaw.runtime import scenario as sc
 from rootlaw.runtime.game import base_bundle
@@ -72,12 +73,16 @@ def test_each_effect_part_is_compiled_for_its_use():
              if isinstance(a, (M.Effect, M.Trigger))] + \
         [a.do for c in b.deck.cards for a in c.abilities if isinstance(a, M.Effect)] + \
         [c.on_craft for c in b.deck.cards]
-    parts = [part for do in progs for part in do if isinstance(part, M.EFFECT_PARTS)]
+    # (a give's 'otherwise' parts are parts of their own, laid out after it)
+    parts = [part for do in progs for part in effect_ops(do)
+             if isinstance(part, M.EFFECT_PARTS)]
     n = len(parts)
-    assert {part.op for part in parts} >= {"score", "draw", "remove"} and n >= 10
+    assert {part.op for part in parts} >= {"score", "draw", "remove", "give", "show"}
+    assert n >= 10
     assert n == len(t.effect_parts)
     for op in ("score", "draw", "remove_enemy_pieces", "remove_own_warrior",
-               "discard_zone_matching"):
+               "discard_zone_matching", "take_random_card", "look_at_hand",
+               "give_card_to_zone"):
         assert op not in EFFECT_OPS
     table, offs = t.table, t.table_layout.offsets
     ops = [table[offs["EOP_OP"] + i] for i in range(t.consts["NEOPS"])]
@@ -86,7 +91,8 @@ def test_each_effect_part_is_compiled_for_its_use():
     assert [a[i] for i, op in enumerate(ops) if op == code] == list(range(n))
     src = render_core(b, t)
     for k in range(n):
-        assert f"def do_eff_{k}(self, actor: i64, target: i64, opponent: i64, c: i64)" in src
+        assert f"def do_eff_{k}(self, actor: i64, target: i64, opponent: i64, holder: i64, " \
+            "c: i64)" in src
     # Royal Claim's count of ruled clearings is a compiled helper of its part.
     royal = next(x for x in t.effect_parts if "royal-claim" in x.code)
     assert "self.ruler(j) == p" in royal.code and "count_eff_" in royal.code
@@ -316,3 +322,128 @@ def test_removing_bases_discards_matching_supporters_as_a_part():
     t = build_tables(b)
     part = next(x for x in t.effect_parts if "trigger removing-bases: its discard_all" in x.code)
     assert "self.suit_matches(" in part.code and "if c >= 0:" in part.code
+
+
+# ------------------------------------------------------------- give and show
+
+
+FEAR = DATA / "packs" / "fear-of-the-faithful"
+
+
+@cache
+def fear_bundle():
+    """The base game with Fear of the Faithful (Law 10.2.5) lent to the Eyrie, its core
+    compiled before a game loads one."""
+    bundle = resolve([FEAR])
+    gbuild.compile_core(bundle)
+    return bundle
+
+
+def test_card_moves_between_players_are_give_and_show_parts():
+    """Stand and Deliver ('take a random card from a player', Law 1.4.1), Codebreakers
+    ('look at another player's hand') and Outrage (Law 8.2.6: 'must give the Alliance a
+    matching card ... if they have no matching cards, they must show the Alliance their
+    hand, and the Alliance draws a card into its Supporters') are the parts give and
+    show (and draw), compiled for their use; the rules hash reads them as the ops they
+    replaced (take_random_card, look_at_hand, give_card_to_zone)."""
+    b = resolve()
+    assert b.hash == "ef5ee339ef4f9a3a"
+    deck = {c.id: c for c in b.deck.cards}
+    assert deck["stand-and-deliver"].abilities[0].do[0] == M.GivePart(
+        op="give", who="target", to="self", pick="random")
+    assert deck["codebreakers"].abilities[0].do == [M.ShowPart(op="show", who="target",
+                                                               to="self")]
+    alliance = b.faction("alliance")
+    outrage = [a for a in alliance.abilities if a.id.startswith("outrage")]
+    assert len(outrage) == 2
+    for a in outrage:
+        assert a.do == [M.GivePart(op="give", to="holder", into="supporters",
+                                   matching="clearing", otherwise=[
+                                       M.ShowPart(op="show", to="holder"),
+                                       M.DrawPart(op="draw", who="holder", into="supporters")])]
+    dump = b.canonical()
+    cards = {c["id"]: c for c in dump["deck"]["cards"]}
+    assert cards["stand-and-deliver"]["abilities"][0]["do"][0] == {"op": "take_random_card"}
+    assert cards["codebreakers"]["abilities"][0]["do"] == [{"op": "look_at_hand"}]
+    ab = {a["id"]: a for f in dump["factions"] if f["id"] == "alliance" for a in f["abilities"]}
+    assert ab["outrage-removed"]["do"] == [{"op": "give_card_to_zone", "zone": "supporters"}]
+    t = build_tables(b)
+    give = next(x for x in t.effect_parts if "trigger outrage-removed: its give" in x.code)
+    # Asked whenever the giver's hand is not empty (Law 1.2), the two 'otherwise' parts
+    # skipped once a card is given.
+    assert "if self.hand_size(p) > 0:" in give.code and "self.give_ask(p, q, 0, 0, c, 2)" \
+        in give.code
+    take = next(x for x in t.effect_parts if "effect stand-and-deliver: its give" in x.code)
+    assert "self.rand(n)" in take.code and "p: i64 = target" in take.code
+
+
+def fear_game(order, core_kind, hand):
+    """Marquise's daylight in ``order``, a battle in clearing 5 against one Eyrie warrior
+    (the dice: 1 hit for the attacker, none for the defender), the Eyrie holding
+    ``hand``."""
+    g = started(order, core_kind, fear_bundle())
+    sc.put(g, "5", "cat-warrior", 2)
+    sc.put(g, "5", "bird-warrior", 2)
+    sc.set_hand(g, seat(g, "eyrie"), hand)
+    sc.goto(g, "marquise", "daylight", "actions")
+    return g
+
+
+@pytest.mark.parametrize("order", ORDERS, ids="-".join)
+def test_fear_of_the_faithful_discards_a_random_card(core_kind, order):
+    """Law 10.2.5 (Fear of the Faithful: 'discard a random card'), lent to the Eyrie by
+    the pack: a warrior of the Eyrie's removed by an enemy in battle (Law 4.3.5), the
+    Eyrie discards a random card of its own hand: the give part, 'to': discard, 'pick':
+    random, asking nobody."""
+    g = fear_game(order, core_kind, ["anvil", "sword"])
+    e = seat(g, "eyrie")
+    sc.set_dice(g, 1, 0)
+    g.apply("battle 5 eyrie")
+    while g.decision in ("ambush", "battle_effects") and "done" in g.legal():
+        g.apply("done")
+    assert sc.count(g, "5", "bird-warrior") == 1
+    hand = g.hand(e)
+    assert len(hand) == 1 and hand[0] in ("anvil", "sword")
+    gone = {"anvil", "sword"} - set(hand)
+    assert gone <= set(g.cards_at(pos.piles(g)["discard"]))
+
+
+@pytest.mark.parametrize("order", ORDERS, ids="-".join)
+def test_fear_of_the_faithful_asks_nothing_whatever_the_hand_holds(core_kind, order):
+    """Law 1.2 (hidden information): twins whose Eyrie hands differ only in which cards
+    they hold are asked the same things (who decides, and the Marquise's options),
+    decision for decision, through the battle and its random discard (Law 10.2.5), back
+    to the Marquise's actions; an empty hand discards nothing."""
+    def asked(hand):
+        g = fear_game(order, core_kind, hand)
+        sc.set_dice(g, 1, 0)
+        g.apply("battle 5 eyrie")
+        m, out = seat(g, "marquise"), []
+        for _ in range(5):  # the battle's windows, then the Marquise's actions again
+            out.append((g.decision, g.to_play,
+                        sorted(g.legal()) if g.to_play == m else None))
+            if g.to_play == m and g.decision == "actions" or "done" not in g.legal():
+                break
+            g.apply("done")
+        return out, len(g.hand(seat(g, "eyrie")))
+    a, na = asked(["anvil", "sword"])
+    b, nb = asked(["armorers", "birdy-bindle"])
+    assert a == b and na == nb == 1
+    _, n0 = asked([])
+    assert n0 == 0
+
+
+def test_give_and_show_misused_are_coded_located_findings(tmp_path):
+    """A give or show between one player and themselves is refused at the part; in a
+    library program (a program's parts are its actor's) they are PROGRAM-SHAPE."""
+    with pytest.raises(Exception, match="a card is given to another player"):
+        M.GivePart(op="give", who="target", to="target")
+    doc = {"kind": "library", "id": "bad", "programs": {"snatch": {"do": [
+        {"op": "give", "who": "self", "to": "discard", "pick": "random"},
+        {"op": "show", "to": "target"}]}}}
+    path = tmp_path / "library.json"
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    got = [(d.code, d.pointer) for d in validate([path]).diagnostics
+           if d.code == "PROGRAM-SHAPE"]
+    assert got == [("PROGRAM-SHAPE", "/programs/snatch/do/0"),
+                   ("PROGRAM-SHAPE", "/programs/snatch/do/1")]

@@ -42,8 +42,12 @@ def test_an_old_log_replays_to_the_same_end(log, capsys):
 @pytest.mark.parametrize("save", sorted(p.name for p in OLD.glob("*.json")))
 def test_an_old_save_loads(save):
     data = json.loads((OLD / save).read_text(encoding="utf-8"))
-    g = Game.load(OLD / save)  # replays the actions and compares the whole state
-    assert g.history == data["actions"] and list(g.state) == data["state"]
+    g = Game.load(OLD / save)  # replays the actions and compares the state
+    # The whole state but what answered frames left above the decision stack's depth
+    # (Game.live_state: no part of the game; the parts moved how an effect's table lays
+    # out its ops, so a leftover frame's op numbers differ).
+    assert g.history == data["actions"] and len(g.state) == len(data["state"])
+    assert g.live_state() == g.live_state(data["state"])
 
 
 # The base factions' steps that name programs, as the bundle's hash reads them: each with

@@ -209,6 +209,29 @@ def test_a_save_with_a_tampered_state(save):
     assert "#/state" in str(e)
 
 
+def test_a_save_differing_only_above_the_decision_stack_loads(tmp_path):
+    """What answered frames left in the decision stack's slots above its depth is no part
+    of the game (a push clears the slot it takes): a save differing there loads, so a
+    change in how the engine lays out its frames keeps older saves loading; a change in
+    a live frame below the depth is refused."""
+    g = Game(["marquise", "eyrie"], 6)
+    while g.state[g.S["DEPTH"]] == 0:
+        g.apply(g.legal_actions()[-1])
+    path = tmp_path / "s.json"
+    g.save(path)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    ff, frames, depth = g.consts["FRAME_FIELDS"], g.S["FRAMES"], g.state[g.S["DEPTH"]]
+    assert depth < g.consts["MAX_FRAMES"]
+    dead = frames + depth * ff + 2
+    data["state"][dead] += 4
+    write(path, data)
+    assert Game.load(path).state[g.S["VP"]] == g.state[g.S["VP"]]
+    assert depth > 0
+    data["state"][frames + (depth - 1) * ff + 2] += 1  # the live top frame
+    write(path, data)
+    assert "#/state" in str(load_error(path))
+
+
 def test_a_save_with_a_truncated_state(save):
     path, data = save
     data["state"] = data["state"][:-3]

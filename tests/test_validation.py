@@ -179,7 +179,7 @@ DOCUMENTS = [
                            ("EFFECT-PARAM", "/abilities/3/mandatory", '"mandatory": true')]),
     # A removal in the program's clearing ('at' left out) where it has none: what
     # remove_enemy_pieces naming neither 'suit' nor 'at' was (EFFECT-PARAM).
-    ("effect-target.json", [("EFFECT-TARGET", "/abilities/1/do/0", '"look_at_hand"'),
+    ("effect-target.json", [("EFFECT-TARGET", "/abilities/1/do/0", '"op": "show"'),
                             ("EFFECT-TARGET", "/abilities/2/do/0", '"pieces": "enemy"')]),
     ("effect-battle-only.json", [("EFFECT-BATTLE-ONLY", "/abilities/1/do/0",
                                   '"extra_hits"')]),
@@ -556,8 +556,8 @@ def test_validate_needs_something_to_validate(capsys):
 NO_EFFECT = [
     # A trigger carried out by the other player: its target is that player too.
     ("effect-no-effect.json", [
-        ("EFFECT-NO-EFFECT", "/abilities/1/do/0", '"take_random_card"'),
-        ("EFFECT-NO-EFFECT", "/abilities/1/do/1", '"take_random_card"'),
+        ("EFFECT-NO-EFFECT", "/abilities/1/do/0", '"pick": "random"'),
+        ("EFFECT-NO-EFFECT", "/abilities/1/do/1", '"pick": "random"'),
         ("EFFECT-NO-EFFECT", "/abilities/2/do/1/vp", '"vp": 0')]),
     # A building's suit that build ignores (only revolt reads a suit), a token's, a warrior's.
     ("field-unread-suit.json", [
@@ -590,7 +590,8 @@ def test_a_cards_trigger_by_the_other_player_taking_from_them_is_a_warning(tmp_p
     data = json.loads((SEM / "clean-deck.json").read_text(encoding="utf-8"))
     data["cards"][1]["abilities"].append({
         "kind": "trigger", "id": "snatch", "on": "pieces_removed", "pieces": ["cat-warrior"],
-        "actor": "other", "do": [{"op": "take_random_card"}]})
+        "actor": "other", "do": [{"op": "give", "who": "target", "to": "self",
+                                  "pick": "random"}]})
     f = tmp_path / "deck.json"
     f.write_text(json.dumps(data, indent=2), encoding="utf-8")
     [d] = findings(f)
@@ -602,7 +603,8 @@ def test_a_cards_trigger_by_the_other_player_taking_from_them_is_a_warning(tmp_p
                                                      ("self", [], ["anvil", "sword"])])
 def test_the_engine_does_what_the_warning_says(tmp_path, actor, marquise, eyrie):
     """Law 1.5.4 (a trigger runs after its event): the Eyrie's roost is removed; carried
-    out by the remover ('actor': other), take_random_card takes from the remover's own
+    out by the remover ('actor': other), a random give from the target to 'self' (what
+    take_random_card was) takes from the remover's own
     hand (nothing changes); by the Eyrie ('actor': self), from the remover's."""
     from rootlaw.runtime import scenario as sc
 
@@ -615,7 +617,8 @@ def test_the_engine_does_what_the_warning_says(tmp_path, actor, marquise, eyrie)
         "kind": "patch", "target": "faction:eyrie", "patch": [{
             "op": "add", "path": "/abilities/-", "value": {
                 "kind": "trigger", "id": "pilfer", "on": "pieces_removed",
-                "pieces": ["roost"], "actor": actor, "do": [{"op": "take_random_card"}]}}]}),
+                "pieces": ["roost"], "actor": actor, "do": [
+                    {"op": "give", "who": "target", "to": "self", "pick": "random"}]}}]}),
         encoding="utf-8")
     warned = [d.code for d in findings(pack)]
     assert warned == (["EFFECT-NO-EFFECT"] if actor == "other" else [])
