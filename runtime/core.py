@@ -239,6 +239,12 @@ def compiled_available(bundle: Bundle) -> bool:
 def load_core(bundle: Bundle, pure: bool | None = None) -> CoreModule:
     """The core for a bundle; pure=None follows ROOTLAW_PURE."""
     key = (gbuild.core_key(bundle), want_pure() if pure is None else pure)
+    held = _LOADED.get(key)
+    if held is not None and not key[1] and not held.compiled and \
+            gbuild.compiled_path(bundle) is not None:
+        # The pure fallback taken while no compiled core was there (auto-build off, a
+        # compiler busy elsewhere): once one is built, the next game loads it.
+        del _LOADED[key]
     if key not in _LOADED:
         _LOADED[key] = _load(bundle, key[1])
         if _LOADED[key].why_pure:

@@ -199,3 +199,18 @@ def test_auto_build_compiles_a_mods_core_once_on_first_use(cache, capsys, monkey
     p = rootlaw("play", "--pack", FOUR, "--seed", "1", "--quiet", env=env)
     assert p.returncode == 0, f"exit {p.returncode}: {p.stderr}"  # 135 (SIGBUS) before
     assert p.stdout.startswith("game 1: winner:")
+
+
+def test_a_pure_fallback_gives_way_to_a_core_built_later(monkeypatch):
+    """A game asked for the compiled core while none was built (auto-build off) runs the
+    pure one; once the core is built (by another command, or a test's compile), the next
+    game in the same process loads the compiled one, not the fallback it remembered."""
+    from rootlaw.runtime.game import base_bundle
+    b = base_bundle()
+    gbuild.compile_core(b)
+    monkeypatch.setattr(rcore, "_LOADED", {})
+    pure = rcore.load_core(b, pure=True)
+    assert not pure.compiled
+    # What a load with no compiled core there left behind under the compiled key:
+    rcore._LOADED[(gbuild.core_key(b), False)] = pure
+    assert rcore.load_core(b, pure=False).compiled
