@@ -229,6 +229,11 @@ def _value(v, code: _Code, c: str = "c"):
             return None
         code.inst.uses.add("forests")
         return f"self.forests_held(p, {least})"
+    if isinstance(v, M.EventPieces):
+        if not code.inst.tag.startswith("eff_"):
+            raise ProgramError(f"program {r.program}: {{'event': 'pieces'}} is a trigger's "
+                               "value (the pieces its event removed or moved)")
+        return "ev"
     raise ProgramError(f"program {r.program}: an unknown value {v!r}")
 
 
@@ -772,6 +777,9 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             if r.bound(part.box) is None:
                 continue  # a box the use leaves out: no such part
             boxed, bx = r.piece(part.piece), r.box(part.box)
+            if part.count != 1:
+                raise ProgramError(f"program {inst.program}: into_box of a count other "
+                                   "than 1 is a trigger's, for now")
             d += [f"        if self.s[S_SUPPLY + {boxed}] > 0:",
                   f"            self.s[S_SUPPLY + {boxed}] -= 1",
                   f"            self.s[S_BOX + p * B + {bx}] += 1"]
@@ -1106,13 +1114,20 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
         # p's hand shown to q (Law 1.2.1), q alone sees it.
         lines = [f"        q = {_WHO_ARG[part.to]}", "        if q >= 0:",
                  "            self.show_hand(p, q)"]
+    elif isinstance(part, M.IntoBoxPart):
+        # As many of the piece as the supply holds, up to the count (Law 10.2.3).
+        count = _value(part.count, code)
+        boxed, bx = r.piece(part.piece), r.box(part.box)
+        lines = [f"        q = min({count}, self.s[S_SUPPLY + {boxed}])", "        if q > 0:",
+                 f"            self.s[S_SUPPLY + {boxed}] -= q",
+                 f"            self.s[S_BOX + p * B + {bx}] += q"]
     else:
         lines = _apply_step_part(part, r, code, inst, effect_at=at)
     who = getattr(part, "who", "self")
     skip = len(getattr(part, "otherwise", None) or ())
     d = ["    @cython.cfunc", "    @cython.exceptval(check=False)",
          f"    def do_eff_{k}(self, actor: i64, target: i64, opponent: i64, holder: i64, "
-         "c: i64) -> i64:",
+         "c: i64, ev: i64) -> i64:",
          f'        """{where}: its {part.op} (for {who}); returns how many of the ops '
          'after it to skip."""',
          f"        p: i64 = {_WHO_ARG[who]}"]

@@ -1136,7 +1136,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("TIMING_U", timing_u or [0])
     t.put("TIMING_RANGE", timing_range)
     trig_cols: dict[str, list[int]] = {k: [] for k in (
-        "SRC_KIND", "SRC", "ON", "PIECES", "TOKEN", "BY", "ACTOR", "START", "END", "ROLES")}
+        "SRC_KIND", "SRC", "ON", "PIECES", "TOKEN", "BY", "ACTOR", "BATTLE", "EVENT", "START",
+        "END", "ROLES")}
     for src_kind, src, trig, roles in triggers:
         start, end = emit_effect(trig.do, f"trigger {trig.id}",
                                  **holder_zones(src_kind, src))
@@ -1146,6 +1147,12 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                          ("PIECES", sum(1 << pidx[x] for x in trig.pieces)),
                          ("TOKEN", pidx[trig.token] if trig.token else -1),
                          ("BY", int(trig.by == "any")), ("ACTOR", int(trig.actor == "other")),
+                         # 1: only in a battle it defends in; 2: attacks in (Law 10.2.3)
+                         ("BATTLE", (None, "defending", "attacking").index(trig.in_battle)),
+                         # 1: its program reads the event's pieces (frame field 7 holds
+                         # them; left 0 otherwise, so frames stay as they were)
+                         ("EVENT", int(any(isinstance(x, M.EventPieces)
+                                           for x in M.walk(trig.do)))),
                          ("START", start), ("END", end), ("ROLES", roles)):
             trig_cols[key].append(val)
     for key, col in trig_cols.items():

@@ -472,6 +472,10 @@ class Trigger(_Ability):
     """Whose removal or move counts: another player's only, or anyone's."""
     actor: Literal["self", "other"] = "self"
     """Who carries out the program: you, or the player who removed or moved."""
+    in_battle: Literal["defending", "attacking"] | None = Field(
+        default=None, json_schema_extra=ADDED_LATER)
+    """pieces_removed: only pieces removed in a battle in which you are this side (Law
+    10.2.3, Revenge: 'removed while defending in battle'); any removal without."""
     do: list[EffectOp] = Field(min_length=1)
 
 
@@ -1125,6 +1129,14 @@ class ForestsHeld(Strict):
     number parameter)."""
 
 
+class EventPieces(Strict):
+    """In a trigger's program: how many of the trigger's pieces its event removed from
+    the clearing (warriors moved in, for 'warriors_moved_in'): Law 10.2.3, Revenge's
+    warriors removed while defending, each placed in the Acolytes box."""
+
+    event: Literal["pieces"]
+
+
 class TimesValue(Strict):
     """A value times another (VP for each forest held)."""
 
@@ -1134,7 +1146,7 @@ class TimesValue(Strict):
 _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "sum-of",
                 "if": "if-then", "clearings": "clearing-count", "track_vp": "track-vp",
                 "draw_bonus": "draw-bonus", "cards": "card-count",
-                "forests_held": "forests-held", "times": "times"}
+                "forests_held": "forests-held", "times": "times", "event": "event-pieces"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation"}
 
 
@@ -1175,7 +1187,7 @@ Value = Annotated[
     Annotated[IfValue, Tag("if-then")] | Annotated[ClearingCount, Tag("clearing-count")] |
     Annotated[TrackVp, Tag("track-vp")] | Annotated[DrawBonus, Tag("draw-bonus")] |
     Annotated[CardCount, Tag("card-count")] | Annotated[ForestsHeld, Tag("forests-held")] |
-    Annotated[TimesValue, Tag("times")],
+    Annotated[TimesValue, Tag("times")] | Annotated[EventPieces, Tag("event-pieces")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
@@ -1190,7 +1202,8 @@ Condition = Annotated[
 _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": SumValue,
                  "if-then": IfValue, "clearing-count": ClearingCount, "track-vp": TrackVp,
                  "draw-bonus": DrawBonus, "card-count": CardCount,
-                 "forests-held": ForestsHeld, "times": TimesValue}
+                 "forests-held": ForestsHeld, "times": TimesValue,
+                 "event-pieces": EventPieces}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition}
 
 
@@ -1379,12 +1392,17 @@ class ReplacePart(Strict):
 
 
 class IntoBoxPart(Strict):
-    """Put a piece from the actor's supply into one of its boxes (if one is left)."""
+    """Put pieces from the actor's supply into one of its boxes, as many as are left (Law
+    8.5.3, an officer trained; 10.2.3, Revenge: the warriors removed while defending, in a
+    trigger's program)."""
 
     op: Literal["into_box"]
     piece: Ref
     box: Ref
     """The box; a box parameter the use leaves out (null) leaves the part out."""
+    count: Value = Field(default=1, json_schema_extra=ADDED_TO_LIBRARIES)
+    """How many, as far as the supply allows (a value: Law 10.2.3, a trigger's
+    ``{"event": "pieces"}``, the warriors its event removed)."""
     require: bool = True
     """Offer the action only while a piece is left to put in; false: put if one is."""
 
@@ -1587,15 +1605,15 @@ Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemoveP
                         Field(discriminator="op")]
 
 EFFECT_PARTS = (ScorePart, LoseVpPart, DrawPart, RemovePart, DiscardAllPart, GivePart,
-                ShowPart)
+                ShowPart, IntoBoxPart)
 """The program parts an effect program may hold besides its ops (EffectOnlyOp): each is
 compiled for its use (generator/programs.py compile_effect_part)."""
 
 EffectOp = Annotated[
     (
         ScorePart | LoseVpPart | DrawPart | RemovePart | DiscardAllPart | GivePart |
-        ShowPart | ExtraHitsOp | IgnoreRolledHitsOp | TakeActionsOp | LoseBoxHalfOp |
-        TrimZoneOp
+        ShowPart | IntoBoxPart | ExtraHitsOp | IgnoreRolledHitsOp | TakeActionsOp |
+        LoseBoxHalfOp | TrimZoneOp
     ),
     Field(discriminator="op"),
 ]

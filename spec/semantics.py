@@ -1714,6 +1714,12 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts on the chosen card, which a 'spend' before " \
                     "it does not keep: put it before the 'spend'"
+            for where, v in _values_of(part):
+                if isinstance(v, M.EventPieces):
+                    yield ("programs", pid, "do", i, *where), \
+                        f"{pid}: {{'event': 'pieces'}} is what a trigger's event removed " \
+                        "or moved, and a library program is no trigger's: write the part " \
+                        "in the trigger's 'do'"
             for where, ofs in _of_suits(part):
                 if ofs.of_suit not in chose:
                     yield ("programs", pid, "do", i, *where), \

@@ -92,7 +92,7 @@ def test_each_effect_part_is_compiled_for_its_use():
     src = render_core(b, t)
     for k in range(n):
         assert f"def do_eff_{k}(self, actor: i64, target: i64, opponent: i64, holder: i64, " \
-            "c: i64)" in src
+            "c: i64, ev: i64)" in src
     # Royal Claim's count of ruled clearings is a compiled helper of its part.
     royal = next(x for x in t.effect_parts if "royal-claim" in x.code)
     assert "self.ruler(j) == p" in royal.code and "count_eff_" in royal.code
