@@ -79,6 +79,8 @@ class ObservationEncoder:
         over = g.is_over
         put("to_play", 0, -1 if over else rel(g.to_play))
         d = g.decision
+        if d is not None and d not in self.decisions:
+            d = "program"  # a step that runs a program: its op, as the core encodes it
         put("decision", 0, -1 if d is None else self.decisions.index(d))
         put("over", 0, int(over))
         put("deck_size", 0, st[S["DECK_LEN"]])
