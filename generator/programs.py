@@ -244,7 +244,36 @@ def _condition(cond, code: _Code, c: str = "c") -> str:
     if isinstance(cond, M.NotCondition):
         inner = _condition(cond.not_, code, c)
         return "1" if inner == NEVER else f"(not {inner})"
+    if isinstance(cond, M.AtStage):
+        # A cycle's marker on a stage (public, Law 1.2), the same for every clearing.
+        k, stages = _cycle_of(cond.cycle, code)
+        if cond.at_stage not in stages:
+            raise ProgramError(f"program {code.r.program}: {cond.at_stage!r} is no stage "
+                               "of its cycle")
+        return code.hoist(f"(self.s[S_CYCLE + p * NCYC + {k}] == {stages.index(cond.at_stage)})")
     raise ProgramError(f"program {code.r.program}: an unknown condition {cond!r}")
+
+
+def _cycle_of(ref: str, code: _Code) -> tuple[int, list[str]]:
+    """One of the actor's cycles: its index among the faction's, and its stages."""
+    k = code.r.cycle(ref)
+    return k, list(code.r.faction.cycles[k].stages)
+
+
+def _stage_suit(ref: str, code: _Code) -> str:
+    """The suit the marker of one of the actor's cycles is on, as the core's suit
+    number (each stage a suit's name: CYCLE-SUIT), read once (a cycle is public)."""
+    k, stages = _cycle_of(ref, code)
+    if any(x not in SUITS[:3] for x in stages):
+        raise ProgramError(f"program {code.r.program}: a suit is read of cycle "
+                           f"{code.r.faction.cycles[k].id}, whose stages are not all suits")
+    at = f"self.s[S_CYCLE + p * NCYC + {k}]"
+    if stages == list(SUITS[:len(stages)]):
+        return code.hoist(at)  # its stages in the core's order: the stage is the suit
+    expr = str(SUITS.index(stages[-1]))
+    for j in range(len(stages) - 2, -1, -1):
+        expr = f"({SUITS.index(stages[j])} if {at} == {j} else {expr})"
+    return code.hoist(expr)
 
 
 def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
@@ -282,6 +311,8 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         tests.append(f"{'' if f.taken_as_home else 'not '}self.taken_as_home({x})")
     if f.suit == "clearing" and x != "c":
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == self.t[T_CLEARING_SUIT + c]")
+    elif isinstance(f.suit, M.CycleSuit):
+        tests.append(f"self.t[T_CLEARING_SUIT + {x}] == {_stage_suit(f.suit.cycle, code)}")
     elif f.suit is not None and f.suit != "clearing":
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == {SUITS.index(f.suit)}")
     if f.when is not None:

@@ -1095,6 +1095,26 @@ class NotCondition(Strict):
     not_: Condition = Field(alias="not")
 
 
+class AtStage(Strict):
+    """One of the actor's cycles' markers is on this stage (a cycle is public, Law 1.2):
+    Law 10.4.3, 'if the Outcast is Hated, the conspiracy costs one fewer' (a value's
+    'if')."""
+
+    at_stage: Ident
+    """The stage (one of the cycle's 'stages')."""
+    cycle: Ref
+    """One of the faction's 'cycles' ('$name' of a cycle parameter)."""
+
+
+class CycleSuit(Strict):
+    """The suit named by the stage one of the actor's cycles' markers is on (a cycle
+    whose stages are suits: Law 10.4.3, the clearings 'matching the Outcast')."""
+
+    cycle: Ref
+    """One of the faction's 'cycles' ('$name' of a cycle parameter), each of whose
+    stages is a suit (fox, rabbit, mouse: CYCLE-SUIT)."""
+
+
 # ---- values of cards and tracks (the steps as programs): what a step scores or draws
 
 
@@ -1159,7 +1179,8 @@ _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "s
                 "if": "if-then", "clearings": "clearing-count", "track_vp": "track-vp",
                 "draw_bonus": "draw-bonus", "cards": "card-count",
                 "forests_held": "forests-held", "times": "times"}
-_CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation"}
+_CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
+                    "at_stage": "at-stage"}
 
 
 def _value_form(v: object) -> str:
@@ -1207,15 +1228,17 @@ next cost, warriors in the clearing, clearings of a filter, a sum, a value while
 condition holds."""
 Condition = Annotated[
     Annotated[AtLeast, Tag("at-least")] | Annotated[NoneOnMap, Tag("none-on-map")] |
-    Annotated[NotCondition, Tag("negation")],
+    Annotated[NotCondition, Tag("negation")] | Annotated[AtStage, Tag("at-stage")],
     Discriminator(_condition_form),
 ]
-"""A test of the game: a comparison of values, no piece of a kind on the map, not."""
+"""A test of the game: a comparison of values, no piece of a kind on the map, a cycle's
+marker on a stage, not."""
 _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": SumValue,
                  "if-then": IfValue, "clearing-count": ClearingCount, "track-vp": TrackVp,
                  "draw-bonus": DrawBonus, "card-count": CardCount,
                  "forests-held": ForestsHeld, "times": TimesValue}
-_CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition}
+_CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
+                     "at-stage": AtStage}
 
 
 class ClearingFilter(Strict):
@@ -1227,9 +1250,11 @@ class ClearingFilter(Strict):
     """Holding at least one piece of any of these ('$param' of type pieces, or a list)."""
     lacks: Ref | list[Ref] | None = None
     """Holding none of this piece, or of these ('$param' of type pieces, or a list)."""
-    suit: Literal["clearing", "fox", "rabbit", "mouse"] | None = None
-    """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit), or
-    of a suit named (the Favors' 'every clearing of the fox suit', Law 4.1.2)."""
+    suit: Literal["clearing", "fox", "rabbit", "mouse"] | CycleSuit | None = None
+    """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit), of
+    a suit named (the Favors' 'every clearing of the fox suit', Law 4.1.2), or of the
+    suit a cycle's marker is on (``{"cycle": "$cycle"}``: Law 10.4.3, the clearings
+    matching the Outcast)."""
     adjacent_to: ClearingFilter | None = None
     """Adjacent to at least one clearing that passes this filter (Law 8.4.2: next to a
     sympathetic clearing; Law 4.2 moves, 6.5 a Marquise's neighbours)."""

@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from . import models as M
 from .diagnostics import (
     INPUT_CODES,
@@ -374,6 +376,70 @@ def _cycle_params(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 yield use.doc, (*use.loc, name), (
                     f"step {use.name}: {M.unknown('cycle', v, ids)}" +
                     ("" if ids else " (the faction's 'cycles' define it)"))
+
+
+def _located(obj: Any, at: tuple) -> Iterator[tuple[tuple, BaseModel]]:
+    """(where, model) of every model in a part, obj itself first, its pointer in the
+    file's own keys (a field's alias)."""
+    if isinstance(obj, BaseModel):
+        yield at, obj
+        for name, info in type(obj).model_fields.items():
+            yield from _located(getattr(obj, name), (*at, info.alias or name))
+    elif isinstance(obj, (list, tuple)):
+        for j, v in enumerate(obj):
+            yield from _located(v, (*at, j))
+
+
+def _cycle_reads(use: _Use) -> Iterator[tuple[tuple, str, str | None]]:
+    """(where, the cycle's name as written, the stage or None for a suit read) of each
+    read of a cycle in a used program: a filter's suit of a cycle, a condition at a
+    stage."""
+    for where, x in _located(use.lib.program.do, ("do",)):
+        if isinstance(x, M.CycleSuit):
+            yield (*where, "cycle"), x.cycle, None
+        elif isinstance(x, M.AtStage):
+            yield (*where, "cycle"), x.cycle, x.at_stage
+
+
+def _cycle_named(use: _Use, ref: str) -> Any:
+    """The cycle of the use's faction a program's name stands for (None: none; the name
+    itself when it is no cycle of the faction's)."""
+    name = use.params.get(ref[1:], _UNBOUND) if ref.startswith("$") else ref
+    if name is _UNBOUND or not isinstance(name, str):
+        return None
+    return next((c for c in use.faction.cycles if c.id == name), name)
+
+
+@check("CYCLE-SUIT", "error", USES,
+       "A program reads the suit a cycle's marker is on (a filter's `suit: {\"cycle\": "
+       "...}`) of a cycle whose stages are not all suits (fox, rabbit, mouse), or of no "
+       "cycle of the faction's, at a use; or a condition `at_stage` names a stage its "
+       "cycle has not.", "10.4.3",
+       example='`{"suit": {"cycle": "$outcast"}}` bound to a cycle of stages `[\"spring\", '
+               '\"summer\"]`')
+def _cycle_suit(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                programs: dict[str, Library]):
+    for use in _uses(d, fs, programs):
+        act = use.name
+        for where, ref, stage in _cycle_reads(use):
+            cy = _cycle_named(use, ref)
+            at = _at(use, where)
+            if isinstance(cy, str):
+                ids = [c.id for c in use.faction.cycles]
+                yield use.doc, use.loc, (f"{act}: program {act} reads cycle {ref!r} at {at}: "
+                                         f"{M.unknown('cycle', cy, ids)}")
+            elif cy is None:
+                continue
+            elif stage is None and (bad := [x for x in cy.stages
+                                             if x not in ("fox", "rabbit", "mouse")]):
+                yield use.doc, use.loc, (
+                    f"{act}: program {act} reads the suit of cycle {cy.id} at {at}, and its "
+                    f"stages {', '.join(repr(x) for x in bad)} are no suits (fox, rabbit, "
+                    "mouse)")
+            elif stage is not None and stage not in cy.stages:
+                yield use.doc, use.loc, (
+                    f"{act}: program {act} tests cycle {cy.id} at stage {stage!r} at {at}: "
+                    f"{M.unknown('stage', stage, list(cy.stages))}")
 
 
 @check("SETUP-NO-HOME", "error", USES,
@@ -1218,16 +1284,29 @@ def _advances(s: Any) -> list[tuple[Any, int]]:
             for x in prog.do if isinstance(x, M.AdvancePart)]
 
 
+def _reads_cycle(use: Any, cycle: str) -> bool:
+    """Whether a use of a program (a step, a menu entry) may read a cycle: it binds a
+    field to it, and its program is no standard one that only moves it on (a pack's own
+    program is seen at its uses: a suit or a stage read of it, CYCLE-SUIT)."""
+    if not isinstance(use, (M.ProgramStep, M.ProgramEntry)) or \
+            cycle not in use.fields().values():
+        return False
+    prog = _standard_program(use) if isinstance(use, M.ProgramStep) else None
+    return prog is None or not all(isinstance(x, M.AdvancePart) for x in prog.do)
+
+
 @check("CYCLE-STUCK", "warning", "faction",
        "A cycle that no step moves on (no advance_cycle, or each moves it by a whole turn "
-       "of the ring: its marker never leaves its first stage) or that no step reads (no "
-       "run_stage: where it stands changes nothing).",
+       "of the ring: its marker never leaves its first stage) or that nothing reads (no "
+       "run_stage, no program it is bound to: where it stands changes nothing).",
        example='`"cycles": [{"id": "wheel", ...}]` with no `advance_cycle` step')
 def _cycle_stuck(f: M.FactionSpec):
     steps = [s for _, prog in _programs(f) for s in prog]
+    uses = [*steps, *(e for _, menu in _menus(f) for e in menu)]
     for i, cy in enumerate(f.cycles):
         moves = [by for s in steps for c, by in _advances(s) if c == cy.id]
-        read = any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps)
+        read = any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps) or \
+            any(_reads_cycle(u, cy.id) for u in uses)
         if not moves:
             yield ("cycles", i), f"cycle {cy.id}: no advance_cycle step moves it"
         elif all(by % len(cy.stages) == 0 for by in moves):
