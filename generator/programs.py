@@ -30,7 +30,7 @@ from rootlaw.spec import models as M
 
 # The first choice's shape, and how many options of the verb's action type it spans.
 SHAPES = {"none": "1", "card": "K", "clearing": "C", "clearing_card": "C * K",
-          "piece_clearing": "C * NP"}
+          "piece_clearing": "C * NP", "stage": "NSTAGE"}
 
 
 class ProgramError(ValueError):
@@ -55,6 +55,7 @@ class Instance:
     helpers: list[str] = field(default_factory=list)  # methods its code calls
     uses: set[str] = field(default_factory=set)  # families its code calls (partials)
     tag: str = ""               # its helpers' names (an effect part's); its index without
+    stages: list[str] = field(default_factory=list)  # a stage choice's: the cycle's stages
 
 
 class _Resolver:
@@ -262,7 +263,7 @@ def _cycle_of(ref: str, code: _Code) -> tuple[int, list[str]]:
 
 def _stage_suit(ref: str, code: _Code) -> str:
     """The suit the marker of one of the actor's cycles is on, as the core's suit
-    number (each stage a suit's name: CYCLE-SUIT), read once (a cycle is public)."""
+    number (each stage a suit's name: CYCLE-STAGE), read once (a cycle is public)."""
     k, stages = _cycle_of(ref, code)
     if any(x not in SUITS[:3] for x in stages):
         raise ProgramError(f"program {code.r.program}: a suit is read of cycle "
@@ -555,7 +556,18 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     for test in before:
         g += [f"        if {test}:", "            return n"]
     tail: list[str] = []
-    if inst.shape == "none":
+    if inst.shape == "stage":
+        # Every stage of the cycle, in its order (Law 10.3.3: any suit space); what the
+        # parts need of a clearing, none is chosen.
+        assert first is not None and first.stage is not None
+        if at_clearing or costs:
+            raise ProgramError(f"program {inst.program}: a stage's choice chooses no "
+                               "clearing its parts could need")
+        k = r.cycle(first.stage)
+        inst.stages = list(r.faction.cycles[k].stages)
+        tail += [f"        for d in range({len(inst.stages)}):",
+                 f"            n = self.add(n, {verb} + d)"]
+    elif inst.shape == "none":
         tail.append(f"        n = self.add(n, {verb})")
     elif inst.shape == "card":
         assert first is not None and first.card is not None  # the verb's shape (validated)
@@ -629,6 +641,8 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
          "        c: i64 = -1", "        d: i64 = -1"]
     if inst.shape == "card":
         d.append(f"        d = a - {verb}")
+    elif inst.shape == "stage":
+        d += ["        sg: i64", f"        sg = a - {verb}"]
     elif inst.shape == "clearing":
         d.append(f"        c = a - {verb}")
     elif inst.shape == "clearing_card":
@@ -787,6 +801,20 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 raise ProgramError(f"program {inst.program}: advance's 'by' is left out")
             d.append(f"        self.advance_cycle(p, {r.cycle(part.cycle)}, {by})")
             inst.uses.add("cycles")
+        elif isinstance(part, M.SetStagePart):
+            # The marker on the chosen stage, or on one named (a cycle is public).
+            k, stages = _cycle_of(part.cycle, code)
+            if part.stage == "chosen":
+                if inst.shape != "stage" or inst.stages != stages:
+                    raise ProgramError(f"program {inst.program}: set_stage 'chosen', and "
+                                       "no stage of its cycle is chosen")
+                to = "sg"
+            elif part.stage in stages:
+                to = str(stages.index(part.stage))
+            else:
+                raise ProgramError(f"program {inst.program}: {part.stage!r} is no stage "
+                                   "of its cycle")
+            d.append(f"        self.s[S_CYCLE + p * NCYC + {k}] = {to}")
         elif isinstance(part, M.TakeHomePart):
             # The chosen clearing is the actor's home (Law 6.3.1, 7.3.1).
             d.append("        self.s[S_HOME + p] = c")

@@ -1112,7 +1112,7 @@ class CycleSuit(Strict):
 
     cycle: Ref
     """One of the faction's 'cycles' ('$name' of a cycle parameter), each of whose
-    stages is a suit (fox, rabbit, mouse: CYCLE-SUIT)."""
+    stages is a suit (fox, rabbit, mouse: CYCLE-STAGE)."""
 
 
 # ---- values of cards and tracks (the steps as programs): what a step scores or draws
@@ -1317,14 +1317,18 @@ class PieceChoice(Strict):
 
 class ChoosePart(Strict):
     """The actor chooses: a clearing from a filter, a card, or both at once (one option
-    per pair), or a piece and a clearing together.  The first choice of a program is the
-    action a menu offers."""
+    per pair), or a piece and a clearing together, or a cycle's stage.  The first choice
+    of a program is the action a menu offers (or a step's decision)."""
 
     op: Literal["choose"]
     clearing: ClearingFilter | None = None
     card: CardChoice | None = None
     piece: PieceChoice | None = None
     """With a clearing: one option per piece and clearing (the pieces' order first)."""
+    stage: Ref | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Alone: one of the stages of one of the actor's cycles ('$name' of a cycle
+    parameter), one option per stage, in the cycle's order (Law 10.3.3: the outcast
+    marker placed on any suit space); the part 'set_stage' puts the marker there."""
 
 
 class DiscardPart(Strict):
@@ -1457,6 +1461,18 @@ class AdvancePart(Strict):
     """How many stages (a value: a number, '$name' of a number parameter)."""
 
 
+class SetStagePart(Strict):
+    """Put one of the actor's cycles' markers on a stage: the one the program's first
+    choice chose ('chosen': Law 10.3.3, the outcast marker on the suit space of the
+    Cult's choice) or one named (a cycle is public)."""
+
+    op: Literal["set_stage"]
+    cycle: Ref
+    """One of the faction's 'cycles' ('$name' of a cycle parameter)."""
+    stage: Ident = "chosen"
+    """'chosen' (the stage the first choice chose, of this cycle), or a stage of it."""
+
+
 class SpendPart(Strict):
     """A cost: spend cards matching the chosen clearing (birds match any, Law 2.1.1) from
     one of the actor's zones, as many as a value says, before the parts after it; the
@@ -1574,7 +1590,7 @@ class PutAllPart(Strict):
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
                         IntoBoxPart | SpendPart | PayPart | ScorePart | LoseVpPart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
-                        AdvancePart,
+                        AdvancePart | SetStagePart,
                         Field(discriminator="op")]
 
 EFFECT_PARTS = (ScorePart, LoseVpPart, DrawPart, RemovePart, DiscardAllPart)
@@ -1615,7 +1631,7 @@ engine's 'clearing <n>' (the setups' corners, Law 6.3.1, 7.3.1; a new roost, 7.4
 engine word, so no menu entry may run such a program (PROGRAM-USE)."""
 SHAPE_WORDS = {"none": "the verb alone", "card": "verb card",
                "clearing": "verb clearing", "clearing_card": "verb card clearing",
-               "piece_clearing": "verb piece clearing"}
+               "piece_clearing": "verb piece clearing", "stage": "verb stage"}
 
 
 def shape_chosen(prog: Program) -> str:
@@ -1624,6 +1640,10 @@ def shape_chosen(prog: Program) -> str:
     first = prog.do[0]
     if not isinstance(first, ChoosePart):
         return "none"
+    if first.stage is not None:
+        # a cycle's stage (alone: PROGRAM-SHAPE for a stage with anything else)
+        return "stage" if first.clearing is None and first.card is None and \
+            first.piece is None else "nothing"
     if first.piece is None and first.card is None and first.clearing is not None and \
             any(isinstance(x, ReplacePart) for x in prog.do):
         return "piece_clearing"  # a clearing, and the piece a 'replace' replaces there

@@ -390,15 +390,19 @@ def _located(obj: Any, at: tuple) -> Iterator[tuple[tuple, BaseModel]]:
             yield from _located(v, (*at, j))
 
 
-def _cycle_reads(use: _Use) -> Iterator[tuple[tuple, str, str | None]]:
-    """(where, the cycle's name as written, the stage or None for a suit read) of each
-    read of a cycle in a used program: a filter's suit of a cycle, a condition at a
-    stage."""
+def _cycle_reads(use: _Use) -> Iterator[tuple[tuple, str, str, str | None]]:
+    """(where, what, the cycle's name as written, the stage) of each read or setting of a
+    cycle in a used program: a filter's suit of a cycle ('suit'), a condition at a stage
+    ('stage'), a choice of a stage ('choose'), a 'set_stage' ('set')."""
     for where, x in _located(use.lib.program.do, ("do",)):
         if isinstance(x, M.CycleSuit):
-            yield (*where, "cycle"), x.cycle, None
+            yield (*where, "cycle"), "suit", x.cycle, None
         elif isinstance(x, M.AtStage):
-            yield (*where, "cycle"), x.cycle, x.at_stage
+            yield (*where, "cycle"), "stage", x.cycle, x.at_stage
+        elif isinstance(x, M.ChoosePart) and x.stage is not None:
+            yield (*where, "stage"), "choose", x.stage, None
+        elif isinstance(x, M.SetStagePart):
+            yield (*where, "cycle"), "set", x.cycle, x.stage
 
 
 def _cycle_named(use: _Use, ref: str) -> Any:
@@ -410,35 +414,44 @@ def _cycle_named(use: _Use, ref: str) -> Any:
     return next((c for c in use.faction.cycles if c.id == name), name)
 
 
-@check("CYCLE-SUIT", "error", USES,
+@check("CYCLE-STAGE", "error", USES,
        "A program reads the suit a cycle's marker is on (a filter's `suit: {\"cycle\": "
-       "...}`) of a cycle whose stages are not all suits (fox, rabbit, mouse), or of no "
-       "cycle of the faction's, at a use; or a condition `at_stage` names a stage its "
-       "cycle has not.", "10.4.3",
+       "...}`) of a cycle whose stages are not all suits (fox, rabbit, mouse), or names "
+       "no cycle of the faction's (a suit read, `at_stage`, a stage's choice, "
+       "`set_stage`), at a use; or `at_stage` or `set_stage` names a stage its cycle has "
+       "not, or `set_stage` puts the marker on the 'chosen' stage of a cycle whose stage "
+       "the program's first choice does not choose.", "10.3.3, 10.4.3",
        example='`{"suit": {"cycle": "$outcast"}}` bound to a cycle of stages `[\"spring\", '
                '\"summer\"]`')
-def _cycle_suit(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
-                programs: dict[str, Library]):
+def _cycle_stage(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                 programs: dict[str, Library]):
     for use in _uses(d, fs, programs):
         act = use.name
-        for where, ref, stage in _cycle_reads(use):
+        first = use.lib.program.do[0]
+        chosen = _cycle_named(use, first.stage) if isinstance(first, M.ChoosePart) and \
+            first.stage is not None else None
+        for where, what, ref, stage in _cycle_reads(use):
             cy = _cycle_named(use, ref)
             at = _at(use, where)
             if isinstance(cy, str):
                 ids = [c.id for c in use.faction.cycles]
-                yield use.doc, use.loc, (f"{act}: program {act} reads cycle {ref!r} at {at}: "
+                yield use.doc, use.loc, (f"{act}: program {act} names cycle {ref!r} at {at}: "
                                          f"{M.unknown('cycle', cy, ids)}")
             elif cy is None:
                 continue
-            elif stage is None and (bad := [x for x in cy.stages
-                                             if x not in ("fox", "rabbit", "mouse")]):
+            elif what == "suit" and (bad := [x for x in cy.stages
+                                              if x not in ("fox", "rabbit", "mouse")]):
                 yield use.doc, use.loc, (
                     f"{act}: program {act} reads the suit of cycle {cy.id} at {at}, and its "
                     f"stages {', '.join(repr(x) for x in bad)} are no suits (fox, rabbit, "
                     "mouse)")
-            elif stage is not None and stage not in cy.stages:
+            elif what == "set" and stage == "chosen" and chosen is not cy:
                 yield use.doc, use.loc, (
-                    f"{act}: program {act} tests cycle {cy.id} at stage {stage!r} at {at}: "
+                    f"{act}: program {act} puts cycle {cy.id}'s marker on the chosen stage "
+                    f"at {at}, and its first choice chooses no stage of {cy.id}")
+            elif stage is not None and stage != "chosen" and stage not in cy.stages:
+                yield use.doc, use.loc, (
+                    f"{act}: program {act} names stage {stage!r} of cycle {cy.id} at {at}: "
                     f"{M.unknown('stage', stage, list(cy.stages))}")
 
 
@@ -1287,7 +1300,7 @@ def _advances(s: Any) -> list[tuple[Any, int]]:
 def _reads_cycle(use: Any, cycle: str) -> bool:
     """Whether a use of a program (a step, a menu entry) may read a cycle: it binds a
     field to it, and its program is no standard one that only moves it on (a pack's own
-    program is seen at its uses: a suit or a stage read of it, CYCLE-SUIT)."""
+    program is seen at its uses: a suit or a stage read of it, CYCLE-STAGE)."""
     if not isinstance(use, (M.ProgramStep, M.ProgramEntry)) or \
             cycle not in use.fields().values():
         return False
@@ -1707,7 +1720,7 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
         chose = M.shape_chosen(prog)
         if chose == "nothing":
             yield ("programs", pid, "do", 0), f"{pid}: a choice chooses a clearing, a card " \
-                "or both"
+                "or both, or a cycle's stage alone"
             continue
         if prog.verb is None and chose != "none":
             yield ("programs", pid), (
@@ -1802,9 +1815,11 @@ def _replace_shape(pid: str, prog: M.Program, i: int,
 _WHAT = {"none": "as one action", "card": "one card at a time",
          "clearing": "one clearing at a time",
          "clearing_card": "one clearing and card at a time",
-         "piece_clearing": "one piece and clearing at a time"}
+         "piece_clearing": "one piece and clearing at a time",
+         "stage": "one stage of a cycle at a time"}
 _CHOSEN = {"none": "nothing", "card": "a card", "clearing": "a clearing",
-           "clearing_card": "a clearing and a card", "piece_clearing": "a piece and a clearing"}
+           "clearing_card": "a clearing and a card", "piece_clearing": "a piece and a clearing",
+           "stage": "a cycle's stage"}
 
 
 def _verb_shape(pid: str, verb: str, chose: str,

@@ -23,6 +23,7 @@ from conftest import past_setup
 from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as pos
 from rootlaw.runtime.conformance import cores_agree
+from rootlaw.runtime.game import Game
 from rootlaw.spec import resolve
 from rootlaw.spec.validate import validate
 
@@ -129,6 +130,67 @@ def test_both_cores_agree_on_the_stages(bundle, order):
         assert cores_agree(bundle, list(order), seed, 3000) is None
 
 
+# ------------------------------------------- Law 10.3.3: the outcast marker placed at setup
+
+
+def _to_setup_choice(bundle, order, pure):
+    g = Game(list(order), 1, bundle=bundle, pure=pure)
+    while g.decision != "place_outcast":
+        assert g.phase == "setup"
+        g.apply(g.legal_actions()[0])
+    assert g.to_play == pos.seat_of(g, ME) and g.compiled is not pure
+    return g
+
+
+@pytest.mark.parametrize("order", SEATINGS)
+@pytest.mark.parametrize("pure", [True, False], ids=["pure", "compiled"])
+@pytest.mark.parametrize("stage", ["fox", "rabbit", "mouse"])
+def test_the_outcast_marker_is_placed_on_a_suit_space_of_choice_at_setup(bundle, order, pure,
+                                                                        stage):
+    """Law 10.3.3: "Place the outcast marker on any suit space": the geckos' setup step
+    (a program whose first part chooses the cycle's stage, then set_stage 'chosen') is
+    a decision of the step, each stage offered as 'outcast <stage>' in the cycle's
+    order, whatever the marker's start; the marker is put there, and the game goes on
+    with the setup (the second cycle untouched)."""
+    g = _to_setup_choice(bundle, order, pure)
+    me = pos.seat_of(g, ME)
+    assert pos.cycles(g, me) == {"outcast": "rabbit", "mood": "outcast"}  # its start
+    assert list(g.legal()) == ["outcast fox", "outcast rabbit", "outcast mouse"]
+    g.apply(f"outcast {stage}")
+    assert pos.cycles(g, me) == {"outcast": stage, "mood": "outcast"}
+    assert g.decision != "place_outcast"
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    # The first Daylight's conspiracies follow the suit chosen.
+    pos.clear_board(g)  # (the Keep forbids placing, Law 6.2.2)
+    pos.goto(g, ME, "daylight", "actions")
+    for c in g.names["clearings"]:
+        pos.put(g, c, "gecko", 1)
+    assert _conspiracies(g) == sorted(
+        (f"conspire {c}" for c, s in _suits(bundle).items() if s == stage),
+        key=lambda a: int(a.split()[1]))
+
+
+@pytest.mark.parametrize("order", SEATINGS[:2])
+def test_the_stage_choice_depends_on_no_hidden_card(bundle, order):
+    """Law 1.2: the choice is offered alike to twins differing only in hidden cards."""
+    g = _to_setup_choice(bundle, order, True)
+    twin = g.clone()
+    for q in range(g.num_players):
+        pos.set_hand(twin, q, ["anvil"] if q == pos.seat_of(g, ME) else ["sword", "bake-sale"])
+    assert g.legal() == twin.legal()
+
+
+def test_a_bundle_without_a_stage_verb_keeps_the_engines_action_space(bundle):
+    """The stage verb is the content's own: an action type after the engine's, so the
+    base game's action space and notations stay as they were."""
+    from rootlaw.runtime.game import base_bundle
+    base = Game(["marquise", "eyrie"], 1, bundle=base_bundle(), pure=True)
+    mine = Game(["marquise", "test-geckos"], 1, bundle=bundle, pure=True)
+    assert "outcast" not in base.names["verbs"] and not base.names["verb_stages"]
+    assert mine.names["verb_stages"] == {"outcast": ["fox", "rabbit", "mouse"]}
+
+
 def _errors(pack):
     return [(d.code, d.pointer, d.message) for d in validate([pack]).diagnostics
             if d.severity == "error"]
@@ -146,6 +208,7 @@ def _edit(tmp_path, fn):
 
 
 MENU = "/turn/daylight/0/menu/0"
+SETUP = "/setup/1"
 
 
 def test_the_pack_is_clean():
@@ -153,29 +216,29 @@ def test_the_pack_is_clean():
 
 
 def test_a_suit_read_of_a_cycle_whose_stages_are_not_suits_is_a_located_error(tmp_path):
-    """CYCLE-SUIT at the use (the menu entry), naming the program's part: the entry
+    """CYCLE-STAGE at the use (the menu entry), naming the program's part: the entry
     binds the outcast to the mood, whose stages are no suits."""
     def swap(prog, fac):
         fac["turn"]["daylight"][0]["menu"][0]["outcast"] = "mood"
     [(code, ptr, msg)] = _errors(_edit(tmp_path, swap))
-    assert (code, ptr) == ("CYCLE-SUIT", MENU)
+    assert (code, ptr) == ("CYCLE-STAGE", MENU)
     assert "/programs/conspire/do/0/clearing/suit/cycle" in msg
     assert "'outcast', 'hated' are no suits" in msg
 
 
 def test_a_stage_its_cycle_has_not_and_a_cycle_of_none_are_located_errors(tmp_path):
-    """CYCLE-SUIT: 'at_stage' naming no stage of the cycle (with the closest's name),
+    """CYCLE-STAGE: 'at_stage' naming no stage of the cycle (with the closest's name),
     and a cycle that is none of the faction's."""
     def misspell(prog, fac):
         prog["do"][1]["count"]["if"]["at_stage"] = "hatred"
     [(code, ptr, msg)] = _errors(_edit(tmp_path, misspell))
-    assert (code, ptr) == ("CYCLE-SUIT", MENU)
+    assert (code, ptr) == ("CYCLE-STAGE", MENU)
     assert "/programs/conspire/do/1/count/if/cycle" in msg and "'hated'" in msg
 
     def no_cycle(prog, fac):
         prog["do"][0]["clearing"]["suit"]["cycle"] = "outcasts"
     found = _errors(_edit(tmp_path / "b", no_cycle))
-    assert [(c, p) for c, p, _ in found] == [("CYCLE-SUIT", MENU)]
+    assert [(c, p) for c, p, _ in found] == [("CYCLE-STAGE", MENU)]
     assert "'outcasts'" in found[0][2] and "outcast" in found[0][2]
 
 
@@ -183,3 +246,36 @@ def test_a_cycle_only_a_program_reads_is_not_stuck():
     """CYCLE-STUCK reads a cycle bound to a program (the mood, read by 'at_stage') as
     read."""
     assert not [d for d in validate([PACK]).diagnostics if d.code == "CYCLE-STUCK"]
+
+
+def test_a_stage_set_that_cannot_be_is_a_located_error(tmp_path):
+    """CYCLE-STAGE at the setup step: set_stage 'chosen' of a cycle whose stage is not
+    the one chosen, and set_stage on a stage its cycle has not."""
+    lib_edit = {"place_outcast": {"law": "10.3.3", "verb": "outcast",
+                                  "params": {"cycle": "cycle"},
+                                  "do": [{"op": "choose", "stage": "$cycle"},
+                                         {"op": "set_stage", "cycle": "mood"}]}}
+    pack = _edit(tmp_path, lambda p, f: None)
+    lib = json.loads((pack / "library.json").read_text(encoding="utf-8"))
+    lib["programs"].update(lib_edit)
+    (pack / "library.json").write_text(json.dumps(lib), encoding="utf-8")
+    [(code, ptr, msg)] = _errors(pack)
+    assert (code, ptr) == ("CYCLE-STAGE", SETUP)
+    assert "/programs/place_outcast/do/1/cycle" in msg and "no stage of mood" in msg
+    lib["programs"]["place_outcast"]["do"][1] = {"op": "set_stage", "cycle": "$cycle",
+                                                 "stage": "badger"}
+    (pack / "library.json").write_text(json.dumps(lib), encoding="utf-8")
+    [(code, ptr, msg)] = _errors(pack)
+    assert (code, ptr) == ("CYCLE-STAGE", SETUP)
+    assert "stage 'badger' of cycle outcast" in msg
+
+
+def test_a_stage_chosen_with_a_clearing_is_a_located_error(tmp_path):
+    """PROGRAM-SHAPE: a stage is chosen alone."""
+    pack = _edit(tmp_path, lambda p, f: None)
+    lib = json.loads((pack / "library.json").read_text(encoding="utf-8"))
+    lib["programs"]["place_outcast"]["do"][0]["clearing"] = {}
+    (pack / "library.json").write_text(json.dumps(lib), encoding="utf-8")
+    found = [(d.code, d.pointer) for d in validate([pack]).diagnostics
+             if d.severity == "error"]
+    assert ("PROGRAM-SHAPE", "/programs/place_outcast/do/0") in found
