@@ -312,10 +312,10 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         tests.append(f"{'' if f.taken_as_home else 'not '}self.taken_as_home({x})")
     if f.suit == "clearing" and x != "c":
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == self.t[T_CLEARING_SUIT + c]")
-    elif isinstance(f.suit, M.CycleSuit):
-        tests.append(f"self.t[T_CLEARING_SUIT + {x}] == {_stage_suit(f.suit.cycle, code)}")
     elif f.suit is not None and f.suit != "clearing":
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == {SUITS.index(f.suit)}")
+    if f.suit_of is not None:
+        tests.append(f"self.t[T_CLEARING_SUIT + {x}] == {_stage_suit(f.suit_of, code)}")
     if f.when is not None:
         tests.append(_condition(f.when, code))
     if f.any_of is not None:
@@ -600,7 +600,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                                                 opposite_home=f.opposite_home,
                                                 corner=f.corner,
                                                 taken_as_home=f.taken_as_home,
-                                                suit=f.suit), gen_code)
+                                                suit=f.suit, suit_of=f.suit_of), gen_code)
         rest = _clearing_test(M.ClearingFilter(when=f.when, any_of=f.any_of,
                                                adjacent_to=f.adjacent_to,
                                                placeable=f.placeable), gen_code) + \

@@ -71,7 +71,6 @@ _LANGUAGE = (
     ("value", M.ClearingCount, "clearings"), ("piece", M.OfSuit, "of_suit"),
     ("condition", M.AtLeast, "at_least"), ("condition", M.NoneOnMap, "none_on_map"),
     ("condition", M.NotCondition, "not"), ("condition", M.AtStage, "at_stage"),
-    ("suit", M.CycleSuit, "cycle"),
     ("value", M.TrackVp, "track_vp"), ("value", M.DrawBonus, "draw_bonus"),
     ("value", M.CardCount, "cards"),
     ("value", M.TimesValue, "times"), ("value", M.ForestsHeld, "forests_held"),

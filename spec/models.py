@@ -1106,15 +1106,6 @@ class AtStage(Strict):
     """One of the faction's 'cycles' ('$name' of a cycle parameter)."""
 
 
-class CycleSuit(Strict):
-    """The suit named by the stage one of the actor's cycles' markers is on (a cycle
-    whose stages are suits: Law 10.4.3, the clearings 'matching the Outcast')."""
-
-    cycle: Ref
-    """One of the faction's 'cycles' ('$name' of a cycle parameter), each of whose
-    stages is a suit (fox, rabbit, mouse: CYCLE-STAGE)."""
-
-
 # ---- values of cards and tracks (the steps as programs): what a step scores or draws
 
 
@@ -1250,11 +1241,13 @@ class ClearingFilter(Strict):
     """Holding at least one piece of any of these ('$param' of type pieces, or a list)."""
     lacks: Ref | list[Ref] | None = None
     """Holding none of this piece, or of these ('$param' of type pieces, or a list)."""
-    suit: Literal["clearing", "fox", "rabbit", "mouse"] | CycleSuit | None = None
-    """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit), of
-    a suit named (the Favors' 'every clearing of the fox suit', Law 4.1.2), or of the
-    suit a cycle's marker is on (``{"cycle": "$cycle"}``: Law 10.4.3, the clearings
-    matching the Outcast)."""
+    suit: Literal["clearing", "fox", "rabbit", "mouse"] | None = None
+    """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit), or
+    of a suit named (the Favors' 'every clearing of the fox suit', Law 4.1.2)."""
+    suit_of: Ref | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Of the suit named by the stage one of the actor's cycles' markers is on ('$name'
+    of a cycle parameter; each of its stages a suit, fox, rabbit, mouse: CYCLE-STAGE):
+    Law 10.4.3, the clearings matching the Outcast."""
     adjacent_to: ClearingFilter | None = None
     """Adjacent to at least one clearing that passes this filter (Law 8.4.2: next to a
     sympathetic clearing; Law 4.2 moves, 6.5 a Marquise's neighbours)."""

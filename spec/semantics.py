@@ -395,8 +395,8 @@ def _cycle_reads(use: _Use) -> Iterator[tuple[tuple, str, str, str | None]]:
     cycle in a used program: a filter's suit of a cycle ('suit'), a condition at a stage
     ('stage'), a choice of a stage ('choose'), a 'set_stage' ('set')."""
     for where, x in _located(use.lib.program.do, ("do",)):
-        if isinstance(x, M.CycleSuit):
-            yield (*where, "cycle"), "suit", x.cycle, None
+        if isinstance(x, M.ClearingFilter) and x.suit_of is not None:
+            yield (*where, "suit_of"), "suit", x.suit_of, None
         elif isinstance(x, M.AtStage):
             yield (*where, "cycle"), "stage", x.cycle, x.at_stage
         elif isinstance(x, M.ChoosePart) and x.stage is not None:
@@ -415,13 +415,13 @@ def _cycle_named(use: _Use, ref: str) -> Any:
 
 
 @check("CYCLE-STAGE", "error", USES,
-       "A program reads the suit a cycle's marker is on (a filter's `suit: {\"cycle\": "
-       "...}`) of a cycle whose stages are not all suits (fox, rabbit, mouse), or names "
+       "A program reads the suit a cycle's marker is on (a filter's `suit_of`) of a cycle "
+       "whose stages are not all suits (fox, rabbit, mouse), or names "
        "no cycle of the faction's (a suit read, `at_stage`, a stage's choice, "
        "`set_stage`), at a use; or `at_stage` or `set_stage` names a stage its cycle has "
        "not, or `set_stage` puts the marker on the 'chosen' stage of a cycle whose stage "
        "the program's first choice does not choose.", "10.3.3, 10.4.3",
-       example='`{"suit": {"cycle": "$outcast"}}` bound to a cycle of stages `[\"spring\", '
+       example='`{"suit_of": "$outcast"}` bound to a cycle of stages `[\"spring\", '
                '\"summer\"]`')
 def _cycle_stage(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                  programs: dict[str, Library]):

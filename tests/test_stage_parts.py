@@ -1,6 +1,6 @@
 """A cycle's stage read as a suit, and a condition that a cycle is at a stage (the plan's
 item 4, docs/language.md): the Lizard Cult's conspiracies, offered "in clearings
-matching the Outcast" (Law 10.4.3: the filter ``{"suit": {"cycle": "$outcast"}}``, the
+matching the Outcast" (Law 10.4.3: the filter ``{"suit_of": "$outcast"}``, the
 stages of the outcast cycle being suits), and "if the Outcast is Hated, the conspiracy
 costs one fewer" (a value's ``if`` on ``{"at_stage": "hated", "cycle": "$mood"}``).  A
 cycle is public (Law 1.2): what is offered depends on no hidden card.
@@ -222,7 +222,7 @@ def test_a_suit_read_of_a_cycle_whose_stages_are_not_suits_is_a_located_error(tm
         fac["turn"]["daylight"][0]["menu"][0]["outcast"] = "mood"
     [(code, ptr, msg)] = _errors(_edit(tmp_path, swap))
     assert (code, ptr) == ("CYCLE-STAGE", MENU)
-    assert "/programs/conspire/do/0/clearing/suit/cycle" in msg
+    assert "/programs/conspire/do/0/clearing/suit_of" in msg
     assert "'outcast', 'hated' are no suits" in msg
 
 
@@ -236,7 +236,7 @@ def test_a_stage_its_cycle_has_not_and_a_cycle_of_none_are_located_errors(tmp_pa
     assert "/programs/conspire/do/1/count/if/cycle" in msg and "'hated'" in msg
 
     def no_cycle(prog, fac):
-        prog["do"][0]["clearing"]["suit"]["cycle"] = "outcasts"
+        prog["do"][0]["clearing"]["suit_of"] = "outcasts"
     found = _errors(_edit(tmp_path / "b", no_cycle))
     assert [(c, p) for c, p, _ in found] == [("CYCLE-STAGE", MENU)]
     assert "'outcasts'" in found[0][2] and "outcast" in found[0][2]
