@@ -484,6 +484,9 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     used = f"(self.s[S_LIMITS + {inst.limit_slot}] >> {{}}) & 1 == 0"
     if by_card:
         at_card.append(used.format("self.t[T_DEF_SUIT + d]"))
+    if first is not None and first.card is not None and first.card.suit is not None:
+        # A card of one printed suit (Law 10.5.4: a bird card, so no bird is wild here).
+        at_card.append(f"self.t[T_DEF_SUIT + d] == {SUITS.index(first.card.suit)}")
     if inst.limit_slot >= 0 and key and not by_card:
         at_clearing.append(used.format("self.t[T_CLEARING_SUIT + c]" if key == "suit"
                                        else "c"))

@@ -1286,6 +1286,9 @@ class CardChoice(Strict):
     birds_wild: bool = Field(default=True, json_schema_extra=ADDED_LATER)
     """Whether a bird card matches any clearing here (Law 2.1.1); false: a bird matches
     no clearing (Law 10.2.2, the Cult's Hatred of Birds: not wild for its rituals)."""
+    suit: Suit | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Only cards of this printed suit (Law 10.5.4, Sacrifice: 'you must reveal a bird
+    card'; a bird card is a bird here, not wild)."""
 
 
 class PieceChoice(Strict):
