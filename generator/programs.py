@@ -30,7 +30,7 @@ from rootlaw.spec import models as M
 
 # The first choice's shape, and how many options of the verb's action type it spans.
 SHAPES = {"none": "1", "card": "K", "clearing": "C", "clearing_card": "C * K",
-          "piece_clearing": "C * NP"}
+          "piece_clearing": "C * NP", "stage": "NSTAGE"}
 
 
 class ProgramError(ValueError):
@@ -55,6 +55,7 @@ class Instance:
     helpers: list[str] = field(default_factory=list)  # methods its code calls
     uses: set[str] = field(default_factory=set)  # families its code calls (partials)
     tag: str = ""               # its helpers' names (an effect part's); its index without
+    stages: list[str] = field(default_factory=list)  # a stage choice's: the cycle's stages
 
 
 class _Resolver:
@@ -249,7 +250,36 @@ def _condition(cond, code: _Code, c: str = "c") -> str:
     if isinstance(cond, M.NotCondition):
         inner = _condition(cond.not_, code, c)
         return "1" if inner == NEVER else f"(not {inner})"
+    if isinstance(cond, M.AtStage):
+        # A cycle's marker on a stage (public, Law 1.2), the same for every clearing.
+        k, stages = _cycle_of(cond.cycle, code)
+        if cond.at_stage not in stages:
+            raise ProgramError(f"program {code.r.program}: {cond.at_stage!r} is no stage "
+                               "of its cycle")
+        return code.hoist(f"(self.s[S_CYCLE + p * NCYC + {k}] == {stages.index(cond.at_stage)})")
     raise ProgramError(f"program {code.r.program}: an unknown condition {cond!r}")
+
+
+def _cycle_of(ref: str, code: _Code) -> tuple[int, list[str]]:
+    """One of the actor's cycles: its index among the faction's, and its stages."""
+    k = code.r.cycle(ref)
+    return k, list(code.r.faction.cycles[k].stages)
+
+
+def _stage_suit(ref: str, code: _Code) -> str:
+    """The suit the marker of one of the actor's cycles is on, as the core's suit
+    number (each stage a suit's name: CYCLE-STAGE), read once (a cycle is public)."""
+    k, stages = _cycle_of(ref, code)
+    if any(x not in SUITS[:3] for x in stages):
+        raise ProgramError(f"program {code.r.program}: a suit is read of cycle "
+                           f"{code.r.faction.cycles[k].id}, whose stages are not all suits")
+    at = f"self.s[S_CYCLE + p * NCYC + {k}]"
+    if stages == list(SUITS[:len(stages)]):
+        return code.hoist(at)  # its stages in the core's order: the stage is the suit
+    expr = str(SUITS.index(stages[-1]))
+    for j in range(len(stages) - 2, -1, -1):
+        expr = f"({SUITS.index(stages[j])} if {at} == {j} else {expr})"
+    return code.hoist(expr)
 
 
 def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
@@ -289,6 +319,8 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == self.t[T_CLEARING_SUIT + c]")
     elif f.suit is not None and f.suit != "clearing":
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == {SUITS.index(f.suit)}")
+    if f.suit_of is not None:
+        tests.append(f"self.t[T_CLEARING_SUIT + {x}] == {_stage_suit(f.suit_of, code)}")
     if f.when is not None:
         tests.append(_condition(f.when, code))
     if f.any_of is not None:
@@ -452,6 +484,9 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     used = f"(self.s[S_LIMITS + {inst.limit_slot}] >> {{}}) & 1 == 0"
     if by_card:
         at_card.append(used.format("self.t[T_DEF_SUIT + d]"))
+    if first is not None and first.card is not None and first.card.suit is not None:
+        # A card of one printed suit (Law 10.5.4: a bird card, so no bird is wild here).
+        at_card.append(f"self.t[T_DEF_SUIT + d] == {SUITS.index(first.card.suit)}")
     if inst.limit_slot >= 0 and key and not by_card:
         at_clearing.append(used.format("self.t[T_CLEARING_SUIT + c]" if key == "suit"
                                        else "c"))
@@ -529,7 +564,18 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     for test in before:
         g += [f"        if {test}:", "            return n"]
     tail: list[str] = []
-    if inst.shape == "none":
+    if inst.shape == "stage":
+        # Every stage of the cycle, in its order (Law 10.3.3: any suit space); what the
+        # parts need of a clearing, none is chosen.
+        assert first is not None and first.stage is not None
+        if at_clearing or costs:
+            raise ProgramError(f"program {inst.program}: a stage's choice chooses no "
+                               "clearing its parts could need")
+        k = r.cycle(first.stage)
+        inst.stages = list(r.faction.cycles[k].stages)
+        tail += [f"        for d in range({len(inst.stages)}):",
+                 f"            n = self.add(n, {verb} + d)"]
+    elif inst.shape == "none":
         tail.append(f"        n = self.add(n, {verb})")
     elif inst.shape == "card":
         assert first is not None and first.card is not None  # the verb's shape (validated)
@@ -562,7 +608,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                                                 opposite_home=f.opposite_home,
                                                 corner=f.corner,
                                                 taken_as_home=f.taken_as_home,
-                                                suit=f.suit), gen_code)
+                                                suit=f.suit, suit_of=f.suit_of), gen_code)
         rest = _clearing_test(M.ClearingFilter(when=f.when, any_of=f.any_of,
                                                adjacent_to=f.adjacent_to,
                                                placeable=f.placeable), gen_code) + \
@@ -603,6 +649,8 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
          "        c: i64 = -1", "        d: i64 = -1"]
     if inst.shape == "card":
         d.append(f"        d = a - {verb}")
+    elif inst.shape == "stage":
+        d += ["        sg: i64", f"        sg = a - {verb}"]
     elif inst.shape == "clearing":
         d.append(f"        c = a - {verb}")
     elif inst.shape == "clearing_card":
@@ -764,6 +812,20 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 raise ProgramError(f"program {inst.program}: advance's 'by' is left out")
             d.append(f"        self.advance_cycle(p, {r.cycle(part.cycle)}, {by})")
             inst.uses.add("cycles")
+        elif isinstance(part, M.SetStagePart):
+            # The marker on the chosen stage, or on one named (a cycle is public).
+            k, stages = _cycle_of(part.cycle, code)
+            if part.stage == "chosen":
+                if inst.shape != "stage" or inst.stages != stages:
+                    raise ProgramError(f"program {inst.program}: set_stage 'chosen', and "
+                                       "no stage of its cycle is chosen")
+                to = "sg"
+            elif part.stage in stages:
+                to = str(stages.index(part.stage))
+            else:
+                raise ProgramError(f"program {inst.program}: {part.stage!r} is no stage "
+                                   "of its cycle")
+            d.append(f"        self.s[S_CYCLE + p * NCYC + {k}] = {to}")
         elif isinstance(part, M.TakeHomePart):
             # The chosen clearing is the actor's home (Law 6.3.1, 7.3.1).
             d.append("        self.s[S_HOME + p] = c")

@@ -41,7 +41,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "lose_vp", "discard_all", "draw", "put_all", "replace", "take_home",
-              "advance", "give", "show")
+              "advance", "give", "show", "set_stage")
 # Values of programs whose code lives in a family of its own (the partial they pull in).
 VALUE_KINDS = ("forests_held",)
 # Menu entries the engine has a routine for; every other entry names a program of the
@@ -589,6 +589,7 @@ class Names(TypedDict, total=False):
     events: list[str]              # EVENTS: what the core reports, by code
     score_why: list[str]           # SCORE_WHY: why VP were scored, by code
     verbs: dict[str, str]          # the content's own verbs (action types): their shapes
+    verb_stages: dict[str, list[str]]  # a stage verb (shape stage): its cycle's stages
 
 
 @dataclass
@@ -1199,6 +1200,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("SETUP_ORDER", sorted(range(F), key=lambda i: (factions[i].setup_order, i)))
     consts["NSTEPS"] = len(ops)
     consts["NCYC"] = NCYC
+    # the most stages a cycle has: a stage choice's options (models.ChoosePart.stage)
+    consts["NSTAGE"] = max([len(cy.stages) for f in factions for cy in f.cycles] + [1])
     consts["NMENU"] = len(menu_kind)
 
     # ---- action space
@@ -1231,11 +1234,12 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     assert tuple(A.offsets) == ACTION_TYPES
     # Program instances: the action type each one's first choice spans (its verb's).
     spans = {"none": 1, "card": K, "clearing": C, "clearing_card": C * K,
-             "piece_clearing": C * NP}
+             "piece_clearing": C * NP, "stage": consts["NSTAGE"]}
     # The content's own verbs (models.ENGINE_WORDS): each a new action type, after the
     # engine's, in the order of their first use, its size its first choice's shape's (a
     # bundle without one keeps the engine's action space, its notation and records).
     verbs: dict[str, str] = {}
+    verb_stages: dict[str, list[str]] = {}
     for x in t.programs:
         if x.gen and x.verb not in A.offsets and x.verb not in verbs:
             if x.verb in M.ENGINE_WORDS or not x.verb.isidentifier():
@@ -1243,6 +1247,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                                    "content verb may be (PROGRAM-SHAPE)")
             verbs[x.verb] = x.shape
             A.add(x.verb, spans[x.shape])
+        # A stage verb's notation names the stages of its cycle: one cycle's a verb.
+        if x.gen and x.shape == "stage" and \
+                verb_stages.setdefault(x.verb, x.stages) != x.stages:
+            raise ProgramError(f"program {x.program}: its verb {x.verb!r} chooses "
+                               "the stages of cycles of different stages")
     consts["NACTIONS"] = A.size
     for x in t.programs:
         if not x.gen:
@@ -1384,5 +1393,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # the content's own verbs, in the action space's order, and their shapes (what
         # one option is: models.SHAPE_WORDS), for the notation
         "verbs": verbs,
+        # a stage choice's verb: its cycle's stages (the notation 'verb stage')
+        "verb_stages": verb_stages,
     }
     return t

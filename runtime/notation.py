@@ -117,6 +117,9 @@ class ActionSpace:
             return f"{verb} {n['cards'][x]}"
         if shape == "clearing":
             return f"{verb} {n['clearings'][x]}"
+        if shape == "stage":
+            stages = n.get("verb_stages", {}).get(verb, [])
+            return f"{verb} {stages[x] if x < len(stages) else x}"
         if shape == "clearing_card":
             cl, d = divmod(x, c["K"])
             return f"{verb} {n['cards'][d]} {n['clearings'][cl]}"

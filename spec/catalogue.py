@@ -71,7 +71,7 @@ _LANGUAGE = (
     ("value", M.TrackCost, "track_cost"), ("value", M.WarriorsAt, "warriors"),
     ("value", M.ClearingCount, "clearings"), ("piece", M.OfSuit, "of_suit"),
     ("condition", M.AtLeast, "at_least"), ("condition", M.NoneOnMap, "none_on_map"),
-    ("condition", M.NotCondition, "not"),
+    ("condition", M.NotCondition, "not"), ("condition", M.AtStage, "at_stage"),
     ("value", M.TrackVp, "track_vp"), ("value", M.DrawBonus, "draw_bonus"),
     ("value", M.CardCount, "cards"),
     ("value", M.TimesValue, "times"), ("value", M.ForestsHeld, "forests_held"),

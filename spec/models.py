@@ -1075,6 +1075,17 @@ class NotCondition(Strict):
     not_: Condition = Field(alias="not")
 
 
+class AtStage(Strict):
+    """One of the actor's cycles' markers is on this stage (a cycle is public, Law 1.2):
+    Law 10.4.3, 'if the Outcast is Hated, the conspiracy costs one fewer' (a value's
+    'if')."""
+
+    at_stage: Ident
+    """The stage (one of the cycle's 'stages')."""
+    cycle: Ref
+    """One of the faction's 'cycles' ('$name' of a cycle parameter)."""
+
+
 # ---- values of cards and tracks (the steps as programs): what a step scores or draws
 
 
@@ -1147,7 +1158,8 @@ _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "s
                 "if": "if-then", "clearings": "clearing-count", "track_vp": "track-vp",
                 "draw_bonus": "draw-bonus", "cards": "card-count",
                 "forests_held": "forests-held", "times": "times", "event": "event-pieces"}
-_CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation"}
+_CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
+                    "at_stage": "at-stage"}
 
 
 def _value_form(v: object) -> str:
@@ -1195,16 +1207,18 @@ next cost, warriors in the clearing, clearings of a filter, a sum, a value while
 condition holds."""
 Condition = Annotated[
     Annotated[AtLeast, Tag("at-least")] | Annotated[NoneOnMap, Tag("none-on-map")] |
-    Annotated[NotCondition, Tag("negation")],
+    Annotated[NotCondition, Tag("negation")] | Annotated[AtStage, Tag("at-stage")],
     Discriminator(_condition_form),
 ]
-"""A test of the game: a comparison of values, no piece of a kind on the map, not."""
+"""A test of the game: a comparison of values, no piece of a kind on the map, a cycle's
+marker on a stage, not."""
 _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": SumValue,
                  "if-then": IfValue, "clearing-count": ClearingCount, "track-vp": TrackVp,
                  "draw-bonus": DrawBonus, "card-count": CardCount,
                  "forests-held": ForestsHeld, "times": TimesValue,
                  "event-pieces": EventPieces}
-_CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition}
+_CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
+                     "at-stage": AtStage}
 
 
 class ClearingFilter(Strict):
@@ -1219,6 +1233,10 @@ class ClearingFilter(Strict):
     suit: Literal["clearing", "fox", "rabbit", "mouse"] | None = None
     """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit), or
     of a suit named (the Favors' 'every clearing of the fox suit', Law 4.1.2)."""
+    suit_of: Ref | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Of the suit named by the stage one of the actor's cycles' markers is on ('$name'
+    of a cycle parameter; each of its stages a suit, fox, rabbit, mouse: CYCLE-STAGE):
+    Law 10.4.3, the clearings matching the Outcast."""
     adjacent_to: ClearingFilter | None = None
     """Adjacent to at least one clearing that passes this filter (Law 8.4.2: next to a
     sympathetic clearing; Law 4.2 moves, 6.5 a Marquise's neighbours)."""
@@ -1268,6 +1286,9 @@ class CardChoice(Strict):
     birds_wild: bool = Field(default=True, json_schema_extra=ADDED_LATER)
     """Whether a bird card matches any clearing here (Law 2.1.1); false: a bird matches
     no clearing (Law 10.2.2, the Cult's Hatred of Birds: not wild for its rituals)."""
+    suit: Suit | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Only cards of this printed suit (Law 10.5.4, Sacrifice: 'you must reveal a bird
+    card'; a bird card is a bird here, not wild)."""
 
 
 class PieceChoice(Strict):
@@ -1281,14 +1302,18 @@ class PieceChoice(Strict):
 
 class ChoosePart(Strict):
     """The actor chooses: a clearing from a filter, a card, or both at once (one option
-    per pair), or a piece and a clearing together.  The first choice of a program is the
-    action a menu offers."""
+    per pair), or a piece and a clearing together, or a cycle's stage.  The first choice
+    of a program is the action a menu offers (or a step's decision)."""
 
     op: Literal["choose"]
     clearing: ClearingFilter | None = None
     card: CardChoice | None = None
     piece: PieceChoice | None = None
     """With a clearing: one option per piece and clearing (the pieces' order first)."""
+    stage: Ref | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Alone: one of the stages of one of the actor's cycles ('$name' of a cycle
+    parameter), one option per stage, in the cycle's order (Law 10.3.3: the outcast
+    marker placed on any suit space); the part 'set_stage' puts the marker there."""
 
 
 class DiscardPart(Strict):
@@ -1424,6 +1449,18 @@ class AdvancePart(Strict):
     """One of the faction's 'cycles' ('$name' of a cycle parameter)."""
     by: Value = 1
     """How many stages (a value: a number, '$name' of a number parameter)."""
+
+
+class SetStagePart(Strict):
+    """Put one of the actor's cycles' markers on a stage: the one the program's first
+    choice chose ('chosen': Law 10.3.3, the outcast marker on the suit space of the
+    Cult's choice) or one named (a cycle is public)."""
+
+    op: Literal["set_stage"]
+    cycle: Ref
+    """One of the faction's 'cycles' ('$name' of a cycle parameter)."""
+    stage: Ident = "chosen"
+    """'chosen' (the stage the first choice chose, of this cycle), or a stage of it."""
 
 
 class SpendPart(Strict):
@@ -1601,7 +1638,7 @@ class GivePart(Strict):
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
                         IntoBoxPart | SpendPart | PayPart | ScorePart | LoseVpPart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
-                        AdvancePart | GivePart | ShowPart,
+                        AdvancePart | SetStagePart | GivePart | ShowPart,
                         Field(discriminator="op")]
 
 EFFECT_PARTS = (ScorePart, LoseVpPart, DrawPart, RemovePart, DiscardAllPart, GivePart,
@@ -1643,7 +1680,7 @@ engine's 'clearing <n>' (the setups' corners, Law 6.3.1, 7.3.1; a new roost, 7.4
 engine word, so no menu entry may run such a program (PROGRAM-USE)."""
 SHAPE_WORDS = {"none": "the verb alone", "card": "verb card",
                "clearing": "verb clearing", "clearing_card": "verb card clearing",
-               "piece_clearing": "verb piece clearing"}
+               "piece_clearing": "verb piece clearing", "stage": "verb stage"}
 
 
 def shape_chosen(prog: Program) -> str:
@@ -1652,6 +1689,10 @@ def shape_chosen(prog: Program) -> str:
     first = prog.do[0]
     if not isinstance(first, ChoosePart):
         return "none"
+    if first.stage is not None:
+        # a cycle's stage (alone: PROGRAM-SHAPE for a stage with anything else)
+        return "stage" if first.clearing is None and first.card is None and \
+            first.piece is None else "nothing"
     if first.piece is None and first.card is None and first.clearing is not None and \
             any(isinstance(x, ReplacePart) for x in prog.do):
         return "piece_clearing"  # a clearing, and the piece a 'replace' replaces there

@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from . import models as M
 from .diagnostics import (
     INPUT_CODES,
@@ -374,6 +376,83 @@ def _cycle_params(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 yield use.doc, (*use.loc, name), (
                     f"step {use.name}: {M.unknown('cycle', v, ids)}" +
                     ("" if ids else " (the faction's 'cycles' define it)"))
+
+
+def _located(obj: Any, at: tuple) -> Iterator[tuple[tuple, BaseModel]]:
+    """(where, model) of every model in a part, obj itself first, its pointer in the
+    file's own keys (a field's alias)."""
+    if isinstance(obj, BaseModel):
+        yield at, obj
+        for name, info in type(obj).model_fields.items():
+            yield from _located(getattr(obj, name), (*at, info.alias or name))
+    elif isinstance(obj, (list, tuple)):
+        for j, v in enumerate(obj):
+            yield from _located(v, (*at, j))
+
+
+def _cycle_reads(use: _Use) -> Iterator[tuple[tuple, str, str, str | None]]:
+    """(where, what, the cycle's name as written, the stage) of each read or setting of a
+    cycle in a used program: a filter's suit of a cycle ('suit'), a condition at a stage
+    ('stage'), a choice of a stage ('choose'), a 'set_stage' ('set')."""
+    for where, x in _located(use.lib.program.do, ("do",)):
+        if isinstance(x, M.ClearingFilter) and x.suit_of is not None:
+            yield (*where, "suit_of"), "suit", x.suit_of, None
+        elif isinstance(x, M.AtStage):
+            yield (*where, "cycle"), "stage", x.cycle, x.at_stage
+        elif isinstance(x, M.ChoosePart) and x.stage is not None:
+            yield (*where, "stage"), "choose", x.stage, None
+        elif isinstance(x, M.SetStagePart):
+            yield (*where, "cycle"), "set", x.cycle, x.stage
+
+
+def _cycle_named(use: _Use, ref: str) -> Any:
+    """The cycle of the use's faction a program's name stands for (None: none; the name
+    itself when it is no cycle of the faction's)."""
+    name = use.params.get(ref[1:], _UNBOUND) if ref.startswith("$") else ref
+    if name is _UNBOUND or not isinstance(name, str):
+        return None
+    return next((c for c in use.faction.cycles if c.id == name), name)
+
+
+@check("CYCLE-STAGE", "error", USES,
+       "A program reads the suit a cycle's marker is on (a filter's `suit_of`) of a cycle "
+       "whose stages are not all suits (fox, rabbit, mouse), or names "
+       "no cycle of the faction's (a suit read, `at_stage`, a stage's choice, "
+       "`set_stage`), at a use; or `at_stage` or `set_stage` names a stage its cycle has "
+       "not, or `set_stage` puts the marker on the 'chosen' stage of a cycle whose stage "
+       "the program's first choice does not choose.", "10.3.3, 10.4.3",
+       example='`{"suit_of": "$outcast"}` bound to a cycle of stages `[\"spring\", '
+               '\"summer\"]`')
+def _cycle_stage(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                 programs: dict[str, Library]):
+    for use in _uses(d, fs, programs):
+        act = use.name
+        first = use.lib.program.do[0]
+        chosen = _cycle_named(use, first.stage) if isinstance(first, M.ChoosePart) and \
+            first.stage is not None else None
+        for where, what, ref, stage in _cycle_reads(use):
+            cy = _cycle_named(use, ref)
+            at = _at(use, where)
+            if isinstance(cy, str):
+                ids = [c.id for c in use.faction.cycles]
+                yield use.doc, use.loc, (f"{act}: program {act} names cycle {ref!r} at {at}: "
+                                         f"{M.unknown('cycle', cy, ids)}")
+            elif cy is None:
+                continue
+            elif what == "suit" and (bad := [x for x in cy.stages
+                                              if x not in ("fox", "rabbit", "mouse")]):
+                yield use.doc, use.loc, (
+                    f"{act}: program {act} reads the suit of cycle {cy.id} at {at}, and its "
+                    f"stages {', '.join(repr(x) for x in bad)} are no suits (fox, rabbit, "
+                    "mouse)")
+            elif what == "set" and stage == "chosen" and chosen is not cy:
+                yield use.doc, use.loc, (
+                    f"{act}: program {act} puts cycle {cy.id}'s marker on the chosen stage "
+                    f"at {at}, and its first choice chooses no stage of {cy.id}")
+            elif stage is not None and stage != "chosen" and stage not in cy.stages:
+                yield use.doc, use.loc, (
+                    f"{act}: program {act} names stage {stage!r} of cycle {cy.id} at {at}: "
+                    f"{M.unknown('stage', stage, list(cy.stages))}")
 
 
 @check("SETUP-NO-HOME", "error", USES,
@@ -1251,16 +1330,29 @@ def _advances(s: Any) -> list[tuple[Any, int]]:
             for x in prog.do if isinstance(x, M.AdvancePart)]
 
 
+def _reads_cycle(use: Any, cycle: str) -> bool:
+    """Whether a use of a program (a step, a menu entry) may read a cycle: it binds a
+    field to it, and its program is no standard one that only moves it on (a pack's own
+    program is seen at its uses: a suit or a stage read of it, CYCLE-STAGE)."""
+    if not isinstance(use, (M.ProgramStep, M.ProgramEntry)) or \
+            cycle not in use.fields().values():
+        return False
+    prog = _standard_program(use) if isinstance(use, M.ProgramStep) else None
+    return prog is None or not all(isinstance(x, M.AdvancePart) for x in prog.do)
+
+
 @check("CYCLE-STUCK", "warning", "faction",
        "A cycle that no step moves on (no advance_cycle, or each moves it by a whole turn "
-       "of the ring: its marker never leaves its first stage) or that no step reads (no "
-       "run_stage: where it stands changes nothing).",
+       "of the ring: its marker never leaves its first stage) or that nothing reads (no "
+       "run_stage, no program it is bound to: where it stands changes nothing).",
        example='`"cycles": [{"id": "wheel", ...}]` with no `advance_cycle` step')
 def _cycle_stuck(f: M.FactionSpec):
     steps = [s for _, prog in _programs(f) for s in prog]
+    uses = [*steps, *(e for _, menu in _menus(f) for e in menu)]
     for i, cy in enumerate(f.cycles):
         moves = [by for s in steps for c, by in _advances(s) if c == cy.id]
-        read = any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps)
+        read = any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps) or \
+            any(_reads_cycle(u, cy.id) for u in uses)
         if not moves:
             yield ("cycles", i), f"cycle {cy.id}: no advance_cycle step moves it"
         elif all(by % len(cy.stages) == 0 for by in moves):
@@ -1664,7 +1756,7 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
         chose = M.shape_chosen(prog)
         if chose == "nothing":
             yield ("programs", pid, "do", 0), f"{pid}: a choice chooses a clearing, a card " \
-                "or both"
+                "or both, or a cycle's stage alone"
             continue
         if prog.verb is None and chose != "none":
             yield ("programs", pid), (
@@ -1769,9 +1861,11 @@ def _replace_shape(pid: str, prog: M.Program, i: int,
 _WHAT = {"none": "as one action", "card": "one card at a time",
          "clearing": "one clearing at a time",
          "clearing_card": "one clearing and card at a time",
-         "piece_clearing": "one piece and clearing at a time"}
+         "piece_clearing": "one piece and clearing at a time",
+         "stage": "one stage of a cycle at a time"}
 _CHOSEN = {"none": "nothing", "card": "a card", "clearing": "a clearing",
-           "clearing_card": "a clearing and a card", "piece_clearing": "a piece and a clearing"}
+           "clearing_card": "a clearing and a card", "piece_clearing": "a piece and a clearing",
+           "stage": "a cycle's stage"}
 
 
 def _verb_shape(pid: str, verb: str, chose: str,

@@ -68,14 +68,16 @@ HOMEBREW_PARTIALS = {"forests", "cycles"}
 # Program parts no base program uses (a pack's library brings the program): the packs of
 # tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
 # tests/test_card_piles.py play them); 'advance' (the standard advance_cycle's) the
-# families bundle with test-seasons.
-HOMEBREW_PARTS = {"replace", "put_all", "advance"}
+# families bundle with test-seasons; 'set_stage' tests/data/packs/stages
+# (tests/test_stage_parts.py).
+HOMEBREW_PARTS = {"replace", "put_all", "advance", "set_stage"}
 # Core ability kinds no base faction has: tests/data/packs/rituals covers them (ruling
 # with pieces, Law 10.2.4: tests/test_limits.py).
 HOMEBREW_ABILITIES = {"rule_with"}
 PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "replace-verbs"
 PILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "piles"
 RITUALS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "rituals"
+STAGES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "stages"
 
 
 @cache
@@ -217,6 +219,7 @@ def test_the_base_bundle_uses_every_family():
     assert set(build_tables(resolve([PILES_PACK])).uses.parts) >= {"put_all"}
     assert set(build_tables(resolve([RITUALS_PACK])).uses.abilities) >= HOMEBREW_ABILITIES
     assert "advance" in build_tables(mixed_bundle("marquise+seasons")).uses.parts
+    assert "set_stage" in build_tables(resolve([STAGES_PACK])).uses.parts
 
 
 def test_the_banner_names_the_templates_and_the_command():

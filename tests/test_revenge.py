@@ -96,3 +96,23 @@ def test_the_event_s_pieces_outside_a_trigger_is_a_located_error(tmp_path):
     found = [(d.code, d.pointer) for d in validate([pack]).diagnostics
              if d.severity == "error"]
     assert ("PROGRAM-SHAPE", "/programs/pray/do/1/count") in found
+
+
+@pytest.mark.parametrize("order", SEATINGS)
+@pytest.mark.parametrize("pure", [True, False], ids=["pure", "compiled"])
+def test_a_sacrifice_needs_a_bird_card(bundle, order, pure):
+    """Law 10.5.4: the Sacrifice ritual puts a warrior in the Acolytes box, and to
+    perform it a bird card must be revealed: a card choice of one printed suit offers
+    the bird cards only (no other card is a bird here)."""
+    g = past_setup(order, bundle=bundle, pure=pure, empty_hands=True)
+    me = order.index("test-skinks")
+    pos.set_hand(g, me, ["anvil", "bird-crossbow", "armorers", "bake-sale"])
+    pos.goto(g, "test-skinks", "daylight", "actions")
+    assert sorted(a for a in g.legal() if a.startswith("sacrifice ")) == \
+        ["sacrifice armorers", "sacrifice bird-crossbow"]
+    supply = pos.supply(g, "skink")
+    g.apply("sacrifice armorers")
+    assert g.box(me, "acolytes") == 1 and pos.supply(g, "skink") == supply - 1
+    assert "armorers" not in g.hand(me)
+    pos.set_hand(g, me, ["anvil", "bake-sale"])
+    assert not [a for a in g.legal() if a.startswith("sacrifice ")]

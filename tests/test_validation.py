@@ -682,7 +682,8 @@ def test_every_check_code_has_a_fixture_that_triggers_it():
     triggered |= {"MAP-CORNERS-FEW", "SETUP-SLOTS", "ID-DUP", "TRACK-DRAW-NONE", "TURN-NO-DRAW",
                   "MAP-FOREST-ID", "MAP-SUIT-MISSING", "CARD-NO-EFFECT", "REF-UNDEF",
                   "ZONE-CAPACITY", "CYCLE-STUCK", "FOREST-SCORE", "PROGRAM-USE",
-                  "PROGRAM-NEVER", "ZONE-DISCARDS-TWO", "KEY-UNKNOWN"}
+                  "PROGRAM-NEVER", "ZONE-DISCARDS-TWO", "KEY-UNKNOWN",
+                  "CYCLE-STAGE"}  # (test_stage_parts.py)
     assert {c.code for c in CHECKS} <= triggered
 
 
