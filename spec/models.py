@@ -354,6 +354,9 @@ class Rule(_Ability):
     has more ('with': Law 10.2.4, Pilgrims, which overrides another's 'ties').
     'rule_ties' is the first spelling of ``{"kind": "rule", "ties": true}``."""
 
+    # (A dump by field name, 'with_', reads back as well as the key 'with'.)
+    model_config = ConfigDict(**Strict.model_config, populate_by_name=True)
+
     kind: Literal["rule", "rule_ties"]
     ties: bool = Field(default=False, json_schema_extra=ADDED_LATER)
     """Rule the clearings where you tie for the most and have a piece (true for
