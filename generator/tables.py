@@ -448,13 +448,13 @@ def content_uses(bundle: Bundle) -> Uses:
     programs = [a.do for a in abilities if isinstance(a, (M.Effect, M.Trigger))] + \
         [c.on_craft for c in bundle.deck.cards if c.on_craft]
     programs = [effect_ops(prog) for prog in programs]
-    eops = ["part" if isinstance(op, M.EFFECT_PARTS) else op.op for prog in programs
-            for op in prog]
+    eops = ["part" if isinstance(op, M.EFFECT_PARTS) else effect_op_name(op)
+            for prog in programs for op in prog]
     parts += [op.op for prog in programs for op in prog if isinstance(op, M.EFFECT_PARTS)]
     parts += ["put" for prog in programs for op in prog
               if (isinstance(op, (M.DrawPart, M.GivePart)) and op.into is not None) or
               (isinstance(op, M.DiscardAllPart) and op.source not in ("hand", "columns"))]
-    menu += [x for prog in programs for op in prog if isinstance(op, M.TakeActionsOp)
+    menu += [x for prog in programs for op in prog if isinstance(op, M.Actions)
              for x in entries(op.menu)]
     return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
                    [k for a in abilities for k, _ in table_kinds(a, None)], eops, parts,
@@ -469,6 +469,12 @@ def effect_ops(prog: list) -> list:
         out.append(op)
         out.extend(getattr(op, "otherwise", None) or ())
     return out
+
+
+def effect_op_name(op) -> str:
+    """An effect op's name among EFFECT_OPS: the part 'actions' (models.Actions, the
+    turn step's operation) is the effect frame 'take_actions' it runs as."""
+    return "take_actions" if isinstance(op, M.Actions) else op.op
 
 
 def step_program(step, library: dict) -> M.Program | None:
@@ -1061,14 +1067,15 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 continue
             if isinstance(op, M.ExtraHitsOp):
                 a = op.hits
-            elif isinstance(op, M.TakeActionsOp):
+            elif isinstance(op, M.Actions):
+                assert isinstance(op.count, int), "a number in an effect (EFFECT-ACTIONS)"
                 a = op.count
                 b, c = emit_menu(op.menu)
             elif isinstance(op, M.TrimZoneOp):
                 a = zones.index(op.zone)
             elif isinstance(op, M.LoseBoxHalfOp):
                 a = boxes.index(op.box)
-            eop.append(EFFECT_OPS.index(op.op))
+            eop.append(EFFECT_OPS.index(effect_op_name(op)))
             for col, v in ((ea, a), (eb, b), (ec, c)):
                 col.append(v)
         if crafted >= 0:
@@ -1112,7 +1119,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # What must hold for using it to do anything (public facts only): a menu entry
         # its take_actions can take, or rolled hits for it to ignore.
         pre, pre_arg = 0, 0
-        ta = [(i, op) for i, op in enumerate(eff.do) if isinstance(op, M.TakeActionsOp)]
+        ta = [(i, op) for i, op in enumerate(eff.do) if isinstance(op, M.Actions)]
         # (A menu entry that spends a hand card would make the check depend on the hand.)
         if ta and not any(reads_hand(m) for m in ta[0][1].menu):
             pre, pre_arg = 1, start + ta[0][0]

@@ -38,6 +38,7 @@ from .loader import load_file, load_pack, validate_data
 from .models import (
     EFFECT_PARTS,
     ENGINE_STEP_OPS,
+    Actions,
     ClearingCount,
     ClearingFilter,
     DeckSpec,
@@ -282,6 +283,11 @@ def _with_effect_op_dumps(doc: DeckSpec | FactionSpec, dumped: dict) -> dict:
         for j, part in enumerate(prog):
             if isinstance(part, EFFECT_PARTS):
                 dumps[j] = _effect_part_dump(part, dumps[j])
+            elif isinstance(part, Actions):
+                # The turn step's operation in an effect program hashes as the op
+                # 'take_actions' it was first written as (its only fields then).
+                dumps[j] = {"op": "take_actions", "count": dumps[j]["count"],
+                            "menu": dumps[j]["menu"]}
     for abilities, dumps in holders:
         for a, d in zip(abilities, dumps, strict=True):
             if isinstance(a, Rule) and a.rules_ties() and not a.with_:

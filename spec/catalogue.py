@@ -175,14 +175,57 @@ def uses(files: list[tuple[str, object]]) -> dict[type, list[str]]:
     return out
 
 
+# Where a primitive may appear, by the group whose union holds it.  A primitive is one
+# operation of the Law: one model in two groups (the turn step 'actions' is an effect
+# program's part too), or the twin models below, one operation spelled by each place's
+# key (a step's 'op', a menu entry's 'action'), is listed once, where it first appears.
+_PLACES = {"Steps": "a step", "Menu actions": "a menu entry", "Abilities": "an ability",
+           "Effect ops": "an effect program's part", "Program parts": "a program's part"}
+_TWINS: dict[type[BaseModel], type[BaseModel]] = {}
+
+
+def primitive(model: type[BaseModel]) -> type[BaseModel]:
+    """The model a primitive is listed by (a twin's: the one it is the twin of)."""
+    return _TWINS.get(model, model)
+
+
+def members(model: type[BaseModel]) -> list[type[BaseModel]]:
+    """The models of one primitive: the one it is listed by, then its twins."""
+    return [model] + [t for t, m in _TWINS.items() if m is model]
+
+
+def places(model: type[BaseModel]) -> list[str]:
+    """The groups of the catalogue a primitive may appear in, in order (the first lists
+    it)."""
+    ms = members(primitive(model))
+    return [title for title, _, union, _ in _GROUPS
+            if any(m in _members(union) for m in ms)]
+
+
+def _group_of(model: type[BaseModel]) -> str:
+    """The first group whose union holds this model itself."""
+    return next(title for title, _, union, _ in _GROUPS if model in _members(union))
+
+
+def _files(used: dict[type, list[str]], model: type[BaseModel]) -> list[str]:
+    """The files (and programs) using a primitive, any of its models, in order."""
+    out: list[str] = []
+    for m in members(model):
+        out += [f for f in used.get(m, []) if f not in out]
+    return out
+
+
 def use_counts(files: list[tuple[str, object]]) -> dict[str, int]:
     """'group name' (e.g. 'Steps craft') -> how many content files (for a program part:
-    programs) use that primitive, for every primitive of the catalogue's groups."""
+    programs) use that primitive, for every primitive of the catalogue's groups, each
+    once: under the first group that holds it (a twin's files counted with its
+    primitive's)."""
     used = uses(files)
     out = {}
     for title, tag, union, _ in _GROUPS:
         for model in _members(union):
-            out[f"{title} {_tag(model, tag)}"] = len(used.get(model, []))
+            if primitive(model) is model and places(model)[0] == title:
+                out[f"{title} {_tag(model, tag)}"] = len(_files(used, model))
     return out
 
 
@@ -213,12 +256,20 @@ def catalogue_markdown(examples: Path | None = None) -> str:
         lines += [f"## {title}", "", intro, "",
                   "| name | what it does | parameters | used by |", "|---|---|---|---|"]
         for model in _members(union):
+            where = places(model)
+            if primitive(model) is not model or where[0] != title:
+                continue  # listed once, where it first appears
             fields = model.model_fields
             tag_value = _tag(model, tag)
             doc = " ".join(inspect.cleandoc(model.__doc__ or "").split())
+            for twin in members(model)[1:]:
+                doc += " As " + _PLACES[_group_of(twin)] + ": " + " ".join(
+                    inspect.cleandoc(twin.__doc__ or "").split())
+            if len(where) > 1:
+                doc += " May appear as: " + ", ".join(_PLACES[w] for w in where) + "."
             params = [_param(n, f) for n, f in fields.items() if n != tag]
             lines.append(f"| `{tag_value}` | {doc} | {'<br>'.join(params) or '-'} | "
-                         f"{_used_by(used.get(model, []))} |")
+                         f"{_used_by(_files(used, model))} |")
         lines.append("")
     lines += ["## Values, conditions and filters", "",
               "What program parts read: a *value* is a whole number, a number parameter "

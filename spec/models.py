@@ -597,13 +597,37 @@ class IgnoreRolledHitsOp(Strict):
     op: Literal["ignore_rolled_hits"]
 
 
-class TakeActionsOp(Strict):
-    """Take up to 'count' actions from a menu (or 'done'); battles it starts run in
-    full before the program goes on."""
+class Actions(Strict):
+    """Take actions from a menu; each card of extra_action_suit spent adds one. A turn
+    step, and an effect program's part (a card's 'take more actions': a number of them,
+    or 'done'; battles it starts run in full before the program goes on)."""
 
-    op: Literal["take_actions"]
-    count: int = Field(default=1, ge=1, le=10)
-    menu: list[MenuAction] = Field(min_length=1)
+    op: Literal["actions", "take_actions"]
+    count: ActionCount
+    """How many: a number, one per warrior in a box (read as each action is taken, so
+    warriors lost from the box mid-step end it sooner), or null for any number, ending
+    with 'done'. In an effect program: a number, 1 to 10 (EFFECT-ACTIONS)."""
+    extra_action_suit: Suit | None = None
+    """Spending a card of this suit adds an action (Law 6.5); only with a numeric count,
+    in a step (EFFECT-ACTIONS)."""
+    menu: list[MenuAction]
+    """The actions offered (an effect program's: at least one, EFFECT-ACTIONS)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_spelling(cls, data: Any) -> Any:
+        # An effect program's 'take_actions' (its first spelling) is this part; its
+        # count was 1 unless given.
+        if isinstance(data, dict) and data.get("op") == "take_actions":
+            data = {"count": 1, **data, "op": "actions"}
+        return data
+
+    @model_validator(mode="after")
+    def _extra(self) -> Actions:
+        if self.extra_action_suit is not None and not isinstance(self.count, int):
+            raise Err("VALUE-INVALID", ("extra_action_suit",),
+                      "extra actions need a numeric 'count' (not a box or any number)")
+        return self
 
 
 class LoseBoxHalfOp(Strict):
@@ -630,7 +654,7 @@ none; EFFECT-ZONE)."""
 
 EffectOnlyOp = Annotated[
     (
-        ExtraHitsOp | IgnoreRolledHitsOp | TakeActionsOp | LoseBoxHalfOp | TrimZoneOp
+        ExtraHitsOp | IgnoreRolledHitsOp | Actions | LoseBoxHalfOp | TrimZoneOp
     ),
     Field(discriminator="op"),
 ]
@@ -653,26 +677,6 @@ class Craft(Strict):
     """Craft cards by activating crafting pieces (Law 4.1)."""
 
     op: Literal["craft"]
-
-
-class Actions(Strict):
-    """Take actions from a menu; each card of extra_action_suit spent adds one."""
-
-    op: Literal["actions"]
-    count: ActionCount
-    """How many: a number, one per warrior in a box (read as each action is taken, so
-    warriors lost from the box mid-step end it sooner), or null for any number, ending
-    with 'done'."""
-    extra_action_suit: Suit | None = None
-    """Spending a card of this suit adds an action (Law 6.5); only with a numeric count."""
-    menu: list[MenuAction]
-
-    @model_validator(mode="after")
-    def _extra(self) -> Actions:
-        if self.extra_action_suit is not None and not isinstance(self.count, int):
-            raise Err("VALUE-INVALID", ("extra_action_suit",),
-                      "extra actions need a numeric 'count' (not a box or any number)")
-        return self
 
 
 class DiscardDownTo(Strict):
@@ -1652,7 +1656,7 @@ compiled for its use (generator/programs.py compile_effect_part)."""
 EffectOp = Annotated[
     (
         ScorePart | LoseVpPart | DrawPart | RemovePart | DiscardAllPart | GivePart |
-        ShowPart | IntoBoxPart | ExtraHitsOp | IgnoreRolledHitsOp | TakeActionsOp |
+        ShowPart | IntoBoxPart | ExtraHitsOp | IgnoreRolledHitsOp | Actions |
         LoseBoxHalfOp | TrimZoneOp
     ),
     Field(discriminator="op"),

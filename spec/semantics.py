@@ -908,8 +908,31 @@ def _effect_battle_only(doc: Any):
        example='`{"timing": "daylight", "do": [{"op": "take_actions", "menu": [...]}]}`')
 def _effect_take_actions(doc: Any):
     for loc, prog, op in _ops(doc):
-        if isinstance(op, M.TakeActionsOp) and not prog.start:
-            yield loc, f"{prog.where}: take_actions only at the start of a phase"
+        if isinstance(op, M.Actions) and not prog.start:
+            yield loc, f"{prog.where}: actions only at the start of a phase"
+
+
+@check("EFFECT-ACTIONS", "error", "faction, deck",
+       "An effect program's 'actions' part (the turn step's operation: take actions from "
+       "a menu) with what only a step supports: a count that is not a number of 1 to 10 "
+       "(a box's warriors, or null for any number), an 'extra_action_suit' (extra "
+       "actions paid with a card, Law 6.5, are a turn's), or an empty menu.",
+       "1.4.1, 6.5",
+       example='`{"timing": "start_of_daylight", "do": [{"op": "actions", "count": null, '
+               '"menu": [{"action": "battle"}]}]}`')
+def _effect_actions(doc: Any):
+    for loc, prog, op in _ops(doc):
+        if not isinstance(op, M.Actions):
+            continue
+        if not isinstance(op.count, int) or not 1 <= op.count <= 10:
+            yield (*loc, "count"), (f"{prog.where}: an effect's actions take a number of "
+                                    f"actions, 1 to 10 (not {op.count!r})")
+        if op.extra_action_suit is not None:
+            yield (*loc, "extra_action_suit"), (
+                f"{prog.where}: extra actions paid with a card are a turn step's "
+                "(Law 6.5), not an effect's")
+        if not op.menu:
+            yield (*loc, "menu"), f"{prog.where}: an effect's actions need a menu"
 
 
 @check("EFFECT-ZONE", "error", "deck",
@@ -1376,7 +1399,7 @@ def _menus(doc: Any) -> Iterator[tuple[Loc, list]]:
                 if isinstance(s, M.Actions):
                     yield (*base, i, "menu"), s.menu
     for loc, _prog, op in _ops(doc):
-        if isinstance(op, M.TakeActionsOp):
+        if isinstance(op, M.Actions):
             yield (*loc, "menu"), op.menu
 
 
