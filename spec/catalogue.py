@@ -181,7 +181,10 @@ def uses(files: list[tuple[str, object]]) -> dict[type, list[str]]:
 # key (a step's 'op', a menu entry's 'action'), is listed once, where it first appears.
 _PLACES = {"Steps": "a step", "Menu actions": "a menu entry", "Abilities": "an ability",
            "Effect ops": "an effect program's part", "Program parts": "a program's part"}
-_TWINS: dict[type[BaseModel], type[BaseModel]] = {}
+_TWINS: dict[type[BaseModel], type[BaseModel]] = {
+    M.CraftAction: M.Craft,  # Law 4.1: crafting, in its own step or as one of the actions
+    M.ProgramEntry: M.ProgramStep,  # a program of the libraries run, by its name
+}
 
 
 def primitive(model: type[BaseModel]) -> type[BaseModel]:

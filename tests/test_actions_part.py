@@ -122,6 +122,27 @@ def test_the_catalogue_lists_actions_once_with_where_it_may_appear():
     assert "| `take_actions` |" not in text
 
 
+@pytest.mark.parametrize("twin, model, where", [
+    (M.CraftAction, M.Craft, ["Steps", "Menu actions"]),
+    (M.ProgramEntry, M.ProgramStep, ["Steps", "Menu actions"])])
+def test_one_operation_at_two_places_is_one_row(twin, model, where):
+    """Law 4.1: crafting is one operation, a step of its own (the Marquise, the Eyrie) or
+    one of a menu's actions (the Alliance, Law 8.5); a program run by its name likewise:
+    one row under Steps, its files the files of both, saying where it may appear."""
+    from rootlaw.spec.catalogue import primitive
+
+    assert primitive(twin) is model and places(twin) == places(model) == where
+    content = content_files(ROOT / "examples")
+    used = uses(content)
+    both = set(used[model]) | set(used[twin])
+    name = "craft" if model is M.Craft else "program"
+    text = (ROOT / "docs" / "catalogue.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith(f"| `{name}` |")]
+    assert len(rows) == 1 and "May appear as: a step, a menu entry." in rows[0]
+    assert all(f"`{f}`" in rows[0] for f in both)
+    assert use_counts(content)[f"Steps {name}"] == len(both)
+
+
 # ------------------------------------------------------------------- play
 
 def _play(order, holder, core_kind, spelling):

@@ -185,6 +185,11 @@ DOCUMENTS = [
                                   '"extra_hits"')]),
     ("effect-take-actions.json", [("EFFECT-TAKE-ACTIONS", "/abilities/1/do/0",
                                    '"take_actions"')]),
+    # Law 1.4.1, 6.5: an effect's actions, a number of them; extra actions paid with a
+    # card are a turn step's (the step's model, at an effect's place).
+    ("effect-actions.json", [("EFFECT-ACTIONS", "/abilities/1/do/0/count", '"count": null'),
+                             ("EFFECT-ACTIONS", "/abilities/2/do/0/extra_action_suit",
+                              '"extra_action_suit": "bird"')]),
     ("effect-cost.json", [("EFFECT-COST", "/abilities/1/cost", '"cost": "discard"')]),
     ("trigger-pieces.json", [("TRIGGER-PIECES", "/abilities/1/pieces", '"alarm"')]),
     ("deck-effect-program.json", [("EFFECT-TARGET", "/cards/3/on_craft/1", '"hits": 1'),
