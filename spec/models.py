@@ -615,7 +615,7 @@ class TrimZoneOp(Strict):
     zone: Ident
 
 
-ZONE_OPS: tuple[type, ...] = (TrimZoneOp,)
+ZONE_OPS = (TrimZoneOp,)
 """Effect ops on the holder's zones and boxes: a faction's abilities only (a card has
 none; EFFECT-ZONE)."""
 
