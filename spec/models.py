@@ -1897,7 +1897,7 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 
 # Cards and abilities name effect programs and abilities defined after them.
 for _m in (SumValue, IfValue, TimesValue, HalfValue, AtLeast, NotCondition, ClearingFilter,
-           ClearingCount, SpendPart, PlacePart, ScorePart, LoseVpPart, DrawPart):
+           ClearingCount, SpendPart, PlacePart, ScorePart, LoseVpPart, DrawPart, IntoBoxPart):
     _m.model_rebuild()
 Effect.model_rebuild()
 Trigger.model_rebuild()
