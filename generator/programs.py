@@ -230,6 +230,11 @@ def _value(v, code: _Code, c: str = "c"):
             return None
         code.inst.uses.add("forests")
         return f"self.forests_held(p, {least})"
+    if isinstance(v, M.BoxValue):
+        return f"self.s[S_BOX + p * B + {r.box(v.box)}]"
+    if isinstance(v, M.HalfValue):
+        half = _value(v.half, code, c)
+        return None if half is None else f"(({half} + 1) // 2)"
     if isinstance(v, M.EventPieces):
         if not code.inst.tag.startswith("eff_"):
             raise ProgramError(f"program {r.program}: {{'event': 'pieces'}} is a trigger's "
@@ -839,6 +844,9 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             if r.bound(part.box) is None:
                 continue  # a box the use leaves out: no such part
             boxed, bx = r.piece(part.piece), r.box(part.box)
+            if part.from_box or part.who != "self":
+                raise ProgramError(f"program {inst.program}: into_box 'from_box' or a "
+                                   "'who' is an effect program's, for now")
             if part.count != 1:
                 raise ProgramError(f"program {inst.program}: into_box of a count other "
                                    "than 1 is a trigger's, for now")
@@ -1178,11 +1186,16 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
                  "            self.show_hand(p, q)"]
     elif isinstance(part, M.IntoBoxPart):
         # As many of the piece as the supply holds, up to the count (Law 10.2.3).
+        # From the box: as many as the box holds, up to the count (Law 8.2.4).
         count = _value(part.count, code)
         boxed, bx = r.piece(part.piece), r.box(part.box)
-        lines = [f"        q = min({count}, self.s[S_SUPPLY + {boxed}])", "        if q > 0:",
-                 f"            self.s[S_SUPPLY + {boxed}] -= q",
-                 f"            self.s[S_BOX + p * B + {bx}] += q"]
+        src, dst = f"S_SUPPLY + {boxed}", f"S_BOX + p * B + {bx}"
+        if part.from_box:
+            src, dst = dst, src
+        lines = ["        if p < 0:", "            return 0",
+                 f"        q = min({count}, self.s[{src}])", "        if q > 0:",
+                 f"            self.s[{src}] -= q",
+                 f"            self.s[{dst}] += q"]
     else:
         lines = _apply_step_part(part, r, code, inst, effect_at=at)
     who = getattr(part, "who", "self")

@@ -55,8 +55,7 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
 # Ops of effect programs (effects, triggers, immediate cards), in catalogue order.
 # 'part': a program part (models.EFFECT_PARTS), compiled on its own (EOP_A: its index,
 # generator/programs.py compile_effect_part).
-EFFECT_OPS = ("part", "extra_hits", "ignore_rolled_hits", "take_actions",
-              "lose_box_half", "trim_zone")
+EFFECT_OPS = ("part", "extra_hits", "ignore_rolled_hits", "take_actions", "trim_zone")
 # When a usable effect is offered (models.Timing), whom it targets, which battle side uses it.
 TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
            "daylight", "evening", "battle_before_roll", "battle_after_roll")
@@ -331,7 +330,7 @@ PARTIALS = (
     Partial("pay", parts=("pay",), frames=("pay",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
     Partial("zones", parts=("put", "spend"),
-            eops=("lose_box_half", "trim_zone"),
+            eops=("trim_zone",),
             frames=("zone_pay", "zone_trim")),
     # Cards between players' hands (the give and show parts); a given card's choice is
     # the frame 'zone_give' (the name records have always given it).
@@ -1073,8 +1072,6 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 b, c = emit_menu(op.menu)
             elif isinstance(op, M.TrimZoneOp):
                 a = zones.index(op.zone)
-            elif isinstance(op, M.LoseBoxHalfOp):
-                a = boxes.index(op.box)
             eop.append(EFFECT_OPS.index(effect_op_name(op)))
             for col, v in ((ea, a), (eb, b), (ec, c)):
                 col.append(v)

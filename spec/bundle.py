@@ -39,6 +39,7 @@ from .models import (
     EFFECT_PARTS,
     ENGINE_STEP_OPS,
     Actions,
+    BoxValue,
     ClearingCount,
     ClearingFilter,
     DeckSpec,
@@ -47,6 +48,8 @@ from .models import (
     Effect,
     FactionSpec,
     GivePart,
+    HalfValue,
+    IntoBoxPart,
     LibrarySpec,
     LoseVpPart,
     MapSpec,
@@ -251,6 +254,9 @@ def _effect_part_dump(part: Any, dumped: dict) -> dict:
     if isinstance(part, GivePart) and part.into is not None and \
             part == _give_card_to_zone(part.into):
         return {"op": "give_card_to_zone", "zone": part.into}
+    if isinstance(part, IntoBoxPart) and isinstance(part.box, str) and \
+            part == _lose_box_half(part.box):
+        return {"op": "lose_box_half", "box": part.box}
     return dumped
 
 
@@ -263,6 +269,13 @@ def _give_card_to_zone(zone: str) -> GivePart:
     return GivePart(op="give", to="holder", into=zone, matching="clearing", otherwise=[
         ShowPart(op="show", to="holder"),
         DrawPart(op="draw", who="holder", into=zone)])
+
+
+def _lose_box_half(box: str) -> IntoBoxPart:
+    """Law 8.2.4's officers lost as the part (what the op lose_box_half did): half the
+    holder's warriors in the box, rounded up, back to the supply."""
+    return IntoBoxPart(op="into_box", piece="warrior", box=box, from_box=True, who="holder",
+                       count=HalfValue(half=BoxValue(box=box)))
 
 
 def _with_effect_op_dumps(doc: DeckSpec | FactionSpec, dumped: dict) -> dict:

@@ -630,14 +630,6 @@ class Actions(Strict):
         return self
 
 
-class LoseBoxHalfOp(Strict):
-    """Half of the warriors in the holder's box, rounded up, go back to the supply (Law
-    8.2.4)."""
-
-    op: Literal["lose_box_half"]
-    box: Ident
-
-
 class TrimZoneOp(Strict):
     """While a zone's capacity is in force (none of the buildings that lift it on the
     map), the holder discards cards of their choice from it down to the capacity (Law
@@ -647,14 +639,14 @@ class TrimZoneOp(Strict):
     zone: Ident
 
 
-ZONE_OPS = (LoseBoxHalfOp, TrimZoneOp)
+ZONE_OPS = (TrimZoneOp,)
 """Effect ops on the holder's zones and boxes: a faction's abilities only (a card has
 none; EFFECT-ZONE)."""
 
 
 EffectOnlyOp = Annotated[
     (
-        ExtraHitsOp | IgnoreRolledHitsOp | Actions | LoseBoxHalfOp | TrimZoneOp
+        ExtraHitsOp | IgnoreRolledHitsOp | Actions | TrimZoneOp
     ),
     Field(discriminator="op"),
 ]
@@ -1155,6 +1147,20 @@ class EventPieces(Strict):
     event: Literal["pieces"]
 
 
+class BoxValue(Strict):
+    """The pieces in one of the actor's boxes (Law 8.2.4: the warriors in the Officers
+    box)."""
+
+    box: Ref
+    """The box ('$name' of a box parameter)."""
+
+
+class HalfValue(Strict):
+    """Half a value, rounded up (Law 8.2.4: 'half of the warriors, rounded up')."""
+
+    half: Value
+
+
 class TimesValue(Strict):
     """A value times another (VP for each forest held)."""
 
@@ -1164,7 +1170,8 @@ class TimesValue(Strict):
 _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "sum-of",
                 "if": "if-then", "clearings": "clearing-count", "track_vp": "track-vp",
                 "draw_bonus": "draw-bonus", "cards": "card-count",
-                "forests_held": "forests-held", "times": "times", "event": "event-pieces"}
+                "forests_held": "forests-held", "times": "times", "event": "event-pieces",
+                "box": "box-pieces", "half": "half-of"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
                     "at_stage": "at-stage"}
 
@@ -1206,7 +1213,8 @@ Value = Annotated[
     Annotated[IfValue, Tag("if-then")] | Annotated[ClearingCount, Tag("clearing-count")] |
     Annotated[TrackVp, Tag("track-vp")] | Annotated[DrawBonus, Tag("draw-bonus")] |
     Annotated[CardCount, Tag("card-count")] | Annotated[ForestsHeld, Tag("forests-held")] |
-    Annotated[TimesValue, Tag("times")] | Annotated[EventPieces, Tag("event-pieces")],
+    Annotated[TimesValue, Tag("times")] | Annotated[EventPieces, Tag("event-pieces")] |
+    Annotated[BoxValue, Tag("box-pieces")] | Annotated[HalfValue, Tag("half-of")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
@@ -1223,7 +1231,8 @@ _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": S
                  "if-then": IfValue, "clearing-count": ClearingCount, "track-vp": TrackVp,
                  "draw-bonus": DrawBonus, "card-count": CardCount,
                  "forests-held": ForestsHeld, "times": TimesValue,
-                 "event-pieces": EventPieces}
+                 "event-pieces": EventPieces, "box-pieces": BoxValue,
+                 "half-of": HalfValue}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
                      "at-stage": AtStage}
 
@@ -1426,7 +1435,8 @@ class ReplacePart(Strict):
 class IntoBoxPart(Strict):
     """Put pieces from the actor's supply into one of its boxes, as many as are left (Law
     8.5.3, an officer trained; 10.2.3, Revenge: the warriors removed while defending, in a
-    trigger's program)."""
+    trigger's program); or, 'from_box', the other way: out of the box back to the supply,
+    as many as the box holds (Law 8.2.4, a base removed: half the officers, rounded up)."""
 
     op: Literal["into_box"]
     piece: Ref
@@ -1437,6 +1447,10 @@ class IntoBoxPart(Strict):
     ``{"event": "pieces"}``, the warriors its event removed)."""
     require: bool = True
     """Offer the action only while a piece is left to put in; false: put if one is."""
+    from_box: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Out of the box to the supply (Law 8.2.4), not into it: in an effect program."""
+    who: Who = Field(default="self", json_schema_extra=ADDED_TO_LIBRARIES)
+    """Whose box, in an effect program ('holder': the ability's faction, Law 8.2.4)."""
 
 
 class TakeHomePart(Strict):
@@ -1657,7 +1671,7 @@ EffectOp = Annotated[
     (
         ScorePart | LoseVpPart | DrawPart | RemovePart | DiscardAllPart | GivePart |
         ShowPart | IntoBoxPart | ExtraHitsOp | IgnoreRolledHitsOp | Actions |
-        LoseBoxHalfOp | TrimZoneOp
+        TrimZoneOp
     ),
     Field(discriminator="op"),
 ]
@@ -1886,8 +1900,8 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 
 
 # Cards and abilities name effect programs and abilities defined after them.
-for _m in (SumValue, IfValue, TimesValue, AtLeast, NotCondition, ClearingFilter,
-           ClearingCount, SpendPart, PlacePart, ScorePart, LoseVpPart, DrawPart):
+for _m in (SumValue, IfValue, TimesValue, HalfValue, AtLeast, NotCondition, ClearingFilter,
+           ClearingCount, SpendPart, PlacePart, ScorePart, LoseVpPart, DrawPart, IntoBoxPart):
     _m.model_rebuild()
 Effect.model_rebuild()
 Trigger.model_rebuild()

@@ -936,8 +936,7 @@ def _effect_actions(doc: Any):
 
 
 @check("EFFECT-ZONE", "error", "deck",
-       "A zone or box op (lose_box_half, "
-       "trim_zone) in a card's program: zones and boxes are a faction's, and a card has "
+       "A zone op (trim_zone) in a card's program: zones and boxes are a faction's, and a card has "
        "none to name.", "8.2.3",
        example='`{"kind": "trigger", ..., "do": [{"op": "trim_zone", "zone": "supporters"}]}` '
                'on a card')

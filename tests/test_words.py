@@ -246,7 +246,7 @@ CASES = [
         ("VALUE-INVALID", "/cards/2/on_craft/0",
          "'op' must name an effect op or part: score, lose_vp, draw, remove, discard_all, "
          "give, show, into_box, extra_hits, ignore_rolled_hits, actions, "
-         "lose_box_half, trim_zone, not 'drow' (did you mean 'draw'?)")]),
+         "trim_zone, not 'drow' (did you mean 'draw'?)")]),
     ("a misspelt document kind", "faction", setv("/kind", "fraction"), [
         ("VALUE-INVALID", "", "'kind' must name a content file: pack, map, deck, faction, "
                               "patch, library, not 'fraction' (did you mean 'faction'?)")]),
