@@ -1192,8 +1192,7 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
         src, dst = f"S_SUPPLY + {boxed}", f"S_BOX + p * B + {bx}"
         if part.from_box:
             src, dst = dst, src
-        lines = ["        if p < 0:", "            return 0",
-                 f"        q = min({count}, self.s[{src}])", "        if q > 0:",
+        lines = [f"        q = min({count}, self.s[{src}])", "        if q > 0:",
                  f"            self.s[{src}] -= q",
                  f"            self.s[{dst}] += q"]
     else:
