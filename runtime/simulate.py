@@ -721,14 +721,19 @@ def _run_processes(ref: CoreRef, tasks: list[ChunkTask], jobs: int, on_chunk: On
         except BaseException as e:
             # Ctrl-C or a failed chunk: stop every worker now, not after the queued chunks.
             procs = list((getattr(pool, "_processes", None) or {}).values())
+            # The pool's manager thread, held before shutdown() forgets it: it must be
+            # joined (it sees the workers gone and closes its wake-up pipe), or it races
+            # the interpreter's exit hook, which then writes to the pipe as it closes
+            # (EBADF traceback at exit, CPython 3.11).  shutdown(wait=False) sets the
+            # pool's own reference to None, so a later shutdown(wait=True) joins nothing.
+            manager = getattr(pool, "_executor_manager_thread", None)
             pool.shutdown(wait=False, cancel_futures=True)
             for proc in procs:
                 proc.terminate()
             for proc in procs:
                 proc.join()
-            # Join the pool's manager thread too (it sees the workers gone and closes its
-            # wake-up pipe): left running, it races the interpreter's exit hook, which
-            # then writes to the closed pipe (EBADF traceback at exit, CPython 3.11).
+            if manager is not None:
+                manager.join()
             pool.shutdown(wait=True)
             if isinstance(e, BrokenProcessPool):
                 raise RootlawError(f"a worker process died: {e}", code="WORKER-FAILED") \
