@@ -486,7 +486,10 @@ def table_kinds(ab, pidx: dict[str, int] | None) -> list[tuple[str, int | None]]
     """The core's ability kinds (ABILITY_KINDS) an ability of the content is, each with
     its value (None: ``ability_value``'s): a 'rule' is rule_ties where it rules ties
     (Law 7.2.2) and rule_with, a bitmask of its pieces, where it rules with pieces (Law
-    10.2.4); every other ability is its own kind."""
+    10.2.4); a 'battle' is one kind per modifier it makes (models.Battle.modifiers);
+    every other ability is its own kind."""
+    if isinstance(ab, M.Battle):
+        return [(kind, value) for kind, value in ab.modifiers()]
     if not isinstance(ab, M.Rule):
         return [(ab.kind, None)]
     out: list[tuple[str, int | None]] = [("rule_ties", 1)] if ab.rules_ties() else []
@@ -835,9 +838,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         if ab.kind in ("exclusive_placement", "rescue_removed_warriors"):
             return pidx.get(ab.token, -1)
         return {"rule_ties": 1, "item_vp": getattr(ab, "vp", 0),
-                "recruit_count": getattr(ab, "count", 0),
-                "attack_extra_hits": getattr(ab, "hits", 0),
-                "battle_removal_vp": getattr(ab, "vp", 0)}.get(ab.kind, 1)
+                "recruit_count": getattr(ab, "count", 0)}.get(ab.kind, 1)
 
     def role_mask(f: M.FactionSpec, ab) -> int:
         """Roles under which a faction ability is on (bit R: no role held)."""

@@ -39,6 +39,7 @@ from .models import (
     EFFECT_PARTS,
     ENGINE_STEP_OPS,
     Actions,
+    Battle,
     BoxValue,
     ClearingCount,
     ClearingFilter,
@@ -308,7 +309,23 @@ def _with_effect_op_dumps(doc: DeckSpec | FactionSpec, dumped: dict) -> dict:
                 # 'rule_ties' it was first written as.
                 d["kind"] = "rule_ties"
                 d.pop("ties", None)
+            elif isinstance(a, Battle) and len(a.modifiers()) == 1:
+                # A battle ability of one modifier hashes as the ability kind it was
+                # first written as, with that kind's one value.
+                _battle_dump(a, d)
     return dumped
+
+
+def _battle_dump(a: Battle, d: dict) -> None:
+    """Dump a one-modifier battle ability in its first spelling (models._BATTLE_KINDS)."""
+    (kind, value), = a.modifiers()
+    for k in ("attacking", "defending", "removal_vp"):
+        d.pop(k, None)
+    d["kind"] = kind
+    if kind == "attack_extra_hits":
+        d["hits"] = value
+    elif kind == "battle_removal_vp":
+        d["vp"] = value
 
 
 _STANDARD: list[LibrarySpec] = []

@@ -391,20 +391,6 @@ class RecruitCount(_Ability):
     count: int = Field(ge=1, le=64)
 
 
-class AttackExtraHits(_Ability):
-    """Deal extra hits in battles where you are the attacker."""
-
-    kind: Literal["attack_extra_hits"]
-    hits: int = Field(ge=1, le=10)
-
-
-class BattleRemovalVp(_Ability):
-    """Score extra VP once in a battle where you remove an enemy building or token."""
-
-    kind: Literal["battle_removal_vp"]
-    vp: int = Field(ge=1, le=100)
-
-
 class ExclusivePlacement(_Ability):
     """No other faction may place pieces in the clearing holding this token."""
 
@@ -420,16 +406,96 @@ class RescueRemovedWarriors(_Ability):
     token: Ident
 
 
-class DefenderTakesHighRoll(_Ability):
-    """As defender in battle you deal hits equal to the higher roll and the attacker
-    the lower (Law 8.2.2)."""
+class BattleAttacking(Strict):
+    """What changes in the battles the holder initiates."""
 
-    kind: Literal["defender_takes_high_roll"]
-class IgnoreAmbushAsAttacker(_Ability):
-    """As attacker in battle, ambush cards have no effect on you: the defender is not
-    even asked (whoever holds this is public)."""
+    extra_hits: int = Field(default=0, ge=0, le=10)
+    """Extra hits dealt (Law 4.3.5.I; 7.8.3, the Commander)."""
+    ambush_ignored: bool = False
+    """Ambush cards have no effect on the holder: the defender is not even asked (Law
+    4.3.1; whoever holds it is public)."""
 
-    kind: Literal["ignore_ambush_as_attacker"]
+
+class BattleDefending(Strict):
+    """What changes in the battles in which the holder defends."""
+
+    deal_high_roll: bool = False
+    """The holder deals hits equal to the higher roll and the attacker the lower (Law
+    8.2.2, Guerrilla War)."""
+
+
+# The battle modifiers' first spellings, one ability kind each: the kind, and the field
+# of 'battle' its value went to (None: a flag without a value).
+_BATTLE_KINDS: dict[str, tuple[str, str, str | None]] = {
+    "attack_extra_hits": ("attacking", "extra_hits", "hits"),
+    "ignore_ambush_as_attacker": ("attacking", "ambush_ignored", None),
+    "defender_takes_high_roll": ("defending", "deal_high_roll", None),
+}
+
+
+class Battle(_Ability):
+    """How battle (Law 4.3) goes otherwise for the holder: as attacker, as defender, and
+    what removing enemy pieces in it scores.  One ability may change several steps.
+    The first spellings, one modifier each, still read: ``attack_extra_hits`` (hits),
+    ``ignore_ambush_as_attacker``, ``defender_takes_high_roll``, ``battle_removal_vp``
+    (vp)."""
+
+    kind: Literal["battle", "attack_extra_hits", "battle_removal_vp",
+                  "defender_takes_high_roll", "ignore_ambush_as_attacker"]
+    attacking: BattleAttacking | None = None
+    defending: BattleDefending | None = None
+    removal_vp: int = Field(default=0, ge=0, le=100)
+    """VP scored once per battle step in which the holder removes an enemy building or
+    token (Law 7.8.4, the Despot: in battle only)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _first_spellings(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or data.get("kind") in (None, "battle"):
+            return data
+        kind, data = data["kind"], {k: v for k, v in data.items() if k != "kind"}
+        if kind == "battle_removal_vp":
+            if "vp" in data:
+                data["removal_vp"] = data.pop("vp")
+            else:  # the first spelling's required value
+                raise Err("KEY-MISSING", ("vp",), "'battle_removal_vp' needs 'vp'")
+            if not (isinstance(data["removal_vp"], int) and data["removal_vp"] >= 1):
+                raise Err("VALUE-INVALID", ("vp",), "'vp' is a number of VP, at least 1")
+        elif kind in _BATTLE_KINDS:
+            side, field, value = _BATTLE_KINDS[kind]
+            if value is None:
+                data[side] = {field: True}
+            elif value in data:
+                v = data.pop(value)
+                if not (isinstance(v, int) and not isinstance(v, bool) and v >= 1):
+                    raise Err("VALUE-INVALID", (value,),
+                              f"'{value}' is a number, at least 1")
+                data[side] = {field: v}
+            else:
+                raise Err("KEY-MISSING", (value,), f"'{kind}' needs '{value}'")
+        return {"kind": "battle", **data}
+
+    @model_validator(mode="after")
+    def _says_something(self) -> Battle:
+        if not self.modifiers():
+            raise Err("VALUE-INVALID", ("kind",), "a 'battle' ability changes something: "
+                      "'attacking' (extra_hits, ambush_ignored), 'defending' "
+                      "(deal_high_roll) or 'removal_vp'")
+        return self
+
+    def modifiers(self) -> list[tuple[str, int]]:
+        """The modifiers this ability makes, as the core's ability kinds (one modifier
+        each, their first spellings) with their values."""
+        out: list[tuple[str, int]] = []
+        if self.attacking is not None and self.attacking.extra_hits:
+            out.append(("attack_extra_hits", self.attacking.extra_hits))
+        if self.removal_vp:
+            out.append(("battle_removal_vp", self.removal_vp))
+        if self.attacking is not None and self.attacking.ambush_ignored:
+            out.append(("ignore_ambush_as_attacker", 1))
+        if self.defending is not None and self.defending.deal_high_roll:
+            out.append(("defender_takes_high_roll", 1))
+        return out
 
 
 Timing = Literal["start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
@@ -484,9 +550,8 @@ class Trigger(_Ability):
 
 Ability = Annotated[
     (
-        Rule | ItemVp | RecruitCount | AttackExtraHits | BattleRemovalVp |
-        ExclusivePlacement | RescueRemovedWarriors | IgnoreAmbushAsAttacker | Effect |
-        Trigger | DefenderTakesHighRoll
+        Rule | ItemVp | RecruitCount | Battle | ExclusivePlacement |
+        RescueRemovedWarriors | Effect | Trigger
     ),
     Field(discriminator="kind"),
 ]

@@ -238,10 +238,9 @@ CASES = [
          f"{STEPS}")]),
     ("a misspelt ability kind", "deck", setv("/cards/1/abilities/0/kind", "efect"), [
         ("VALUE-INVALID", "/cards/1/abilities/0",
-         "'kind' must name an ability: rule, item_vp, recruit_count, "
-         "attack_extra_hits, battle_removal_vp, exclusive_placement, "
-         "rescue_removed_warriors, ignore_ambush_as_attacker, effect, trigger, "
-         "defender_takes_high_roll, not 'efect' (did you mean 'effect'?)")]),
+         "'kind' must name an ability: rule, item_vp, recruit_count, battle, "
+         "exclusive_placement, rescue_removed_warriors, effect, trigger, "
+         "not 'efect' (did you mean 'effect'?)")]),
     ("a misspelt effect op", "deck", setv("/cards/2/on_craft/0/op", "drow"), [
         ("VALUE-INVALID", "/cards/2/on_craft/0",
          "'op' must name an effect op or part: score, lose_vp, draw, remove, discard_all, "
