@@ -473,6 +473,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     at_clearing: list[str] = []
     at_card: list[str] = []  # of each card the first choice offers (d)
     costs: list[str] = []
+    box_costs: list[str] = []  # of the whole action, read after the hoisted values
     # A limit (once_per_turn): the whole action once a turn, or once for each suit or
     # clearing (a bit of the slot for each: the key of the option, below).
     key = prog.once_per_turn if isinstance(prog.once_per_turn, str) else ""
@@ -542,6 +543,20 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
             if limit[w]:
                 at_clearing.append(f"self.room_for(c, {w})")
             targets += _replace_tests(part, r, pieces, w, others_exclusive and not cleared)
+        elif isinstance(part, M.IntoBoxPart) and part.require and part.from_box:
+            # A cost (Law 10.4.3: spend acolytes, returning them to the supply): offered
+            # only where the box holds the count, read as the action is offered.
+            if r.bound(part.box) is not None:
+                count = _value(part.count, gen_code)
+                if count is None:
+                    raise ProgramError(f"program {inst.program}: into_box's count is left "
+                                       "out")
+                if count != "0":
+                    box_cost = f"self.s[S_BOX + p * B + {r.box(part.box)}] >= {count}"
+                    if inst.shape in ("none", "card", "stage"):
+                        box_costs.append(box_cost)  # no clearing: once, before the options
+                    else:
+                        costs.append(box_cost)
         elif isinstance(part, M.IntoBoxPart) and part.require:
             if r.bound(part.box) is not None:
                 before.append(f"self.s[S_SUPPLY + {r.piece(part.piece)}] == 0")
@@ -569,6 +584,8 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     for test in before:
         g += [f"        if {test}:", "            return n"]
     tail: list[str] = []
+    if box_costs:
+        tail += [f"        if not ({' and '.join(box_costs)}):", "            return n"]
     if inst.shape == "stage":
         # Every stage of the cycle, in its order (Law 10.3.3: any suit space); what the
         # parts need of a clearing, none is chosen.
@@ -844,15 +861,27 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             if r.bound(part.box) is None:
                 continue  # a box the use leaves out: no such part
             boxed, bx = r.piece(part.piece), r.box(part.box)
-            if part.from_box or part.who != "self":
-                raise ProgramError(f"program {inst.program}: into_box 'from_box' or a "
-                                   "'who' is an effect program's, for now")
-            if part.count != 1:
-                raise ProgramError(f"program {inst.program}: into_box of a count other "
-                                   "than 1 is a trigger's, for now")
-            d += [f"        if self.s[S_SUPPLY + {boxed}] > 0:",
-                  f"            self.s[S_SUPPLY + {boxed}] -= 1",
-                  f"            self.s[S_BOX + p * B + {bx}] += 1"]
+            if part.who != "self":
+                raise ProgramError(f"program {inst.program}: into_box for {part.who!r}: "
+                                   "an effect program's (PROGRAM-SHAPE)")
+            # As many as the supply holds, up to the count; from the box (a cost, Law
+            # 10.4.3), as many as the box holds (the listing offered it only where the
+            # box holds them all, unless the part is not required).
+            src, dst = f"S_SUPPLY + {boxed}", f"S_BOX + p * B + {bx}"
+            if part.from_box:
+                src, dst = dst, src
+            if part.count == 1:
+                d += [f"        if self.s[{src}] > 0:",
+                      f"            self.s[{src}] -= 1",
+                      f"            self.s[{dst}] += 1"]
+            else:
+                count = _value(part.count, code)
+                if count is None:
+                    raise ProgramError(f"program {inst.program}: into_box's count is left "
+                                       "out")
+                d += [f"        b = min({count}, self.s[{src}])",
+                      f"        self.s[{src}] -= b",
+                      f"        self.s[{dst}] += b"]
         elif isinstance(part, M.SpendPart):
             # The cards are spent (the actor choosing, FR_ZONE_PAY); once paid in full,
             # zone_pay_settle runs then_prog with the clearing.

@@ -1511,9 +1511,12 @@ class IntoBoxPart(Strict):
     """How many, as far as the supply allows (a value: Law 10.2.3, a trigger's
     ``{"event": "pieces"}``, the warriors its event removed)."""
     require: bool = True
-    """Offer the action only while a piece is left to put in; false: put if one is."""
+    """Offer the action only while a piece is left to put in (from the box: only while
+    the box holds 'count', a cost paid in full); false: put as many as there are."""
     from_box: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
-    """Out of the box to the supply (Law 8.2.4), not into it: in an effect program."""
+    """Out of the box to the supply, not into it: Law 8.2.4 (an effect program's, half
+    the officers lost); in an action's program a cost, Law 10.4.3 (spend acolytes,
+    returning them to the supply)."""
     who: Who = Field(default="self", json_schema_extra=ADDED_TO_LIBRARIES)
     """Whose box, in an effect program ('holder': the ability's faction, Law 8.2.4)."""
 

@@ -2572,7 +2572,8 @@ def _forest_score(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
        "choice's 'when' compares with a number the entry leaves out (so it never holds and "
        "no clearing passes), its 'spend' costs more cards at the least than its zone can "
        "ever hold (a capacity nothing lifts), its 'pay' costs more pieces at the least than "
-       "the faction has of that piece, or it places the piece of the chosen "
+       "the faction has of that piece, its 'into_box' 'from_box' returns more pieces at "
+       "the least than the box can ever hold, or it places the piece of the chosen "
        "clearing's suit ('of_suit', required) among pieces of no suit the map has a "
        "clearing of.",
        example="otters.json:37: PROGRAM-NEVER (warning) at /turn/birdsong/0/menu/0: revolt: "
@@ -2595,6 +2596,7 @@ def _program_never(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
         yield from _empty_choice(use, first)
         for i, part in enumerate(prog.do):
             yield from _pay_never(use, i, part)
+            yield from _box_cost_never(use, i, part)
             if isinstance(part, M.SpendPart):
                 zone = next((z for z in f.zones
                              if [z.id] == _resolved(use, part.source)), None)
@@ -2674,6 +2676,23 @@ def _pay_never(use: _Use, i: int, part: Any) -> Iterator[tuple]:
             f"{act}: program {act} pays at least {least} {names[0]} at "
             f"{_at(use, ('do', i))}, and {use.faction.id} has {piece.count} in all: it is "
             "never offered")
+
+
+def _box_cost_never(use: _Use, i: int, part: Any) -> Iterator[tuple]:
+    """PROGRAM-NEVER of an 'into_box' 'from_box' cost: more pieces at the least than the
+    box can ever hold (the faction's whole count of the box's piece)."""
+    if not (isinstance(part, M.IntoBoxPart) and part.from_box and part.require):
+        return
+    names = _resolved(use, part.box) or []
+    box = next((b for b in use.faction.boxes if [b.id] == names), None)
+    piece = use.faction.pieces.get(box.piece) if box is not None else None
+    least = _least(part.count, use)
+    if box is not None and piece is not None and least is not None and least > piece.count:
+        act = use.name
+        yield use.doc, use.loc, (
+            f"{act}: program {act} returns at least {least} {box.piece} from box {box.id} "
+            f"at {_at(use, ('do', i))}, which holds at most {piece.count} (all of "
+            f"{use.faction.id}'s {box.piece}): it is never offered")
 
 
 @check("FIELD-UNREAD", "warning", "library",

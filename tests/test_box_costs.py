@@ -1,0 +1,141 @@
+"""A box's warriors as an action's cost (Law 10.4.3: "spend acolytes, returning them to
+your supply, to perform conspiracies in clearings matching the Outcast ... If the
+Outcast is Hated, the conspiracy costs one fewer acolyte"): the part into_box with
+from_box in a menu program is a cost paid in full, offered only while the box holds its
+count, a value read as the action is offered and as it is taken.
+
+The faction is tests/data/packs/conspiracies (Test Newts): in Birdsong, convert (2
+acolytes, 1 while hated: an enemy warrior replaced with a newt) and sanctify (3, 2 while
+hated: an enemy building replaced with a shrine), each in the clearings of the outcast's
+suit; in Daylight a sacrifice (a bird card: a newt into the acolytes box).
+Autumn suits: fox 1 6 8 12, rabbit 3 4 5 10, mouse 2 7 9 11."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import past_setup
+
+from rootlaw.generator import build as gbuild
+from rootlaw.runtime import position as pos
+from rootlaw.runtime.conformance import invariant_violations
+from rootlaw.spec import resolve
+from rootlaw.spec.validate import validate
+
+PACK = Path(__file__).resolve().parent / "data" / "packs" / "conspiracies"
+ME = "test-newts"
+SEATINGS = [("test-newts", "marquise"), ("marquise", "test-newts"),
+            ("eyrie", "test-newts", "marquise")]
+CORES = pytest.mark.parametrize("pure", [True, False], ids=["pure", "compiled"])
+
+
+@pytest.fixture(scope="module")
+def bundle():
+    b = resolve([PACK])
+    gbuild.compile_core(b)
+    return b
+
+
+def _at_birdsong(bundle, order, pure, acolytes, *, mood="outcast", outcast="rabbit"):
+    """The newts at their Birdsong's conspiracies, reached through the turn flow: a cat
+    warrior in rabbit clearing 5 and fox clearing 1, a sawmill in rabbit clearing 4."""
+    g = past_setup(order, bundle=bundle, pure=pure, clear=True, empty_hands=True)
+    me = pos.seat_of(g, ME)
+    pos.put(g, "5", "cat-warrior", 1)
+    pos.put(g, "1", "cat-warrior", 1)
+    pos.put(g, "4", "sawmill", 1)
+    pos.set_box(g, me, "acolytes", acolytes)
+    pos.set_cycle(g, me, "outcast", outcast)
+    pos.set_cycle(g, me, "mood", mood)
+    pos.goto(g, ME, "birdsong", "actions")
+    assert g.to_play == me and g.decision == "actions" and g.compiled is not pure
+    return g, me
+
+
+def _offered(g, verb: str) -> list[str]:
+    return sorted(a for a in g.legal() if a.startswith(verb + " "))
+
+
+@pytest.mark.parametrize("order", SEATINGS)
+@CORES
+@pytest.mark.parametrize("acolytes, convert, sanctify", [
+    (0, [], []), (1, [], []), (2, ["convert cat-warrior 5"], []),
+    (3, ["convert cat-warrior 5"], ["sanctify sawmill 4"])])
+def test_a_conspiracy_is_offered_only_while_the_box_holds_its_cost(
+        bundle, order, pure, acolytes, convert, sanctify):
+    """Law 10.4.3: convert costs two acolytes, sanctify three; neither is offered with
+    fewer in the box, and only in clearings of the outcast's suit (rabbit: not fox 1)."""
+    g, _ = _at_birdsong(bundle, order, pure, acolytes)
+    assert _offered(g, "convert") == convert
+    assert _offered(g, "sanctify") == sanctify
+
+
+@pytest.mark.parametrize("order", SEATINGS)
+@CORES
+@pytest.mark.parametrize("acolytes, convert, sanctify", [
+    (0, [], []), (1, ["convert cat-warrior 5"], []),
+    (2, ["convert cat-warrior 5"], ["sanctify sawmill 4"])])
+def test_while_hated_a_conspiracy_costs_one_fewer(bundle, order, pure, acolytes, convert,
+                                                  sanctify):
+    """Law 10.4.3: "If the Outcast is Hated, the conspiracy costs one fewer acolyte"."""
+    g, _ = _at_birdsong(bundle, order, pure, acolytes, mood="hated")
+    assert _offered(g, "convert") == convert
+    assert _offered(g, "sanctify") == sanctify
+
+
+@pytest.mark.parametrize("order", SEATINGS)
+@CORES
+@pytest.mark.parametrize("mood, cost", [("outcast", 2), ("hated", 1)])
+def test_the_acolytes_spent_return_to_the_supply(bundle, order, pure, mood, cost):
+    """Law 10.4.3 ("returning them to your supply"): converting takes the cost out of the
+    box into the supply, then replaces the cat warrior with a newt from it."""
+    g, me = _at_birdsong(bundle, order, pure, 3, mood=mood)
+    pos.put(g, "5", "cat-warrior", 2)
+    supply = pos.supply(g, "newt")
+    g.apply("convert cat-warrior 5")
+    assert g.box(me, "acolytes") == 3 - cost
+    assert pos.supply(g, "newt") == supply + cost - 1
+    assert pos.count(g, "5", "newt") == 1 and pos.count(g, "5", "cat-warrior") == 1
+    assert not list(invariant_violations(g))
+    # What is left pays for a second conspiracy only while it covers its cost.
+    left = 3 - cost
+    assert _offered(g, "convert") == (["convert cat-warrior 5"] if left >= cost else [])
+    assert _offered(g, "sanctify") == (["sanctify sawmill 4"] if left >= cost + 1 else [])
+
+
+@pytest.mark.parametrize("order", SEATINGS[:2])
+def test_both_cores_agree_on_every_conspiracy(bundle, order):
+    """The compiled and the pure core offer the same conspiracies and end in the same
+    state after each (the generated program is one text for both)."""
+    for acolytes in range(5):
+        for mood in ("outcast", "hated"):
+            a, _ = _at_birdsong(bundle, order, True, acolytes, mood=mood)
+            b, _ = _at_birdsong(bundle, order, False, acolytes, mood=mood)
+            assert a.legal() == b.legal()
+            for act in [x for x in a.legal() if x != "done"]:
+                a2, _ = _at_birdsong(bundle, order, True, acolytes, mood=mood)
+                b2, _ = _at_birdsong(bundle, order, False, acolytes, mood=mood)
+                a2.apply(act)
+                b2.apply(act)
+                assert list(a2.state) == list(b2.state)
+
+
+def test_the_pack_is_clean():
+    assert list(validate([PACK]).diagnostics) == []
+
+
+def test_a_cost_more_than_the_box_can_ever_hold_is_a_located_warning(tmp_path):
+    """A conspiracy costing more warriors than the faction has in all is never offered:
+    PROGRAM-NEVER, located at the menu entry, naming the part."""
+    pack = tmp_path / "conspiracies"
+    shutil.copytree(PACK, pack)
+    lib = json.loads((pack / "library.json").read_text(encoding="utf-8"))
+    lib["programs"]["convert"]["do"][1]["count"] = 30
+    (pack / "library.json").write_text(json.dumps(lib), encoding="utf-8")
+    found = [(d.code, d.pointer, d.message) for d in validate([pack]).diagnostics]
+    assert [(c, p) for c, p, _ in found] == [("PROGRAM-NEVER", "/turn/birdsong/0/menu/0")]
+    assert "at least 30 newt from box acolytes" in found[0][2]
+    assert "/programs/convert/do/1" in found[0][2]
