@@ -255,6 +255,28 @@ def _condition(cond, code: _Code, c: str = "c") -> str:
     if isinstance(cond, M.NotCondition):
         inner = _condition(cond.not_, code, c)
         return "1" if inner == NEVER else f"(not {inner})"
+    if isinstance(cond, M.MostCards):
+        # Strictly more of the suit than of each other clearing suit (birds ignored).
+        suit = _suit(code.r, cond.suit)
+        if suit not in (0, 1, 2):
+            raise ProgramError(f"program {code.r.program}: 'most_cards' of a suit that is "
+                               "no clearing's")
+
+        def of(x: int) -> str:
+            return _card_track_value(M.CardCount(cards=cond.most_cards, suit=SUITS[x]), code)
+
+        mine = of(suit)
+        return "(" + " and ".join(f"{mine} > {of(x)}" for x in (0, 1, 2) if x != suit) + ")"
+    if isinstance(cond, (M.AllOf, M.AnyOf)):
+        every = isinstance(cond, M.AllOf)
+        parts = cond.all_of if isinstance(cond, M.AllOf) else cond.any_of
+        terms = [_condition(x, code, c) for x in parts]
+        if every and NEVER in terms:
+            return NEVER
+        terms = [t for t in terms if t != NEVER]
+        if not terms:
+            return NEVER
+        return "(" + (" and " if every else " or ").join(terms) + ")"
     if isinstance(cond, M.AtStage):
         # A cycle's marker on a stage (public, Law 1.2), the same for every clearing.
         k, stages = _cycle_of(cond.cycle, code)
@@ -848,6 +870,17 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 raise ProgramError(f"program {inst.program}: {part.stage!r} is no stage "
                                    "of its cycle")
             d.append(f"        self.s[S_CYCLE + p * NCYC + {k}] = {to}")
+        elif isinstance(part, M.IfPart):
+            # The parts of the branch the condition picks, read as the 'if' is reached
+            # (Law 10.4.1: after the Lost Souls are counted, before they are discarded).
+            cond = _condition(part.if_, code)
+            then, other = _apply(part.then, r, code, inst), _apply(part.else_, r, code, inst)
+            if cond == NEVER:
+                d += other
+            else:
+                d += [f"        if {cond}:", *("    " + x for x in then or ["        pass"])]
+                if other:
+                    d += ["        else:", *("    " + x for x in other)]
         elif isinstance(part, M.TakeHomePart):
             # The chosen clearing is the actor's home (Law 6.3.1, 7.3.1).
             d.append("        self.s[S_HOME + p] = c")

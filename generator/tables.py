@@ -41,7 +41,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "lose_vp", "discard_all", "draw", "put_all", "replace", "take_home",
-              "advance", "give", "show", "set_stage")
+              "advance", "give", "show", "set_stage", "if")
 # Values of programs whose code lives in a family of its own (the partial they pull in).
 VALUE_KINDS = ("forests_held",)
 # Menu entries the engine has a routine for; every other entry names a program of the
@@ -425,7 +425,7 @@ def content_uses(bundle: Bundle) -> Uses:
                 out.append(m.action)
             else:
                 out.append("program")
-                parts.extend(part.op for part in prog.do)
+                parts.extend(part.op for _, part in M.flat_parts(prog.do))
                 values.extend(value_kinds(prog))
         return out
 
@@ -531,7 +531,8 @@ def _scored_tracks(step, library: dict) -> list[str]:
 def _step_parts(prog: M.Program, step, faction: M.FactionSpec) -> list[str]:
     """The parts a step's program uses, for the partials: a draw into a zone or a count
     of a zone's cards needs the zones' family ('put' is theirs)."""
-    out: list[str] = [part.op for part in prog.do]
+    flat = [part for _, part in M.flat_parts(prog.do)]
+    out: list[str] = [part.op for part in flat]
     zone_ids = {z.id for z in faction.zones}
 
     def names_zone(ref) -> bool:
@@ -540,7 +541,7 @@ def _step_parts(prog: M.Program, step, faction: M.FactionSpec) -> list[str]:
         v = getattr(step, ref[1:], None) if ref.startswith("$") else ref
         return v in zone_ids
 
-    for part in prog.do:
+    for part in flat:
         if isinstance(part, M.DrawPart) and part.into is not None:
             out.append("put")
         if isinstance(part, M.DiscardAllPart) and names_zone(part.source):

@@ -70,7 +70,8 @@ NOUNS[M.PieceChoice] = "a choice of a piece"  # choose's 'piece' (Law 6.5.4: whi
 UNIONS: list[tuple[Any, str]] = [
     (M.Document, "content file"), (M.Step, "step"), (M.Ability, "ability"),
     (M.MenuAction, "menu entry"), (M.EffectOp, "effect op or part"),
-    (M.Operation, "patch operation"),
+    (M.Operation, "patch operation"), (M.Instruction, "program part"),
+    (M.AtOncePart, "part an 'if' carries out (no choice, no cost)"),
 ]
 """The tagged unions: what their members are ("step": the 'op' of a step names it)."""
 
@@ -80,6 +81,8 @@ PATTERNS: dict[str, str] = {
     r"^[a-z][a-z0-9_-]*$": "a program's name (lowercase letters, digits, '_' and '-', "
                            "starting with a letter)",
     r"^\$[a-z][a-z0-9_]*$": "'$name', a number parameter of the program",
+    r"^(fox|rabbit|mouse|\$[a-z][a-z0-9_]*)$": "a clearing suit (fox, rabbit, mouse) or "
+                                              "'$name', a suit parameter of the program",
     r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$": "an id or '$name', a parameter of the program",
     r"^(/([^~/]|~[01])*)*$": "a JSON pointer ('' for the whole document, or like "
                              "'/turn/daylight/1/count')",

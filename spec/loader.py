@@ -85,14 +85,19 @@ def _content_loc(loc: tuple, data: object) -> list:
     cur: Any = data  # walks dicts and lists of parsed JSON
     if loc and isinstance(data, dict) and loc[0] == data.get("kind"):
         loc = loc[1:]  # the document's tag ('patch' is a key of patches too)
+    tag_seen = False  # the branch name of the dict reached last (once: its first segment)
     for part in loc:
         if part == "[key]":
             continue  # pydantic's mark of a key (not its value): the pointer is the key's
+        if not tag_seen and isinstance(cur, dict) and part in _tag_values(cur):
+            tag_seen = True
+            continue  # its tagged-union branch name, even where a key reads the same ('if')
         in_dict = isinstance(cur, dict) and part in cur
         in_list = isinstance(cur, list) and isinstance(part, int) and part < len(cur)
         if in_dict or in_list:
             out.append(part)
             cur = cur[part]
+            tag_seen = False
         elif isinstance(cur, dict) and isinstance(part, str) and part not in cur and \
                 part in {"faction", "map", "deck", "pack"} | _tag_values(cur):
             continue  # a tagged-union branch name

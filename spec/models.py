@@ -1139,6 +1139,32 @@ class NotCondition(Strict):
     not_: Condition = Field(alias="not")
 
 
+class AllOf(Strict):
+    """Every one of these conditions holds (Law 10.4.1: a suit has more cards than each
+    other suit)."""
+
+    all_of: list[Condition] = Field(min_length=1, max_length=20)
+
+
+class AnyOf(Strict):
+    """At least one of these conditions holds."""
+
+    any_of: list[Condition] = Field(min_length=1, max_length=20)
+
+
+class MostCards(Strict):
+    """Of the clearing suits, this one has strictly the most cards in one of the actor's
+    places of cards, birds not counted (Law 10.4.1: 'the suit with the most cards [in the
+    Lost Souls pile, ignoring birds] becomes the new Outcast'; no suit has when two tie
+    for the most)."""
+
+    most_cards: Ref
+    """'hand', 'columns', or a zone ('$name' of a zone parameter)."""
+    suit: Annotated[str, Field(pattern=r"^(fox|rabbit|mouse|\$[a-z][a-z0-9_]*)$",
+                               max_length=65)]
+    """The suit: fox, rabbit or mouse, or '$name' of a suit parameter."""
+
+
 class AtStage(Strict):
     """One of the actor's cycles' markers is on this stage (a cycle is public, Law 1.2):
     Law 10.4.3, 'if the Outcast is Hated, the conspiracy costs one fewer' (a value's
@@ -1238,7 +1264,12 @@ _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "s
                 "forests_held": "forests-held", "times": "times", "event": "event-pieces",
                 "box": "box-pieces", "half": "half-of"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
-                    "at_stage": "at-stage"}
+                    "at_stage": "at-stage", "all_of": "all-of", "any_of": "any-of",
+                    "most_cards": "most-cards"}
+
+
+# Every value's and condition's branch name is a union tag of a location, too.
+UNION_TAGS = UNION_TAGS | frozenset(_VALUE_FORMS.values()) | frozenset(_CONDITION_FORMS.values())
 
 
 def _value_form(v: object) -> str:
@@ -1287,11 +1318,13 @@ next cost, warriors in the clearing, clearings of a filter, a sum, a value while
 condition holds."""
 Condition = Annotated[
     Annotated[AtLeast, Tag("at-least")] | Annotated[NoneOnMap, Tag("none-on-map")] |
-    Annotated[NotCondition, Tag("negation")] | Annotated[AtStage, Tag("at-stage")],
+    Annotated[NotCondition, Tag("negation")] | Annotated[AtStage, Tag("at-stage")] |
+    Annotated[AllOf, Tag("all-of")] | Annotated[AnyOf, Tag("any-of")] |
+    Annotated[MostCards, Tag("most-cards")],
     Discriminator(_condition_form),
 ]
 """A test of the game: a comparison of values, no piece of a kind on the map, a cycle's
-marker on a stage, not."""
+marker on a stage, a suit with the most cards of a place, not, all of, any of."""
 _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": SumValue,
                  "if-then": IfValue, "clearing-count": ClearingCount, "track-vp": TrackVp,
                  "draw-bonus": DrawBonus, "card-count": CardCount,
@@ -1299,7 +1332,8 @@ _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": S
                  "event-pieces": EventPieces, "box-pieces": BoxValue,
                  "half-of": HalfValue}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
-                     "at-stage": AtStage}
+                     "at-stage": AtStage, "all-of": AllOf, "any-of": AnyOf,
+                     "most-cards": MostCards}
 
 
 class ClearingFilter(Strict):
@@ -1724,11 +1758,38 @@ class GivePart(Strict):
         return self
 
 
+class IfPart(Strict):
+    """Carry out some parts while a condition holds, others (none unless given) while it
+    does not: the parts carried out at once, with no choice or cost (Law 10.4.1: the
+    suit with the most cards becomes the Outcast; if it already was, the marker flips to
+    Hated)."""
+
+    op: Literal["if"]
+    if_: Condition = Field(alias="if")
+    then: list[AtOncePart] = Field(min_length=1, max_length=20)
+    else_: list[AtOncePart] = Field(default=[], alias="else", max_length=20)
+
+
+AtOncePart = Annotated[ScorePart | LoseVpPart | DrawPart | DiscardAllPart | PutAllPart |
+                       AdvancePart | SetStagePart | IfPart, Field(discriminator="op")]
+"""A part an 'if' may carry out: one that asks nothing and costs nothing."""
+
+
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
                         IntoBoxPart | SpendPart | PayPart | ScorePart | LoseVpPart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
-                        AdvancePart | SetStagePart | GivePart | ShowPart,
+                        AdvancePart | SetStagePart | GivePart | ShowPart | IfPart,
                         Field(discriminator="op")]
+
+
+def flat_parts(do: list, at: tuple = ()) -> Iterator[tuple[tuple, Any]]:
+    """Every part of a program with where it is (its index, and inside an 'if' the
+    branch and index), the parts an 'if' carries out after the 'if' itself."""
+    for i, part in enumerate(do):
+        yield (*at, i), part
+        if isinstance(part, IfPart):
+            yield from flat_parts(part.then, (*at, i, "then"))
+            yield from flat_parts(part.else_, (*at, i, "else"))
 
 EFFECT_PARTS = (ScorePart, LoseVpPart, DrawPart, RemovePart, DiscardAllPart, GivePart,
                 ShowPart, IntoBoxPart)
@@ -1968,8 +2029,9 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 
 
 # Cards and abilities name effect programs and abilities defined after them.
-for _m in (SumValue, IfValue, TimesValue, HalfValue, AtLeast, NotCondition, ClearingFilter,
-           ClearingCount, SpendPart, PlacePart, ScorePart, LoseVpPart, DrawPart, IntoBoxPart):
+for _m in (SumValue, IfValue, TimesValue, HalfValue, AtLeast, NotCondition, AllOf, AnyOf,
+           ClearingFilter, ClearingCount, SpendPart, PlacePart, ScorePart, LoseVpPart, DrawPart,
+           IntoBoxPart, IfPart):
     _m.model_rebuild()
 Effect.model_rebuild()
 Trigger.model_rebuild()

@@ -1794,6 +1794,11 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 f"{pid}: once per turn for each {key}: the {key} is the chosen "
                 f"{'card or clearing' if key == 'suit' else 'clearing'}'s, and the program's "
                 f"first part chooses no {'card or clearing' if key == 'suit' else 'clearing'}")
+        for at, part in M.flat_parts(prog.do):
+            if len(at) > 1 and getattr(part, "who", "self") != "self":  # inside an 'if'
+                yield ("programs", pid, "do", *at, "who"), (
+                    f"{pid}: '{part.op}' for {part.who!r}: only an effect program has a "
+                    "target or a battle's opponent; a program's parts are its actor's")
         for i, part in enumerate(prog.do):
             who = getattr(part, "who", "self")
             if isinstance(part, (M.GivePart, M.ShowPart)):

@@ -136,6 +136,6 @@ def test_a_cost_more_than_the_box_can_ever_hold_is_a_located_warning(tmp_path):
     lib["programs"]["convert"]["do"][1]["count"] = 30
     (pack / "library.json").write_text(json.dumps(lib), encoding="utf-8")
     found = [(d.code, d.pointer, d.message) for d in validate([pack]).diagnostics]
-    assert [(c, p) for c, p, _ in found] == [("PROGRAM-NEVER", "/turn/birdsong/0/menu/0")]
+    assert [(c, p) for c, p, _ in found] == [("PROGRAM-NEVER", "/turn/birdsong/1/menu/0")]
     assert "at least 30 newt from box acolytes" in found[0][2]
     assert "/programs/convert/do/1" in found[0][2]
