@@ -560,8 +560,21 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         elif isinstance(part, M.ReplacePart):
             # Both steps must be possible (the Law's Replace, G.23): a piece of the
             # actor's to place (the supply), room for it once the replaced one is gone.
-            w = r.piece(part.with_)
-            before.append(f"self.s[S_SUPPLY + {w}] == 0")
+            if isinstance(part.with_, M.OfSuit):
+                # One of the clearing's suit left in the supply (it checks the supply).
+                among = r.pieces(part.with_.among)
+                if part.with_.of_suit != "clearing" or \
+                        len({pieces[x][2].kind for x in among}) > 1 or \
+                        any(limit[x] for x in among):
+                    raise ProgramError(f"program {inst.program}: a 'replace' with a piece "
+                                       "of the clearing's suit among pieces of one kind, "
+                                       "with no limit per clearing")
+                w = among[0]
+                at_clearing.append(f"self.piece_of_suit({_mask(among)}, "
+                                   f"{_suit_expr(part.with_)}) >= 0")
+            else:
+                w = r.piece(part.with_)
+                before.append(f"self.s[S_SUPPLY + {w}] == 0")
             if limit[w]:
                 at_clearing.append(f"self.room_for(c, {w})")
             targets += _replace_tests(part, r, pieces, w, others_exclusive and not cleared)
@@ -888,8 +901,14 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             # The chosen piece tg removed (one removal event, Law 1.5.4; the actor scores
             # a building or token, Law 3.2.1; what it sets off waits as frames while the
             # program goes on), then the actor's piece placed in its spot (G.23).
-            d += ["        self.remove_piece(c, tg, p)", "        self.flush_removals()",
-                  f"        self.place(p, c, {r.piece(part.with_)}, 1)"]
+            if isinstance(part.with_, M.OfSuit):
+                d += [f"        b = self.piece_of_suit({_mask(r.pieces(part.with_.among))}, "
+                      f"{_suit_expr(part.with_)})",
+                      "        self.remove_piece(c, tg, p)", "        self.flush_removals()",
+                      "        self.place(p, c, b, 1)"]
+            else:
+                d += ["        self.remove_piece(c, tg, p)", "        self.flush_removals()",
+                      f"        self.place(p, c, {r.piece(part.with_)}, 1)"]
         elif isinstance(part, M.IntoBoxPart):
             if r.bound(part.box) is None:
                 continue  # a box the use leaves out: no such part

@@ -1521,8 +1521,10 @@ class ReplacePart(Strict):
         list[Literal["warrior", "building", "token"]] = "enemy"
     """Which pieces may be replaced: any enemy piece ('enemy'), or an enemy piece of a
     kind, or of one of several kinds."""
-    with_: Ref = Field(alias="with")
-    """The actor's piece put in its place: a piece by id, 'warrior', or '$name'."""
+    with_: Ref | OfSuit = Field(alias="with")
+    """The actor's piece put in its place: a piece by id, 'warrior', or '$name'; or the
+    first in the supply of the pieces of the chosen clearing's suit (Law 10.4.3,
+    Sanctify: 'a garden of the Outcast suit', in a clearing matching the Outcast)."""
 
     def kinds(self) -> tuple[str, ...]:
         """The kinds of piece it may replace."""

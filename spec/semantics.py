@@ -1516,6 +1516,8 @@ def _of_suits(part: Any) -> Iterator[tuple[tuple, M.OfSuit]]:
     """(where, it) of each 'of_suit' a part reads: its piece, or a track value's."""
     if isinstance(part, M.PlacePart) and isinstance(part.piece, M.OfSuit):
         yield ("piece",), part.piece
+    if isinstance(part, M.ReplacePart) and isinstance(part.with_, M.OfSuit):
+        yield ("with",), part.with_
     for where, v in _values_of(part):
         if isinstance(v, M.TrackVp) and isinstance(v.track_vp, M.OfSuit):
             yield (*where, "track_vp"), v.track_vp
@@ -1627,6 +1629,15 @@ def _condition_refs(c: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
         yield (*at, "none_on_map"), c.none_on_map, _PIECE
     elif isinstance(c, M.NotCondition):
         yield from _condition_refs(c.not_, (*at, "not"))
+    elif isinstance(c, (M.AllOf, M.AnyOf)):
+        key = "all_of" if isinstance(c, M.AllOf) else "any_of"
+        for j, x in enumerate(getattr(c, key)):
+            yield from _condition_refs(x, (*at, key, j))
+    elif isinstance(c, M.MostCards):
+        if c.most_cards not in _OWN_PLACES:
+            yield (*at, "most_cards"), c.most_cards, ("zone",)
+        if c.suit.startswith("$"):
+            yield (*at, "suit"), c.suit, ("suit",)
 
 
 def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
@@ -1650,8 +1661,12 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
         yield from _value_refs(part.count, ("count",))
     if isinstance(part, M.PayPart):
         yield from _value_refs(part.count, ("count",))
-    if isinstance(part, M.ReplacePart):
+    if isinstance(part, M.ReplacePart) and isinstance(part.with_, M.OfSuit):
+        yield from _pieces_refs(part.with_.among, ("with", "among"))
+    elif isinstance(part, M.ReplacePart):
         yield ("with",), part.with_, _PIECE
+    if isinstance(part, M.IfPart):
+        yield from _condition_refs(part.if_, ("if",))
     if isinstance(part, M.ChoosePart) and part.piece is not None:
         yield from _pieces_refs(part.piece.among, ("piece", "among"))
     if isinstance(part, M.ChoosePart):
@@ -1737,12 +1752,12 @@ def _whens(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple, Any]]
                "parameter of train (its parameters: buildings, box)")
 def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
     for pid, prog in lib.programs.items():
-        for i, part in enumerate(prog.do):
+        for i, part in M.flat_parts(prog.do):
             for where, v, want in _part_refs(part):
                 if not v.startswith("$"):
                     continue
                 name = v[1:]
-                loc = ("programs", pid, "do", i, *where)
+                loc = ("programs", pid, "do", *i, *where)
                 if name not in prog.params:
                     known = ", ".join(prog.params) or "none"
                     yield loc, f"{v!r} is no parameter of {pid} (its parameters: {known})"
@@ -2217,7 +2232,7 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                     f"{use.what}'s {name!r} is {quoted(v)}")
         pieces = [*f.pieces, "warrior"]
         zones, boxes = [z.id for z in f.zones], [b.id for b in f.boxes]
-        for i, part in enumerate(prog.do):
+        for i, part in M.flat_parts(prog.do):
             if isinstance(part, M.IntoBoxPart) and isinstance(part.box, str) and \
                     part.box.startswith("$") and use.params.get(part.box[1:]) is None:
                 continue  # a box the entry leaves out leaves the part out
@@ -2227,7 +2242,7 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 known = {"zone": zones, "box": boxes, "piece": pieces,
                          "suit": list(typing.get_args(M.Suit))}[kind]
                 for ref, x in _bound_names(use, v, where):
-                    at = _at(use, ("do", i, *where))
+                    at = _at(use, ("do", *i, *where))
                     if not x:
                         yield use.doc, use.loc, (
                             f"{act}: program {act} names {ref!r} at {at}, which this "
@@ -2248,7 +2263,7 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 for ref in dict.fromkeys(_left_out(part.count, use.params)):
                     yield use.doc, use.loc, (
                         f"{act}: program {act}'s '{part.op}' counts with {ref!r} at "
-                        f"{_at(use, ('do', i, 'count'))}, which this {use.what} leaves out: "
+                        f"{_at(use, ('do', *i, 'count'))}, which this {use.what} leaves out: "
                         f"give it {ref[1:]!r}")
 
 
@@ -2372,10 +2387,12 @@ def _use_piece_lists(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 
 
 def _suited(prog: M.Program) -> set[str]:
-    """The parameters a program places the piece of the chosen clearing's suit among."""
-    return {part.piece.among[1:] for part in prog.do
-            if isinstance(part, M.PlacePart) and isinstance(part.piece, M.OfSuit) and
-            isinstance(part.piece.among, str) and part.piece.among.startswith("$")}
+    """The parameters a program places the piece of the chosen clearing's suit among (a
+    'place' of it, or a 'replace' with it)."""
+    ofs = [part.piece if isinstance(part, M.PlacePart) else part.with_ for part in prog.do
+           if isinstance(part, (M.PlacePart, M.ReplacePart))]
+    return {x.among[1:] for x in ofs if isinstance(x, M.OfSuit) and
+            isinstance(x.among, str) and x.among.startswith("$")}
 
 
 def _track_rows_read(prog: M.Program) -> dict[str, set[str]]:

@@ -139,3 +139,37 @@ def test_a_cost_more_than_the_box_can_ever_hold_is_a_located_warning(tmp_path):
     assert [(c, p) for c, p, _ in found] == [("PROGRAM-NEVER", "/turn/birdsong/1/menu/0")]
     assert "at least 30 newt from box acolytes" in found[0][2]
     assert "/programs/convert/do/1" in found[0][2]
+
+
+@pytest.mark.parametrize("order", SEATINGS)
+@CORES
+@pytest.mark.parametrize("outcast, clearing, shrine", [
+    ("rabbit", "10", "rabbit-shrine"), ("mouse", "7", "mouse-shrine"),
+    ("fox", "6", "fox-shrine")])
+def test_sanctify_places_a_shrine_of_the_outcast_suit(bundle, order, pure, outcast,
+                                                      clearing, shrine):
+    """Law 10.4.3, Sanctify: "replace an enemy building from an Outcast clearing with a
+    garden of the Outcast suit" -- the part replace 'with' the piece of the chosen
+    clearing's suit (an Outcast clearing's suit is the Outcast's)."""
+    g, me = _at_birdsong(bundle, order, pure, 3, outcast=outcast)
+    pos.put(g, clearing, "workshop", 1)
+    assert _offered(g, "sanctify") == sorted(
+        [f"sanctify workshop {clearing}"] + (["sanctify sawmill 4"] if outcast == "rabbit"
+                                             else []))
+    supply = pos.supply(g, shrine)
+    g.apply(f"sanctify workshop {clearing}")
+    assert pos.count(g, clearing, "workshop") == 0 and pos.count(g, clearing, shrine) == 1
+    assert pos.supply(g, shrine) == supply - 1 and g.box(me, "acolytes") == 0
+    assert not list(invariant_violations(g))
+
+
+@pytest.mark.parametrize("order", SEATINGS[:2])
+@CORES
+def test_sanctify_is_not_offered_without_a_shrine_of_the_suit(bundle, order, pure):
+    """G.23 ("you cannot replace a piece unless you can take both steps"): no rabbit
+    shrine left in the supply, no sanctify in the rabbit clearings; the others' shrines
+    do not stand in for it."""
+    g, _ = _at_birdsong(bundle, order, pure, 3)
+    assert _offered(g, "sanctify") == ["sanctify sawmill 4"]
+    pos.set_supply(g, "rabbit-shrine", 0)
+    assert _offered(g, "sanctify") == []
