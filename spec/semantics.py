@@ -1663,7 +1663,7 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
         yield from _value_refs(part.count, ("count",))
     if isinstance(part, M.ReplacePart) and isinstance(part.with_, M.OfSuit):
         yield from _pieces_refs(part.with_.among, ("with", "among"))
-    elif isinstance(part, M.ReplacePart):
+    elif isinstance(part, M.ReplacePart) and isinstance(part.with_, str):
         yield ("with",), part.with_, _PIECE
     if isinstance(part, M.IfPart):
         yield from _condition_refs(part.if_, ("if",))
