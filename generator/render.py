@@ -66,6 +66,8 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         frames=u.frames,
         # A zone of the bundle's takes every card spent or discarded (Law 10.6.2).
         catch_discards=t.consts.get("CATCH_F", -1) >= 0,
+        # Several crafting pieces, of a cycle's suit (Law 10.2.1): craft_spare reads them.
+        craft_multi=bool(t.consts.get("CRAFT_MULTI")),
         # A program instance whose parts call a family left out (a test's emission) is
         # left out with it, dispatch and all.
         programs=[x for x in t.programs if x.uses <= set(partials)],

@@ -774,8 +774,26 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                                  for f in factions])
     t.put("FACTION_WARRIOR", [pidx[next(n for n, p in f.pieces.items() if p.kind == "warrior")]
                               for f in factions])
-    t.put("FACTION_CRAFTING", [pidx[f.crafting_piece] if f.crafting_piece else -1
-                               for f in factions])
+    crafting = [[pidx[x] for x in M.crafting_pieces(f)] for f in factions]
+    t.put("FACTION_CRAFTING", [cps[0] if cps else -1 for cps in crafting])
+    # Several crafting pieces (Law 10.2.1): their bitmask, and the cycle whose stage's
+    # suit a piece's printed suit must be (-1: any); the core reads them only then.
+    consts["CRAFT_MULTI"] = int(any(isinstance(f.crafting_piece, M.CraftingPieces)
+                                    for f in factions))
+    t.put("FACTION_CRAFT_MASK", [sum(1 << x for x in cps) for cps in crafting])
+    craft_cycle: list[int] = []
+    by_stage: list[int] = []  # [F][16]: the pieces that craft while the marker is there
+    for f in factions:
+        cp = f.crafting_piece
+        k = [c.id for c in f.cycles].index(cp.suit_of) \
+            if isinstance(cp, M.CraftingPieces) and cp.suit_of else -1
+        craft_cycle.append(k)
+        stages = list(f.cycles[k].stages) if k >= 0 else []
+        by_stage += [sum(1 << pidx[x] for x in M.crafting_pieces(f)
+                         if f.pieces[x].suit == stages[j]) if j < len(stages) else 0
+                     for j in range(16)]
+    t.put("FACTION_CRAFT_CYCLE", craft_cycle)
+    t.put("FACTION_CRAFT_BY_STAGE", by_stage)
     t.put("FACTION_FIRST_PIECE", [min(pidx[n] for n in f.pieces) for f in factions])
     t.put("FACTION_END_PIECE", [max(pidx[n] for n in f.pieces) + 1 for f in factions])
 

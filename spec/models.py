@@ -607,6 +607,12 @@ class ProgramEntry(BaseModel):
         return dict(self.model_extra or {})
 
 
+def crafting_pieces(f: Any) -> list[str]:
+    """The pieces that craft for a faction (its crafting_piece, one or several)."""
+    cp = f.crafting_piece
+    return list(cp.among) if isinstance(cp, CraftingPieces) else [cp] if cp else []
+
+
 def walk(obj: Any) -> Iterator[BaseModel]:
     """Every model in a document or a part of one (obj itself first), depth first in
     field order, through lists, tuples and dicts."""
@@ -854,6 +860,17 @@ class Turn(Strict):
     evening: list[Step] = []
 
 
+class CraftingPieces(Strict):
+    """Several pieces that craft, each paying its clearing's suit (Law 4.1); with
+    'suit_of', only those whose printed suit is the stage a cycle's marker is on (Law
+    10.2.1: the Cult activates the gardens whose printed suit matches the Outcast)."""
+
+    among: list[Ident] = Field(min_length=1, max_length=8)
+    """The pieces (buildings or tokens)."""
+    suit_of: Ident | None = None
+    """One of the faction's 'cycles', each of its stages a suit (fox, rabbit, mouse)."""
+
+
 class FactionSpec(Strict):
     kind: Literal["faction"]
     id: Ident
@@ -869,7 +886,12 @@ class FactionSpec(Strict):
     """The faction's reach (Law 5.2.2): how much of the Woodland it contests.  A table
     whose reach adds up to less than Law 5.2.1's viable sum is warned about."""
     pieces: dict[Ident, Piece]
-    crafting_piece: Ident | None = None
+    crafting_piece: Annotated[
+        Annotated[Ident, Tag("crafting-piece")] |
+        Annotated[CraftingPieces, Tag("crafting-pieces")],
+        Discriminator(lambda v: "crafting-piece" if isinstance(v, str) else "crafting-pieces"),
+    ] | None = None
+    """The piece that crafts (Law 4.1), or several ('among'), of a cycle's suit only."""
     zones: list[Zone] = []
     """Named piles of the faction's cards apart from its hand."""
     boxes: list[Box] = []
@@ -896,7 +918,26 @@ class FactionSpec(Strict):
             if name not in pieces:
                 raise Err("REF-UNDEF", loc, f"{where}: {unknown('piece', name, pieces)}")
 
-        if self.crafting_piece:
+        if isinstance(self.crafting_piece, CraftingPieces):
+            for j, x in enumerate(self.crafting_piece.among):
+                need(x, ("crafting_piece", "among", j), "crafting_piece")
+            by_cycle = self.crafting_piece.suit_of
+            if by_cycle is not None:
+                known = [c.id for c in self.cycles]
+                if by_cycle not in known:
+                    raise Err("REF-UNDEF", ("crafting_piece", "suit_of"),
+                              f"crafting_piece: {unknown('cycle', by_cycle, known)}")
+                stages = next(c.stages for c in self.cycles if c.id == by_cycle)
+                if any(x not in ("fox", "rabbit", "mouse") for x in stages):
+                    raise Err("CYCLE-STAGE", ("crafting_piece", "suit_of"),
+                              f"crafting_piece: cycle {by_cycle}'s stages are not suits "
+                              f"({', '.join(stages)}): its stage names no printed suit")
+                for j, x in enumerate(self.crafting_piece.among):
+                    if pieces[x].suit is None:
+                        raise Err("PIECE-SUIT", ("crafting_piece", "among", j),
+                                  f"crafting_piece: {x} has no suit to match the stage of "
+                                  f"{by_cycle}")
+        elif self.crafting_piece:
             need(self.crafting_piece, ("crafting_piece",), "crafting_piece")
         zone_ids = [z.id for z in self.zones]
         box_ids = [b.id for b in self.boxes]
@@ -1269,7 +1310,8 @@ _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not":
 
 
 # Every value's and condition's branch name is a union tag of a location, too.
-UNION_TAGS = UNION_TAGS | frozenset(_VALUE_FORMS.values()) | frozenset(_CONDITION_FORMS.values())
+UNION_TAGS = UNION_TAGS | frozenset(_VALUE_FORMS.values()) | \
+    frozenset(_CONDITION_FORMS.values()) | {"crafting-piece", "crafting-pieces"}
 
 
 def _value_form(v: object) -> str:

@@ -527,6 +527,7 @@ def _track_draw_at(f: M.FactionSpec):
 # kind is an error the engine would not notice (a warrior "built", a token "recruited at").
 _KINDS: dict[tuple[type, str], tuple[str, ...]] = {
     (M.FactionSpec, "crafting_piece"): ("building", "token"),
+    (M.CraftingPieces, "among"): ("building", "token"),
     (M.PlaceAtBuildings, "piece"): ("warrior", "token"),
     (M.PlaceAtBuildings, "building"): ("building",),
     (M.SetupBuildingsNearHome, "buildings"): ("building",),
@@ -560,10 +561,12 @@ def _walk_piece_refs(f: M.FactionSpec) -> Iterator[tuple[Loc, Any, str, str]]:
                 if isinstance(v, list):
                     for j, x in enumerate(v):
                         yield (*loc, name, j), obj, name, x
-                elif v is not None:
+                elif isinstance(v, str):
                     yield (*loc, name), obj, name, v
 
     yield from refs((), f)
+    if isinstance(f.crafting_piece, M.CraftingPieces):
+        yield from refs(("crafting_piece",), f.crafting_piece)
     for i, z in enumerate(f.zones):
         yield from refs(("zones", i), z)
     for i, b in enumerate(f.boxes):
@@ -1363,9 +1366,21 @@ def _reads_cycle(use: Any, cycle: str) -> bool:
     return prog is None or not all(isinstance(x, M.AdvancePart) for x in prog.do)
 
 
+def _may_set_cycle(use: Any, cycle: str) -> bool:
+    """Whether a use of a program may put a cycle's marker on a stage (set_stage): it
+    binds a field to the cycle, and its program is a pack's own (seen at its uses, not
+    here) or a standard one with a 'set_stage'."""
+    if not isinstance(use, (M.ProgramStep, M.ProgramEntry)) or \
+            cycle not in use.fields().values():
+        return False
+    prog = _standard_program(use) if isinstance(use, M.ProgramStep) else None
+    return prog is None or any(isinstance(x, M.SetStagePart) for _, x in M.flat_parts(prog.do))
+
+
 @check("CYCLE-STUCK", "warning", "faction",
-       "A cycle that no step moves on (no advance_cycle, or each moves it by a whole turn "
-       "of the ring: its marker never leaves its first stage) or that nothing reads (no "
+       "A cycle that no step moves on (no advance_cycle nor a program bound to it that may "
+       "set its stage, or each advance_cycle moves it by a whole turn of the ring: its "
+       "marker never leaves its first stage) or that nothing reads (no "
        "run_stage, no program it is bound to: where it stands changes nothing).",
        example='`"cycles": [{"id": "wheel", ...}]` with no `advance_cycle` step')
 def _cycle_stuck(f: M.FactionSpec):
@@ -1375,9 +1390,9 @@ def _cycle_stuck(f: M.FactionSpec):
         moves = [by for s in steps for c, by in _advances(s) if c == cy.id]
         read = any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps) or \
             any(_reads_cycle(u, cy.id) for u in uses)
-        if not moves:
+        if not moves and not any(_may_set_cycle(u, cy.id) for u in uses):
             yield ("cycles", i), f"cycle {cy.id}: no advance_cycle step moves it"
-        elif all(by % len(cy.stages) == 0 for by in moves):
+        elif moves and all(by % len(cy.stages) == 0 for by in moves):
             yield ("cycles", i), (f"cycle {cy.id}: advance_cycle moves it by "
                                   f"{' or '.join(sorted({str(b) for b in moves}))} of its "
                                   f"{len(cy.stages)} stages, all the way round: it never "
