@@ -25,6 +25,7 @@ are unchanged (tests/test_differential.py).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rootlaw.spec import models as M
 
@@ -1298,3 +1299,46 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
     if not lines[-1].startswith("        return"):
         d.append("        return 0")
     return EffectPart(k, "\n\n".join(["\n".join(d), *inst.helpers]), inst.uses)
+
+
+# ---- the general Law's menu actions with a cycle's suit and a cost (Law 10.4.3)
+
+
+def compile_menu_where(entries: list[tuple[int, int, M.FactionSpec, Any]],
+                       pidx: dict[str, int]) -> str:
+    """The methods the battle and march entries that name a 'suit_of' or a 'cost' call
+    (``entries``: each entry's index in the menu tables, its faction's index, the
+    faction, the entry): ``menu_suits(m, p)`` the suits its clearings may be of (a
+    bitmask: the suit the cycle's marker is on, or all three), ``menu_payable(m, p)``
+    whether its cost can be paid now, ``menu_pay(m, p)`` paying it (the box's warriors
+    back to the supply, as many as the count says, read as it is paid)."""
+    suits = ["        return 7"]
+    payable = ["        return 1"]
+    pay = ["        return 0"]
+    for m, fi, faction, entry in reversed(entries):
+        name = f"menu {entry.action}"
+        r = _Resolver(name, {}, faction, pidx, fi)
+        code = _Code(Instance(-1, name, fi, "", "none", -1), r, hoisting=False)
+        if entry.suit_of is not None:
+            suits[:0] = [f"        if m == {m}:",
+                         f"            return 1 << {_stage_suit(entry.suit_of, code)}"]
+        if entry.cost is not None:
+            count = _value(entry.cost.count, code)
+            if count is None:
+                raise ProgramError(f"{name}: its cost's count is left out")
+            box = f"S_BOX + p * B + {r.box(entry.cost.box)}"
+            payable[:0] = [f"        if m == {m}:",
+                           f"            return self.s[{box}] >= {count}"]
+            pay[:0] = [f"        if m == {m}:",
+                       f"            q = min({count}, self.s[{box}])",
+                       f"            self.s[{box}] -= q",
+                       f"            self.s[S_SUPPLY + {r.piece(entry.cost.piece)}] += q",
+                       "            return 0"]
+    deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
+    return "\n".join([
+        *deco, "    def menu_suits(self, m: i64, p: i64) -> i64:",
+        '        """The suits (a bitmask) of the clearings a menu entry acts in."""', *suits,
+        "", *deco, "    def menu_payable(self, m: i64, p: i64) -> i64:",
+        '        """Whether a menu entry\'s cost can be paid now."""', *payable,
+        "", *deco, "    def menu_pay(self, m: i64, p: i64) -> i64:",
+        '        """Pay a menu entry\'s cost."""', "        q: i64", *pay])

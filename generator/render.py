@@ -68,6 +68,8 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         catch_discards=t.consts.get("CATCH_F", -1) >= 0,
         # Several crafting pieces, of a cycle's suit (Law 10.2.1): craft_spare reads them.
         craft_multi=bool(t.consts.get("CRAFT_MULTI")),
+        # Battle and march entries of a cycle's suit or with a cost (Law 10.4.3).
+        menu_where=t.menu_where,
         # A program instance whose parts call a family left out (a test's emission) is
         # left out with it, dispatch and all.
         programs=[x for x in t.programs if x.uses <= set(partials)],

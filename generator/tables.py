@@ -18,6 +18,7 @@ from rootlaw.spec import models as M
 from .programs import (
     ProgramError,
     compile_effect_part,
+    compile_menu_where,
     compile_step_use,
     compile_use,
     shape_of,
@@ -616,6 +617,7 @@ class Tables:
     observation: list[ObsField] = field(default_factory=list)  # OBSERVATION placed
     programs: list = field(default_factory=list)  # program instances (generator/programs.py)
     effect_parts: list = field(default_factory=list)  # effect programs' parts, compiled
+    menu_where: str = ""  # the methods of menu entries with a cycle's suit or a cost
 
     def put(self, name: str, values: list[int]) -> None:
         off = self.table_layout.add(name, len(values))
@@ -960,6 +962,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
             return -1
         return sum(1 for x in t.programs if x.faction == who and x.pay_slot >= 0)
 
+    where: list[tuple[int, int, M.FactionSpec, object]] = []  # entries with suit_of, cost
+
     def emit_menu(menu: list, fi: int = -1) -> tuple[int, int]:
         """Append menu entries to the menu tables: (first entry, how many); fi is the
         faction whose menu it is (-1: a card's menu, any faction's)."""
@@ -988,6 +992,12 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                                    "name (validation reports it: PROGRAM-REF)")
             if isinstance(mn, M.MarchAction):
                 ma = mn.moves
+            if isinstance(mn, (M.BattleAction, M.MarchAction)) and \
+                    (mn.suit_of is not None or mn.cost is not None):
+                if fi < 0:
+                    raise ProgramError(f"menu entry {mn.action!r}: a 'suit_of' or 'cost' in "
+                                       "a card's menu (validation reports it: EFFECT-ACTIONS)")
+                where.append((len(menu_kind), fi, factions[fi], mn))
             menu_kind.append(MENU_ACTIONS.index(mn.action))
             menu_a.append(ma)
             menu_b.append(mb)
@@ -1211,6 +1221,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("STEP_B", pb or [0])
     t.put("STEP_C", pc or [0])
     t.put("STEP_D", pd or [0])
+    if where:
+        t.menu_where = compile_menu_where(where, pidx)
     t.put("MENU_KIND", menu_kind or [0])
     t.put("MENU_A", menu_a or [0])
     t.put("MENU_B", menu_b or [0])

@@ -564,6 +564,13 @@ class BattleAction(Strict):
     """Initiate a battle (Law 4.3)."""
 
     action: Literal["battle"]
+    suit_of: Ident | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """Only in clearings of the suit one of the faction's cycles' markers is on (each of
+    its stages a suit): Law 10.4.3, Crusade, 'initiate a battle in an Outcast clearing'."""
+    cost: IntoBoxPart | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """Paid as the action is taken, offered only while it can be: warriors of one of the
+    faction's boxes back to the supply (the part into_box, 'from_box': Law 10.4.3,
+    'spend two acolytes')."""
 
 
 class MarchAction(Strict):
@@ -571,6 +578,11 @@ class MarchAction(Strict):
 
     action: Literal["march"]
     moves: int = Field(default=2, ge=1, le=10)
+    suit_of: Ident | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """Only from clearings of the suit one of the faction's cycles' markers is on (Law
+    10.4.3, Crusade: 'move from an Outcast clearing'); one move ('moves': 1)."""
+    cost: IntoBoxPart | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """Paid as the first move is taken (see the battle entry's)."""
 
 
 class CraftAction(Strict):
@@ -605,6 +617,38 @@ class ProgramEntry(BaseModel):
     def fields(self) -> dict[str, ParamValue]:
         """The fields that bind the program's parameters, as written."""
         return dict(self.model_extra or {})
+
+
+def _check_menu_where(f: Any, m: Any, at: tuple, box_ids: list[str]) -> None:
+    """A battle's or march's 'suit_of' names a cycle of the faction whose stages are
+    suits (a march's of one move), its 'cost' returns warriors of one of its boxes."""
+    if not isinstance(m, (BattleAction, MarchAction)):
+        return
+    if m.suit_of is not None:
+        cycle = next((c for c in f.cycles if c.id == m.suit_of), None)
+        if cycle is None:
+            raise Err("REF-UNDEF", (*at, "suit_of"),
+                      f"{m.action}: {unknown('cycle', m.suit_of, [c.id for c in f.cycles])}")
+        if any(x not in ("fox", "rabbit", "mouse") for x in cycle.stages):
+            raise Err("CYCLE-STAGE", (*at, "suit_of"),
+                      f"{m.action}: cycle {cycle.id}'s stages are not suits "
+                      f"({', '.join(cycle.stages)}): its stage names no clearing suit")
+        if isinstance(m, MarchAction) and m.moves != 1:
+            raise Err("VALUE-INVALID", (*at, "moves"),
+                      "march: a march from the clearings of a cycle's suit is one move "
+                      "('moves': 1)")
+    if m.cost is not None:
+        c = m.cost
+        if not c.from_box or c.who != "self" or not c.require:
+            raise Err("VALUE-INVALID", (*at, "cost"),
+                      f"{m.action}: a cost is warriors of one of your boxes returned to "
+                      "the supply: into_box with 'from_box': true")
+        if c.box not in box_ids:
+            raise Err("REF-UNDEF", (*at, "cost", "box"),
+                      f"{m.action}: {unknown('box', c.box, box_ids)}")
+        if c.piece != "warrior" and c.piece not in f.pieces:
+            raise Err("REF-UNDEF", (*at, "cost", "piece"),
+                      f"{m.action}: {unknown('piece', c.piece, list(f.pieces))}")
 
 
 def crafting_pieces(f: Any) -> list[str]:
@@ -1048,6 +1092,7 @@ class FactionSpec(Strict):
                     raise Err("VALUE-INVALID", at, f"{where}: the faction has no crafting_piece")
                 if isinstance(s, Actions):
                     for k, m in enumerate(s.menu):
+                        _check_menu_where(self, m, (*at, "menu", k), box_ids)
                         mat, mwhere = (*at, "menu", k), f"menu {m.action}"
                         # (a program's entry: its fields of these conventional names, as
                         # ids; what each parameter is, validation checks at the use)
@@ -2075,7 +2120,7 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 # Cards and abilities name effect programs and abilities defined after them.
 for _m in (SumValue, IfValue, TimesValue, HalfValue, AtLeast, NotCondition, AllOf, AnyOf,
            ClearingFilter, ClearingCount, SpendPart, PlacePart, ScorePart, LoseVpPart, DrawPart,
-           IntoBoxPart, IfPart):
+           IntoBoxPart, IfPart, BattleAction, MarchAction, Actions, Turn):
     _m.model_rebuild()
 Effect.model_rebuild()
 Trigger.model_rebuild()

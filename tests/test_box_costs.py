@@ -173,3 +173,103 @@ def test_sanctify_is_not_offered_without_a_shrine_of_the_suit(bundle, order, pur
     assert _offered(g, "sanctify") == ["sanctify sawmill 4"]
     pos.set_supply(g, "rabbit-shrine", 0)
     assert _offered(g, "sanctify") == []
+
+
+# ------------------------------------------------------------------- Crusade (10.4.3)
+
+def _crusade_position(bundle, order, pure, acolytes, mood="outcast"):
+    """Two newts and a cat warrior in rabbit clearing 5 and in fox clearing 1."""
+    g, me = _at_birdsong(bundle, order, pure, acolytes, mood=mood)
+    pos.put(g, "5", "newt", 2)
+    pos.put(g, "1", "newt", 2)
+    return g, me
+
+
+@pytest.mark.parametrize("order", SEATINGS)
+@CORES
+@pytest.mark.parametrize("mood, acolytes, offered", [
+    ("outcast", 1, False), ("outcast", 2, True), ("hated", 1, True), ("hated", 0, False)])
+def test_a_crusade_battles_in_an_outcast_clearing_for_its_cost(bundle, order, pure, mood,
+                                                              acolytes, offered):
+    """Law 10.4.3, Crusade: "Spend two acolytes to initiate a battle in an Outcast
+    clearing" (one fewer while hated): the menu's battle entry with 'suit_of' and 'cost'
+    is offered in rabbit clearing 5 only (not fox clearing 1), while the box pays."""
+    g, me = _crusade_position(bundle, order, pure, acolytes, mood)
+    battles = _offered(g, "battle")
+    assert battles == (["battle 5 marquise"] if offered else [])
+    if offered:
+        supply = pos.supply(g, "newt")
+        g.apply("battle 5 marquise")
+        cost = 1 if mood == "hated" else 2
+        assert g.box(me, "acolytes") == acolytes - cost
+        assert pos.supply(g, "newt") >= supply + cost  # (plus any newt the battle removed)
+
+
+@pytest.mark.parametrize("order", SEATINGS)
+@CORES
+def test_a_crusade_moves_from_an_outcast_clearing_for_its_cost(bundle, order, pure):
+    """Law 10.4.3, Crusade: "or to move from an Outcast clearing": the march entry with
+    'suit_of' offers moves out of rabbit clearings only, and the move pays its cost."""
+    g, me = _crusade_position(bundle, order, pure, 2)
+    moves = _offered(g, "move")
+    assert moves and all(m.split()[1].startswith("5->") for m in moves)
+    supply = pos.supply(g, "newt")
+    g.apply(moves[0])
+    assert g.box(me, "acolytes") == 0 and pos.supply(g, "newt") == supply + 2
+    assert _offered(g, "move") == [] and _offered(g, "battle") == []
+
+
+@pytest.mark.parametrize("order", SEATINGS[:2])
+def test_the_crusade_entries_depend_on_no_hidden_card(bundle, order):
+    """What the entries offer reads the board, the box and the cycles (all public), never
+    a hand: twins that differ only in the newts' and the cats' hands are offered alike."""
+    offers = []
+    for hands in ([], ["anvil", "fox-ambush"]):
+        g, me = _crusade_position(bundle, order, False, 2)
+        pos.set_hand(g, me, hands)
+        pos.set_hand(g, pos.seat_of(g, "marquise"), list(reversed(hands)))
+        offers.append(sorted(a for a in g.legal() if a.split()[0] in ("battle", "move")))
+    assert offers[0] == offers[1]
+
+
+def _newts_with(tmp_path, edit):
+    pack = tmp_path / "conspiracies"
+    shutil.copytree(PACK, pack)
+    fac = json.loads((pack / "newts.json").read_text(encoding="utf-8"))
+    edit(fac["turn"]["birdsong"][1]["menu"])
+    (pack / "newts.json").write_text(json.dumps(fac), encoding="utf-8")
+    return [(d.code, d.pointer) for d in validate([pack]).diagnostics]
+
+
+@pytest.mark.parametrize("edit, code, pointer", [
+    (lambda m: m[2].update(suit_of="outcasts"), "REF-UNDEF", "/turn/birdsong/1/menu/2/suit_of"),
+    (lambda m: m[2].update(suit_of="mood"), "CYCLE-STAGE", "/turn/birdsong/1/menu/2/suit_of"),
+    (lambda m: m[3].update(moves=2), "VALUE-INVALID", "/turn/birdsong/1/menu/3/moves"),
+    (lambda m: m[2]["cost"].update(from_box=False), "VALUE-INVALID",
+     "/turn/birdsong/1/menu/2/cost"),
+    (lambda m: m[3]["cost"].update(box="acolyte"), "REF-UNDEF",
+     "/turn/birdsong/1/menu/3/cost/box")])
+def test_a_wrong_crusade_entry_is_a_located_error(tmp_path, edit, code, pointer):
+    assert (code, pointer) in _newts_with(tmp_path, edit)
+
+
+@pytest.mark.parametrize("key, value", [
+    ("suit_of", "outcast"),
+    ("cost", {"op": "into_box", "piece": "warrior", "box": "acolytes", "from_box": True})])
+def test_an_effects_menu_has_no_cycle_suit_nor_cost(key, value):
+    """A card's effect may be any faction's: a battle entry's 'suit_of' or 'cost' (a
+    faction's cycles and boxes) in an effect's menu is EFFECT-ACTIONS, at the key."""
+    from rootlaw.spec import models as M
+    from rootlaw.spec.semantics import check_document
+
+    base = resolve().deck
+    cards = [c.model_dump(by_alias=True, mode="json") for c in base.cards]
+    warren = next(c for c in cards if c["id"] == "command-warren")
+    warren["abilities"][0]["do"] = [{"op": "actions", "count": 1,
+                                     "menu": [{"action": "battle", key: value}]}]
+    deck = M.DeckSpec.model_validate({**base.model_dump(by_alias=True, mode="json"),
+                                      "cards": cards})
+    i = next(i for i, c in enumerate(deck.cards) if c.id == "command-warren")
+    found = [d.pointer for d in check_document(deck, "deck.json").diagnostics()
+             if d.code == "EFFECT-ACTIONS"]
+    assert found == [f"/cards/{i}/abilities/0/do/0/menu/0/{key}"]
