@@ -625,6 +625,28 @@ class Tables:
         self.table.extend(int(v) for v in values)
 
 
+
+def _craft_tables(t: Tables, factions: list, crafting: list[list[int]],
+                  pidx: dict[str, int]) -> None:
+    """The tables of several crafting pieces (models.CraftingPieces): each faction's
+    bitmask, the cycle whose stage's suit a piece's printed suit must be, and the
+    bitmask of the pieces that craft on each of its stages."""
+    t.put("FACTION_CRAFT_MASK", [sum(1 << x for x in cps) for cps in crafting])
+    craft_cycle: list[int] = []
+    by_stage: list[int] = []  # [F][16]: the pieces that craft while the marker is there
+    for f in factions:
+        cp = f.crafting_piece
+        k = [c.id for c in f.cycles].index(cp.suit_of) \
+            if isinstance(cp, M.CraftingPieces) and cp.suit_of else -1
+        craft_cycle.append(k)
+        stages = list(f.cycles[k].stages) if k >= 0 else []
+        by_stage += [sum(1 << pidx[x] for x in M.crafting_pieces(f)
+                         if f.pieces[x].suit == stages[j]) if j < len(stages) else 0
+                     for j in range(16)]
+    t.put("FACTION_CRAFT_CYCLE", craft_cycle)
+    t.put("FACTION_CRAFT_BY_STAGE", by_stage)
+
+
 def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> Tables:
     """The tables of a bundle's core; ``observation`` replaces OBSERVATION (for tests of
     field kinds the base table does not use)."""
@@ -782,20 +804,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     # suit a piece's printed suit must be (-1: any); the core reads them only then.
     consts["CRAFT_MULTI"] = int(any(isinstance(f.crafting_piece, M.CraftingPieces)
                                     for f in factions))
-    t.put("FACTION_CRAFT_MASK", [sum(1 << x for x in cps) for cps in crafting])
-    craft_cycle: list[int] = []
-    by_stage: list[int] = []  # [F][16]: the pieces that craft while the marker is there
-    for f in factions:
-        cp = f.crafting_piece
-        k = [c.id for c in f.cycles].index(cp.suit_of) \
-            if isinstance(cp, M.CraftingPieces) and cp.suit_of else -1
-        craft_cycle.append(k)
-        stages = list(f.cycles[k].stages) if k >= 0 else []
-        by_stage += [sum(1 << pidx[x] for x in M.crafting_pieces(f)
-                         if f.pieces[x].suit == stages[j]) if j < len(stages) else 0
-                     for j in range(16)]
-    t.put("FACTION_CRAFT_CYCLE", craft_cycle)
-    t.put("FACTION_CRAFT_BY_STAGE", by_stage)
+    if consts["CRAFT_MULTI"]:
+        _craft_tables(t, factions, crafting, pidx)
     t.put("FACTION_FIRST_PIECE", [min(pidx[n] for n in f.pieces) for f in factions])
     t.put("FACTION_END_PIECE", [max(pidx[n] for n in f.pieces) + 1 for f in factions])
 
