@@ -70,6 +70,8 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         craft_multi=bool(t.consts.get("CRAFT_MULTI")),
         # Battle and march entries of a cycle's suit or with a cost (Law 10.4.3).
         menu_where=t.menu_where,
+        # March entries followed by a battle in their destination (Law 10.4.3).
+        then_battle=bool(t.consts.get("THEN_BATTLE")),
         # A program instance whose parts call a family left out (a test's emission) is
         # left out with it, dispatch and all.
         programs=[x for x in t.programs if x.uses <= set(partials)],

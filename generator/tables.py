@@ -454,6 +454,13 @@ def content_uses(bundle: Bundle) -> Uses:
     parts += ["put" for prog in programs for op in prog
               if (isinstance(op, (M.DrawPart, M.GivePart)) and op.into is not None) or
               (isinstance(op, M.DiscardAllPart) and op.source not in ("hand", "columns"))]
+    # A march followed by a battle (Law 10.4.3) offers it as a one-action menu.
+    if any(isinstance(m, M.MarchAction) and m.then_battle for f in bundle.factions
+           for steps in (f.setup, f.turn.birdsong, f.turn.daylight, f.turn.evening,
+                         *f.hooks.values())
+           for s in steps if isinstance(s, M.Actions) for m in s.menu):
+        menu.append("battle")
+        eops.append("take_actions")
     menu += [x for prog in programs for op in prog if isinstance(op, M.Actions)
              for x in entries(op.menu)]
     return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
@@ -973,6 +980,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         return sum(1 for x in t.programs if x.faction == who and x.pay_slot >= 0)
 
     where: list[tuple[int, int, M.FactionSpec, object]] = []  # entries with suit_of, cost
+    then_battles: list[int] = []  # march entries followed by a battle (then_battle)
 
     def emit_menu(menu: list, fi: int = -1) -> tuple[int, int]:
         """Append menu entries to the menu tables: (first entry, how many); fi is the
@@ -1002,6 +1010,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                                    "name (validation reports it: PROGRAM-REF)")
             if isinstance(mn, M.MarchAction):
                 ma = mn.moves
+                if mn.then_battle:
+                    # The battle it may be followed by: an entry of its own past every
+                    # menu (MENU_C: its index + 1), in the clearing its frame names.
+                    then_battles.append(len(menu_kind))
             if isinstance(mn, (M.BattleAction, M.MarchAction)) and \
                     (mn.suit_of is not None or mn.cost is not None):
                 if fi < 0:
@@ -1233,6 +1245,13 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("STEP_D", pd or [0])
     if where:
         t.menu_where = compile_menu_where(where, pidx)
+    for mt in then_battles:
+        # MENU_D 1: a battle in the clearing its FR_TAKE_ACTIONS frame names (field 5).
+        menu_c[mt] = len(menu_kind) + 1
+        for col, v in ((menu_kind, MENU_ACTIONS.index("battle")), (menu_a, 0), (menu_b, 0),
+                       (menu_c, 0), (menu_d, 1), (menu_mask, 0)):
+            col.append(v)
+    consts["THEN_BATTLE"] = int(bool(then_battles))
     t.put("MENU_KIND", menu_kind or [0])
     t.put("MENU_A", menu_a or [0])
     t.put("MENU_B", menu_b or [0])

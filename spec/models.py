@@ -583,6 +583,10 @@ class MarchAction(Strict):
     10.4.3, Crusade: 'move from an Outcast clearing'); one move ('moves': 1)."""
     cost: IntoBoxPart | None = Field(default=None, json_schema_extra=ADDED_LATER)
     """Paid as the first move is taken (see the battle entry's)."""
+    then_battle: bool = Field(default=False, json_schema_extra=ADDED_LATER)
+    """After the move, the mover may initiate a battle in the clearing moved into (Law
+    10.4.3, Crusade: 'and then, if you wish, initiate a battle in the destination
+    clearing'); one move ('moves': 1)."""
 
 
 class CraftAction(Strict):
@@ -637,6 +641,10 @@ def _check_menu_where(f: Any, m: Any, at: tuple, box_ids: list[str]) -> None:
             raise Err("VALUE-INVALID", (*at, "moves"),
                       "march: a march from the clearings of a cycle's suit is one move "
                       "('moves': 1)")
+    if isinstance(m, MarchAction) and m.then_battle and m.moves != 1:
+        raise Err("VALUE-INVALID", (*at, "moves"),
+                  "march: a move followed by a battle in its destination is one move "
+                  "('moves': 1)")
     if m.cost is not None:
         c = m.cost
         if not c.from_box or c.who != "self" or not c.require:

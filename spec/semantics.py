@@ -920,7 +920,7 @@ def _effect_take_actions(doc: Any):
        "a menu) with what only a step supports: a count that is not a number of 1 to 10 "
        "(a box's warriors, or null for any number), an 'extra_action_suit' (extra "
        "actions paid with a card, Law 6.5, are a turn's), an empty menu, or a battle's "
-       "or march's 'suit_of' or 'cost' (a faction's cycles and boxes).",
+       "or march's 'suit_of', 'cost' or 'then_battle' (a turn step's menu entry's).",
        "1.4.1, 6.5",
        example='`{"timing": "start_of_daylight", "do": [{"op": "actions", "count": null, '
                '"menu": [{"action": "battle"}]}]}`')
@@ -938,8 +938,8 @@ def _effect_actions(doc: Any):
         if not op.menu:
             yield (*loc, "menu"), f"{prog.where}: an effect's actions need a menu"
         for k, m in enumerate(op.menu):
-            for key in ("suit_of", "cost"):
-                if getattr(m, key, None) is not None:
+            for key in ("suit_of", "cost", "then_battle"):
+                if getattr(m, key, None) not in (None, False):
                     yield (*loc, "menu", k, key), (
                         f"{prog.where}: a {m.action}'s {key!r} is a turn step's menu "
                         "entry's (the faction's cycles and boxes), not an effect's")

@@ -214,8 +214,12 @@ def test_a_crusade_moves_from_an_outcast_clearing_for_its_cost(bundle, order, pu
     moves = _offered(g, "move")
     assert moves and all(m.split()[1].startswith("5->") for m in moves)
     supply = pos.supply(g, "newt")
+    assert moves[0] == "move 5->1 x1"
     g.apply(moves[0])
     assert g.box(me, "acolytes") == 0 and pos.supply(g, "newt") == supply + 2
+    # Into clearing 1, where a cat warrior is: a battle there may follow (then_battle).
+    assert sorted(g.legal()) == ["battle 1 marquise", "done"]
+    g.apply("done")
     assert _offered(g, "move") == [] and _offered(g, "battle") == []
 
 
@@ -255,7 +259,8 @@ def test_a_wrong_crusade_entry_is_a_located_error(tmp_path, edit, code, pointer)
 
 @pytest.mark.parametrize("key, value", [
     ("suit_of", "outcast"),
-    ("cost", {"op": "into_box", "piece": "warrior", "box": "acolytes", "from_box": True})])
+    ("cost", {"op": "into_box", "piece": "warrior", "box": "acolytes", "from_box": True}),
+    ("then_battle", True)])
 def test_an_effects_menu_has_no_cycle_suit_nor_cost(key, value):
     """A card's effect may be any faction's: a battle entry's 'suit_of' or 'cost' (a
     faction's cycles and boxes) in an effect's menu is EFFECT-ACTIONS, at the key."""
@@ -266,10 +271,50 @@ def test_an_effects_menu_has_no_cycle_suit_nor_cost(key, value):
     cards = [c.model_dump(by_alias=True, mode="json") for c in base.cards]
     warren = next(c for c in cards if c["id"] == "command-warren")
     warren["abilities"][0]["do"] = [{"op": "actions", "count": 1,
-                                     "menu": [{"action": "battle", key: value}]}]
+                                     "menu": [{"action": "march" if key == "then_battle"
+                                               else "battle", key: value,
+                                               **({"moves": 1} if key == "then_battle"
+                                                  else {})}]}]
     deck = M.DeckSpec.model_validate({**base.model_dump(by_alias=True, mode="json"),
                                       "cards": cards})
     i = next(i for i, c in enumerate(deck.cards) if c.id == "command-warren")
     found = [d.pointer for d in check_document(deck, "deck.json").diagnostics()
              if d.code == "EFFECT-ACTIONS"]
     assert found == [f"/cards/{i}/abilities/0/do/0/menu/0/{key}"]
+
+
+@pytest.mark.parametrize("order", SEATINGS)
+@CORES
+@pytest.mark.parametrize("choice", ["battle 1 marquise", "done"])
+def test_a_crusade_move_may_be_followed_by_a_battle_in_its_destination(bundle, order,
+                                                                       pure, choice):
+    """Law 10.4.3, Crusade: "move from an Outcast clearing and then, if you wish,
+    initiate a battle in the destination clearing": after the move into fox clearing 1,
+    which holds a cat warrior, the newts are offered that battle or done (only there,
+    though the cats are elsewhere too); either way the step goes on."""
+    g, me = _at_birdsong(bundle, order, pure, 2)
+    pos.put(g, "5", "newt", 2)
+    pos.put(g, "3", "cat-warrior", 1)
+    g.apply("move 5->1 x1")
+    assert g.to_play == me and sorted(g.legal()) == ["battle 1 marquise", "done"]
+    pos.set_dice(g, 1, 0)  # the newt deals one hit, the cat none
+    g.apply(choice)
+    assert g.decision == "actions" and g.to_play == me
+    assert pos.count(g, "1", "newt") == 1
+    assert pos.count(g, "1", "cat-warrior") == (1 if choice == "done" else 0)
+
+
+@pytest.mark.parametrize("order", SEATINGS[:2])
+@CORES
+def test_no_battle_is_offered_where_the_move_found_no_enemy(bundle, order, pure):
+    g, me = _at_birdsong(bundle, order, pure, 2)
+    pos.put(g, "5", "newt", 2)
+    g.apply("move 5->2 x1")
+    assert g.decision == "actions" and "done" in g.legal()
+    assert not [a for a in g.legal() if a.startswith("battle ")]
+
+
+def test_a_move_and_battle_of_more_moves_is_a_located_error(tmp_path):
+    def edit(m):
+        m[3].update(moves=2, suit_of=None)
+    assert ("VALUE-INVALID", "/turn/birdsong/1/menu/3/moves") in _newts_with(tmp_path, edit)
