@@ -83,9 +83,11 @@ def _content_loc(loc: tuple, data: object) -> list:
     """Drop pydantic's union-tag segments (e.g. 'faction', 'rule_ties') from a location."""
     out: list = []
     cur: Any = data  # walks dicts and lists of parsed JSON
-    if loc and isinstance(data, dict) and loc[0] == data.get("kind"):
-        loc = loc[1:]  # the document's tag ('patch' is a key of patches too)
-    tag_seen = False  # the branch name of the dict reached last (once: its first segment)
+    # The branch name of the dict reached last is skipped once, as its first segment
+    # (the document's: 'patch' is a key of patches too).
+    tag_seen = bool(loc) and isinstance(data, dict) and loc[0] == data.get("kind")
+    if tag_seen:
+        loc = loc[1:]
     for part in loc:
         if part == "[key]":
             continue  # pydantic's mark of a key (not its value): the pointer is the key's

@@ -464,8 +464,13 @@ def _cycle_stage(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 def _program_needs_home(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                         programs: dict[str, Library]):
     for use in _step_uses(fs, programs):
-        if not _program_reads_home(use.lib.program):
+        prog = use.lib.program
+        if not _program_reads_home(prog):
             continue
+        took = next((i for i, x in enumerate(prog.do) if isinstance(x, M.TakeHomePart)), None)
+        if took is not None and not _program_reads_home(
+                prog.model_copy(update={"do": prog.do[:took]})):
+            continue  # it takes the home itself before it reads it (Law 10.3.2)
         homes = home_steps(use.faction)
         in_setup = use.loc[0] == "setup"
         if not any(h < use.loc[1] for h in homes) if in_setup else not homes:

@@ -69,12 +69,13 @@ HOMEBREW_PARTIALS = {"forests", "cycles"}
 # tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
 # tests/test_card_piles.py play them); 'advance' (the standard advance_cycle's) the
 # families bundle with test-seasons; 'set_stage' tests/data/packs/stages
-# (tests/test_stage_parts.py).
-HOMEBREW_PARTS = {"replace", "put_all", "advance", "set_stage"}
+# (tests/test_stage_parts.py); 'if' tests/data/packs/conspiracies (tests/test_if_parts.py).
+HOMEBREW_PARTS = {"replace", "put_all", "advance", "set_stage", "if"}
 # Core ability kinds no base faction has: tests/data/packs/rituals covers them (ruling
 # with pieces, Law 10.2.4: tests/test_limits.py).
 HOMEBREW_ABILITIES = {"rule_with"}
 PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "replace-verbs"
+CONSPIRACIES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "conspiracies"
 PILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "piles"
 RITUALS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "rituals"
 STAGES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "stages"
@@ -216,6 +217,7 @@ def test_the_base_bundle_uses_every_family():
     covered = {k for mix in MIXES for k in build_tables(mixed_bundle(mix)).uses.values}
     assert covered >= HOMEBREW_VALUES
     assert set(build_tables(resolve([PARTS_PACK])).uses.parts) >= {"replace"}
+    assert set(build_tables(resolve([CONSPIRACIES_PACK])).uses.parts) >= {"if", "set_stage"}
     assert set(build_tables(resolve([PILES_PACK])).uses.parts) >= {"put_all"}
     assert set(build_tables(resolve([RITUALS_PACK])).uses.abilities) >= HOMEBREW_ABILITIES
     assert "advance" in build_tables(mixed_bundle("marquise+seasons")).uses.parts
