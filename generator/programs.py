@@ -1212,7 +1212,7 @@ _WHO_ARG = {"self": "actor", "target": "target", "opponent": "opponent", "holder
 _GIVE_ZONE, _GIVE_HAND, _GIVE_DISCARD = 0, 1, 2
 
 
-def _give(part: M.GivePart, r: _Resolver, inst: Instance) -> list[str]:
+def _give(part: M.GivePart, r: _Resolver, inst: Instance, code: _Code) -> list[str]:
     """The lines of a 'give' (p: the giver, q: the receiver): the card chosen by the
     giver (the frame zone_give, asked whenever p's hand is not empty: a public fact, Law
     1.2) or at random (the k-th of the matching cards in card order, k from the game's
@@ -1238,6 +1238,20 @@ def _give(part: M.GivePart, r: _Resolver, inst: Instance) -> list[str]:
         return d + ["        if self.hand_size(p) > 0:",
                     f"            self.give_ask(p, q, {kind}, {zone}, {match}, {skip})",
                     "        return 0"]
+    if part.count != 1:
+        # One card after another, at random, as far as the hand allows (Law 10.2.5: one
+        # for each garden removed); 'otherwise' when the first finds none.
+        count = _value(part.count, code)
+        if count is None:
+            raise ProgramError(f"{r.program}: give's count is left out")
+        return d + [f"        n = self.hand_matching(p, {match})", "        if n == 0:",
+                    "            return 0",
+                    f"        for j in range({count}):",
+                    f"            n = self.hand_matching(p, {match})",
+                    "            if n > 0:",
+                    f"                self.give_card(self.hand_nth(p, {match}, self.rand(n)), "
+                    f"q, {kind}, {zone})",
+                    f"        return {skip}"]
     return d + [f"        n = self.hand_matching(p, {match})", "        if n > 0:",
                 f"            self.give_card(self.hand_nth(p, {match}, self.rand(n)), q, "
                 f"{kind}, {zone})",
@@ -1259,7 +1273,7 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
     if isinstance(part, M.RemovePart):
         lines = _remove(part, r, code, effect=True)
     elif isinstance(part, M.GivePart):
-        lines = _give(part, r, inst)
+        lines = _give(part, r, inst, code)
         inst.uses.add("hands")
     elif isinstance(part, M.ShowPart):
         inst.uses.add("hands")

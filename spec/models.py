@@ -1841,11 +1841,18 @@ class GivePart(Strict):
     """Who picks the card: the giver ('choice') or the dice ('random')."""
     matching: Literal["clearing"] | None = None
     """Only cards whose suit matches the program's clearing (birds count)."""
+    count: Value = Field(default=1, json_schema_extra=ADDED_LATER)
+    """How many cards, one after another, as far as the hand allows (at random only: Law
+    10.2.5, 'whenever a garden is removed, discard a random card', a trigger's
+    ``{"event": "pieces"}``, one for each garden its event removed)."""
     otherwise: list[OtherwisePart] = []
     """Parts run when there is no card to give."""
 
     @model_validator(mode="after")
     def _shape(self) -> GivePart:
+        if self.count != 1 and self.pick != "random":
+            raise Err("VALUE-INVALID", ("count",),
+                      "'give' of a 'count' other than 1 picks at random ('pick': 'random')")
         if self.to == self.who:
             raise Err("VALUE-INVALID", ("to",),
                       f"'give' from {self.who!r} to {self.to!r}: a card is given to another "

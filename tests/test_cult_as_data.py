@@ -170,3 +170,26 @@ def test_whole_games_play_alike_on_both_cores(bundle, seed):
         b.apply(act)
     assert list(a.state) == list(b.state)
     assert a.is_over and a.winner == b.winner  # a whole game, not a cut-off one
+
+
+@pytest.mark.parametrize("order", ORDERS[:2])
+@CORES
+@pytest.mark.parametrize("hand", [["anvil", "fox-root-tea", "woodland-runners"], ["anvil"]])
+def test_fear_of_the_faithful_a_card_for_each_garden(bundle, order, pure, hand):
+    """Law 10.2.5, "whenever a garden is removed, the Cult must discard a random card":
+    two gardens removed at once in one clearing cost two cards (as far as the hand
+    allows), into the Lost Souls (Law 10.2.6)."""
+    g = past_setup(order, bundle=bundle, pure=pure, clear=True, empty_hands=True)
+    me = pos.seat_of(g, ME)
+    pos.put(g, "3", "rabbit-garden", 2)
+    pos.put(g, "3", "cat-warrior", 3)
+    pos.set_hand(g, me, hand)
+    pos.goto(g, "marquise", "daylight", "actions")
+    pos.set_dice(g, 3, 0)  # two hits on the gardens (the Cult is defenseless: 4.3.5.II)
+    g.apply(f"battle 3 {ME}")
+    while g.decision == "ambush":
+        g.apply("done")
+    assert pos.count(g, "3", "rabbit-garden") == 0
+    lost = min(2, len(hand))
+    assert len(g.hand(me)) == len(hand) - lost
+    assert sorted(pos.zone(g, me, "lost-souls") + g.hand(me)) == sorted(hand)
