@@ -5,6 +5,9 @@ of it that other tests already pin down part by part (tests/test_box_costs.py: t
 conspiracies and Crusade; tests/test_if_parts.py: Adjust Outcast; tests/test_crafting_
 pieces.py: crafting with the gardens of the Outcast; tests/test_revenge.py) are checked
 here once more as this one faction plays them, through the engine's own turn flow.
+The Law's text gives no garden track values: the pack's (0, 2, 2, 3, 4 VP, a card at
+the third garden of a suit) are the reference data's (../shared/data/root, marked
+uncertain there), and no test here depends on more than the second space's 2 VP.
 Autumn suits: fox 1 6 8 12, rabbit 3 4 5 10, mouse 2 7 9 11; corners 1 2 3 4."""
 
 from __future__ import annotations
