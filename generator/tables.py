@@ -481,6 +481,8 @@ def effect_ops(prog: list) -> list:
 def effect_op_name(op) -> str:
     """An effect op's name among EFFECT_OPS: the part 'actions' (models.Actions, the
     turn step's operation) is the effect frame 'take_actions' it runs as."""
+    if isinstance(op, M.DiscardDownTo):
+        return "trim_zone"  # a zone down to its capacity (FR_ZONE_TRIM)
     return "take_actions" if isinstance(op, M.Actions) else op.op
 
 
@@ -1122,7 +1124,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 assert isinstance(op.count, int), "a number in an effect (EFFECT-ACTIONS)"
                 a = op.count
                 b, c = emit_menu(op.menu)
-            elif isinstance(op, M.TrimZoneOp):
+            elif isinstance(op, M.DiscardDownTo):
+                assert op.zone is not None, "an effect's discard_down_to names a zone"
                 a = zones.index(op.zone)
             eop.append(EFFECT_OPS.index(effect_op_name(op)))
             for col, v in ((ea, a), (eb, b), (ec, c)):

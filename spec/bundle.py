@@ -45,6 +45,7 @@ from .models import (
     ClearingFilter,
     DeckSpec,
     DiscardAllPart,
+    DiscardDownTo,
     DrawPart,
     Effect,
     FactionSpec,
@@ -302,6 +303,9 @@ def _with_effect_op_dumps(doc: DeckSpec | FactionSpec, dumped: dict) -> dict:
                 # 'take_actions' it was first written as (its only fields then).
                 dumps[j] = {"op": "take_actions", "count": dumps[j]["count"],
                             "menu": dumps[j]["menu"]}
+            elif isinstance(part, DiscardDownTo):
+                # Likewise the hand-limit step's operation on a zone: 'trim_zone'.
+                dumps[j] = {"op": "trim_zone", "zone": part.zone}
     for abilities, dumps in holders:
         for a, d in zip(abilities, dumps, strict=True):
             if isinstance(a, Rule) and a.rules_ties() and not a.with_:

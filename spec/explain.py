@@ -121,6 +121,18 @@ def noun(model: type) -> str:
     return article(model.__name__.lower())
 
 
+def noun_at(frames: list[Frame], model: type) -> str:
+    """A model's noun where the walk found it: a member of the tagged union it was
+    reached through is named by that union ("a 'discard_down_to' step", not the effect
+    op it may also be); else ``noun``."""
+    for i in range(len(frames) - 1, 0, -1):
+        if frames[i].ann is model and frames[i].how == "tag" and frames[i - 1].union and \
+                model not in NOUNS:
+            tag = _unions()[0].get(model, ("", str(frames[i].name)))[1]
+            return article(f"'{tag}' {frames[i - 1].union}")
+    return noun(model)
+
+
 def keys_of(model: type[BaseModel]) -> list[str]:
     """The keys a model's objects may have, as written in files ('from', not 'from_')."""
     return [f.alias or name for name, f in model.model_fields.items()]
@@ -381,12 +393,13 @@ def explain(err: Mapping[str, Any], data: object) -> tuple[str, str, tuple]:
         owner = f.ann if _is_model(f.ann) and len(rest) == 1 else None
         if owner is None:
             return code, f"{quoted(loc[-1])} is not a key here", ()
-        return code, unknown_key(loc[-1], noun(owner), keys_of(owner)), ()
+        return code, unknown_key(loc[-1], noun_at(frames, owner), keys_of(owner)), ()
     if kind == "missing":
         if f.how != "field" or f.model is None:
             return code, f"{quoted(loc[-1] if loc else '')} is missing", ()
         near = [k for k in (_parent(data, loc) or {}) if k not in keys_of(f.model)]
-        return code, needs_key(noun(f.model), str(f.name), why=_doc(f.model, str(f.name)),
+        return code, needs_key(noun_at(frames, f.model), str(f.name),
+                               why=_doc(f.model, str(f.name)),
                                near=near), ()
     if kind == "union_tag_not_found" and f.disc and f.union and not isinstance(value, dict):
         return "VALUE-INVALID", is_not(subject(frames), expected(f), value), ()

@@ -753,23 +753,36 @@ class Actions(Strict):
         return self
 
 
-class TrimZoneOp(Strict):
-    """While a zone's capacity is in force (none of the buildings that lift it on the
-    map), the holder discards cards of their choice from it down to the capacity (Law
-    8.2.4)."""
+class DiscardDownTo(Strict):
+    """Discard cards of your choice down to a limit: a turn step's, the hand down to
+    'limit' (five, in each base faction's Evening); an effect program's, one of the
+    holder's zones down to its capacity while that is in force (none of the buildings
+    that lift it on the map: Law 8.2.4, the supporters stack once the last base is
+    gone).  In an effect program it was first written 'trim_zone', with its 'zone'."""
 
-    op: Literal["trim_zone"]
-    zone: Ident
+    op: Literal["discard_down_to", "trim_zone"]
+    limit: int = Field(default=5, ge=0, le=100)
+    """A step's: the hand limit."""
+    zone: Ident | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """An effect program's: the holder's zone (its capacity is the limit)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_spelling(cls, data: Any) -> Any:
+        # An effect program's 'trim_zone' (its first spelling) is this operation.
+        if isinstance(data, dict) and data.get("op") == "trim_zone":
+            data = {**data, "op": "discard_down_to"}
+        return data
 
 
-ZONE_OPS = (TrimZoneOp,)
+ZONE_OPS = (DiscardDownTo,)
 """Effect ops on the holder's zones and boxes: a faction's abilities only (a card has
 none; EFFECT-ZONE)."""
 
 
 EffectOnlyOp = Annotated[
     (
-        ExtraHitsOp | IgnoreRolledHitsOp | Actions | TrimZoneOp
+        ExtraHitsOp | IgnoreRolledHitsOp | Actions | DiscardDownTo
     ),
     Field(discriminator="op"),
 ]
@@ -792,13 +805,6 @@ class Craft(Strict):
     """Craft cards by activating crafting pieces (Law 4.1)."""
 
     op: Literal["craft"]
-
-
-class DiscardDownTo(Strict):
-    """Discard cards of your choice down to the hand limit."""
-
-    op: Literal["discard_down_to"]
-    limit: int = Field(default=5, ge=0, le=100)
 
 
 class AddToColumns(Strict):
@@ -1018,6 +1024,10 @@ class FactionSpec(Strict):
             if isinstance(a, (Effect, Trigger)):
                 for j, op in enumerate(a.do):
                     at_op = ("abilities", i, "do", j)
+                    if isinstance(op, DiscardDownTo) and op.zone is None:
+                        raise Err("KEY-MISSING", at_op,
+                                  f"ability {a.id}: an effect's discard_down_to names the "
+                                  "'zone' it discards from, down to its capacity")
                     named(getattr(op, "zone", None), zone_ids, (*at_op, "zone"),
                           f"op {op.op}", "zone")
                     named(getattr(op, "box", None), box_ids, (*at_op, "box"), f"op {op.op}",
@@ -1096,6 +1106,10 @@ class FactionSpec(Strict):
                         if hook not in self.hooks:
                             raise Err("REF-UNDEF", (*at, "hooks", stage),
                                       f"{where}: {unknown('hook', hook, self.hooks)}")
+                if isinstance(s, DiscardDownTo) and s.zone is not None:
+                    raise Err("VALUE-INVALID", (*at, "zone"),
+                              f"{where}: a step discards the hand down to its 'limit'; a "
+                              "zone down to its capacity is an effect program's")
                 if isinstance(s, Craft) and not self.crafting_piece:
                     raise Err("VALUE-INVALID", at, f"{where}: the faction has no crafting_piece")
                 if isinstance(s, Actions):
@@ -1904,7 +1918,7 @@ EffectOp = Annotated[
     (
         ScorePart | LoseVpPart | DrawPart | RemovePart | DiscardAllPart | GivePart |
         ShowPart | IntoBoxPart | ExtraHitsOp | IgnoreRolledHitsOp | Actions |
-        TrimZoneOp
+        DiscardDownTo
     ),
     Field(discriminator="op"),
 ]

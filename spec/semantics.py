@@ -951,8 +951,8 @@ def _effect_actions(doc: Any):
 
 
 @check("EFFECT-ZONE", "error", "deck",
-       "A zone op (trim_zone) in a card's program: zones and boxes are a faction's, and a card has "
-       "none to name.", "8.2.3",
+       "A zone op (discard_down_to of a zone, first written trim_zone) in a card's "
+       "program: zones and boxes are a faction's, and a card has none to name.", "8.2.3",
        example='`{"kind": "trigger", ..., "do": [{"op": "trim_zone", "zone": "supporters"}]}` '
                'on a card')
 def _effect_zone(d: M.DeckSpec):

@@ -245,7 +245,7 @@ CASES = [
         ("VALUE-INVALID", "/cards/2/on_craft/0",
          "'op' must name an effect op or part: score, lose_vp, draw, remove, discard_all, "
          "give, show, into_box, extra_hits, ignore_rolled_hits, actions, "
-         "trim_zone, not 'drow' (did you mean 'draw'?)")]),
+         "discard_down_to, not 'drow' (did you mean 'draw'?)")]),
     ("a misspelt document kind", "faction", setv("/kind", "fraction"), [
         ("VALUE-INVALID", "", "'kind' must name a content file: pack, map, deck, faction, "
                               "patch, library, not 'fraction' (did you mean 'faction'?)")]),
@@ -431,7 +431,7 @@ def test_a_patched_document_is_told_in_the_same_words(tmp_path):
     assert got == [
         ("KEY-UNKNOWN", "/patch/1",
          "'limt' is not a key of a 'discard_down_to' step (did you mean 'limit'?); a "
-         "'discard_down_to' step has: op, limit (in faction:marquise as patched, at "
+         "'discard_down_to' step has: op, limit, zone (in faction:marquise as patched, at "
          "/turn/evening/1/limt)"),
         ("VALUE-INVALID", "/patch/0",
          "'count' is a whole number, an object or null, not the text \"4\" (in "
