@@ -807,6 +807,14 @@ def _replace_tests(part: M.ReplacePart, r: _Resolver, pieces: list, w: int,
     return tests
 
 
+def _transfer(src: str, dst: str, count: str, var: str,
+              indent: str = "        ") -> list[str]:
+    """Lines moving up to ``count`` pieces from state slot src to dst, as many as src
+    holds (a supply and a box: into_box, and a box cost's return to the supply)."""
+    return [f"{indent}{var} = min({count}, self.s[{src}])", f"{indent}self.s[{src}] -= {var}",
+            f"{indent}self.s[{dst}] += {var}"]
+
+
 def _locals(lines: list[str]) -> list[str]:
     """Lines with the declarations of the locals they use (b: a piece of a suit, e: an
     enemy piece, j: a clearing of a filter) first."""
@@ -932,9 +940,7 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 if count is None:
                     raise ProgramError(f"program {inst.program}: into_box's count is left "
                                        "out")
-                d += [f"        b = min({count}, self.s[{src}])",
-                      f"        self.s[{src}] -= b",
-                      f"        self.s[{dst}] += b"]
+                d += _transfer(src, dst, count, "b")
         elif isinstance(part, M.SpendPart):
             # The cards are spent (the actor choosing, FR_ZONE_PAY); once paid in full,
             # zone_pay_settle runs then_prog with the clearing.
@@ -1344,9 +1350,8 @@ def compile_menu_where(entries: list[tuple[int, int, M.FactionSpec, Any]],
             payable[:0] = [f"        if m == {m}:",
                            f"            return self.s[{box}] >= {count}"]
             pay[:0] = [f"        if m == {m}:",
-                       f"            q = min({count}, self.s[{box}])",
-                       f"            self.s[{box}] -= q",
-                       f"            self.s[S_SUPPLY + {r.piece(entry.cost.piece)}] += q",
+                       *_transfer(box, f"S_SUPPLY + {r.piece(entry.cost.piece)}", count, "q",
+                                  "            "),
                        "            return 0"]
     deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
     return "\n".join([

@@ -430,6 +430,7 @@ def content_uses(bundle: Bundle) -> Uses:
                 values.extend(value_kinds(prog))
         return out
 
+    then_battle = False  # a march followed by a battle (Law 10.4.3)
     for f in bundle.factions:
         for steps in (f.setup, f.turn.birdsong, f.turn.daylight, f.turn.evening,
                       *f.hooks.values()):
@@ -443,6 +444,8 @@ def content_uses(bundle: Bundle) -> Uses:
                 ops.append(s.op)
                 if isinstance(s, M.Actions):
                     menu.extend(entries(s.menu))
+                    then_battle = then_battle or any(
+                        isinstance(m, M.MarchAction) and m.then_battle for m in s.menu)
     abilities = [a for f in bundle.factions for a in f.abilities] + \
         [a for c in bundle.deck.cards for a in c.abilities]
     programs = [a.do for a in abilities if isinstance(a, (M.Effect, M.Trigger))] + \
@@ -454,11 +457,7 @@ def content_uses(bundle: Bundle) -> Uses:
     parts += ["put" for prog in programs for op in prog
               if (isinstance(op, (M.DrawPart, M.GivePart)) and op.into is not None) or
               (isinstance(op, M.DiscardAllPart) and op.source not in ("hand", "columns"))]
-    # A march followed by a battle (Law 10.4.3) offers it as a one-action menu.
-    if any(isinstance(m, M.MarchAction) and m.then_battle for f in bundle.factions
-           for steps in (f.setup, f.turn.birdsong, f.turn.daylight, f.turn.evening,
-                         *f.hooks.values())
-           for s in steps if isinstance(s, M.Actions) for m in s.menu):
+    if then_battle:  # the battle that may follow is offered as a one-action menu
         menu.append("battle")
         eops.append("take_actions")
     menu += [x for prog in programs for op in prog if isinstance(op, M.Actions)
