@@ -580,7 +580,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                 at_clearing.append(f"self.room_for(c, {w})")
             targets += _replace_tests(part, r, pieces, w, others_exclusive and not cleared)
         elif isinstance(part, M.IntoBoxPart) and part.require and part.from_box:
-            # A cost (Law 10.4.3: spend acolytes, returning them to the supply): offered
+            # A cost (Law 10.4.3: warriors spent from a box, returned to the supply): offered
             # only where the box holds the count, read as the action is offered.
             if r.bound(part.box) is not None:
                 count = _value(part.count, gen_code)
@@ -1246,7 +1246,7 @@ def _give(part: M.GivePart, r: _Resolver, inst: Instance, code: _Code) -> list[s
                     "        return 0"]
     if part.count != 1:
         # One card after another, at random, as far as the hand allows (Law 10.2.5: one
-        # for each garden removed); 'otherwise' when the first finds none.
+        # for each of a kind of piece removed); 'otherwise' when the first finds none.
         count = _value(part.count, code)
         if count is None:
             raise ProgramError(f"{r.program}: give's count is left out")

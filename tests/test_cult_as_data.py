@@ -1,5 +1,5 @@
-"""The Lizard Cult (Law 10) written from the Law as data only (tests/data/packs/lizard-cult:
-a faction file and a library of programs of the standard parts), every one of its rules:
+"""The Lizard Cult (Law 10) written from the Law as data only (examples/lizard-cult: a
+faction file and a library of programs of the standard parts), every one of its rules:
 the proof that the language says a published faction with no engine change.  The rules
 of it that other tests already pin down part by part (tests/test_box_costs.py: the
 conspiracies and Crusade; tests/test_if_parts.py: Adjust Outcast; tests/test_crafting_
@@ -25,7 +25,7 @@ from rootlaw.runtime.game import Game
 from rootlaw.spec import resolve
 from rootlaw.spec.validate import validate
 
-PACK = Path(__file__).resolve().parent / "data" / "packs" / "lizard-cult"
+PACK = Path(__file__).resolve().parent.parent / "examples" / "lizard-cult"
 ME = "lizard-cult"
 GARDENS = {"fox": "fox-garden", "rabbit": "rabbit-garden", "mouse": "mouse-garden"}
 ORDERS = [("marquise", "eyrie", "lizard-cult"), ("lizard-cult", "marquise"),

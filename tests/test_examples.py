@@ -28,7 +28,8 @@ def bundle_of(pack: Path) -> Bundle:
 
 
 def test_every_example_pack_has_scenarios():
-    assert {p.name for p in PACKS} >= {"hedge-druids", "homebrew-map", "four-actions"}
+    assert {p.name for p in PACKS} >= {"hedge-druids", "homebrew-map", "four-actions",
+                                       "mire-toads", "lizard-cult"}
     for pack in PACKS:
         assert any((pack / "scenarios").glob("*.json")), pack.name
 
@@ -46,10 +47,11 @@ def test_example_scenarios_pass_on_both_cores(pack, path, core_kind):
     assert run_file(path, bundle=bundle_of(pack), pure=core_kind == "pure") == []
 
 
-@pytest.mark.parametrize("pack, prefix", [("hedge-druids", "D"), ("mire-toads", "T")])
+@pytest.mark.parametrize("pack, prefix", [("hedge-druids", "D"), ("mire-toads", "T"),
+                                          ("lizard-cult", "10")])
 def test_a_homebrew_faction_s_scenarios_cover_its_rules(pack, prefix):
     """Every numbered rule of the pack README's own section (D: the druids, T: the
-    toads) is cited by a scenario."""
+    toads, 10: the Lizard Cult's section of the Law) is cited by a scenario."""
     import json
     import re
 

@@ -28,12 +28,19 @@ def content_ids() -> set[str]:
             ids |= {z.id for z in f.zones} | {x.id for x in f.boxes}
             for cy in f.cycles:
                 ids |= {cy.id, *cy.stages}
-    return {i for i in ids if len(i) >= 5}
+    return {i for i in ids if len(i) >= 5} - LAW_WORDS
+
+
+# The Law's own nouns, which the engine implements and content may also use as ids: the
+# suits (Law 2.1, 2.2.2: a cycle of suits, as the Lizard Cult's outcast marker, names
+# them) and revealed cards (Law 2.1.4: a pile of revealed cards is a zone's natural id).
+LAW_WORDS = {"fox", "rabbit", "mouse", "bird", "birds", "revealed"}
 
 
 def test_the_example_packs_are_among_the_content_checked():
     ids = content_ids()
     assert {"thicket", "druids", "hedgehog", "grove", "acorn"} <= ids
+    assert {"lizard-cult", "lizard", "fox-garden", "acolytes", "lost-souls", "outcast"} <= ids
 
 
 def test_engine_code_names_no_faction_card_or_map():
@@ -75,20 +82,20 @@ def test_the_catalogue_counts_the_content_that_uses_each_primitive():
     assert used[M.CraftAction] == ["base/alliance.json"]
     assert set(used[M.ProgramEntry]) >= {"base/alliance.json", "base/marquise.json",
                                          "hedge-druids/druids.json"}
-    # So are steps naming a program (models.ProgramStep): all five factions draw by one.
+    # So are steps naming a program (models.ProgramStep): all six factions draw by one.
     assert set(used[M.ProgramStep]) == {"base/alliance.json", "base/eyrie.json",
                                         "base/marquise.json", "hedge-druids/druids.json",
-                                        "mire-toads/toads.json"}
+                                        "lizard-cult/cult.json", "mire-toads/toads.json"}
     choose = next(m for m in used if m.__name__ == "ChoosePart")
     assert {"standard:mobilize", "standard:train"} <= set(used[choose])
     counts = use_counts(content)
     # One operation at two places is one primitive, counted once with the files of
     # both (Law 4.1: crafting, a step or a menu entry; a program run by its name).
     assert "Menu actions craft" not in counts and "Menu actions program" not in counts
-    assert counts["Steps craft"] == len(set(used[M.Craft]) | set(used[M.CraftAction])) == 5
+    assert counts["Steps craft"] == len(set(used[M.Craft]) | set(used[M.CraftAction])) == 6
     assert len(used[M.ProgramEntry]) >= 3
     assert "Menu actions revolt" not in counts  # a program's name, not a primitive
-    assert counts["Steps program"] == 5 and "Steps score_track" not in counts
+    assert counts["Steps program"] == 6 and "Steps score_track" not in counts
     # Counted over the files given: the base pack's map alone uses no menu action.
     assert use_counts(content[:1])["Steps program"] == 0
     assert use_counts(content[:1])["Steps craft"] == 0
