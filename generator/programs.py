@@ -871,11 +871,11 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 d.append(f"        {ind}self.place(p, c, {pc}, {count})")
         elif isinstance(part, M.RemovePart):
             d += _remove(part, r, code)
-        elif isinstance(part, M.AdvancePart):
+        elif isinstance(part, M.SetStagePart) and part.by is not None:
             # The marker on by 'by' stages, round the ring (a cycle is public).
             by = _value(part.by, code)
             if by is None:
-                raise ProgramError(f"program {inst.program}: advance's 'by' is left out")
+                raise ProgramError(f"program {inst.program}: set_stage's 'by' is left out")
             d.append(f"        self.advance_cycle(p, {r.cycle(part.cycle)}, {by})")
             inst.uses.add("cycles")
         elif isinstance(part, M.SetStagePart):

@@ -42,7 +42,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "lose_vp", "discard_all", "draw", "put_all", "replace", "take_home",
-              "advance", "give", "show", "set_stage", "if")
+              "give", "show", "set_stage", "if")
 # Values of programs whose code lives in a family of its own (the partial they pull in).
 VALUE_KINDS = ("forests_held",)
 # Menu entries the engine has a routine for; every other entry names a program of the
@@ -342,7 +342,7 @@ PARTIALS = (
             frames=("phase_start", "battle_effects", "effect", "take_actions")),
     Partial("triggers", abilities=("trigger",), frames=("react_order",)),
     Partial("forests", values=("forests_held",)),
-    Partial("cycles", ops=("run_stage",), parts=("advance",)),
+    Partial("cycles", ops=("run_stage",), parts=("set_stage",)),
     Partial("api", always=True),
     Partial("scenario", always=True),
     Partial("knowledge", always=True),

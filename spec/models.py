@@ -327,7 +327,7 @@ class Role(Strict):
 class Cycle(Strict):
     """A marker going round a ring of stages (seasons, tides, phases of the moon): the
     step 'run_stage' runs the hook its current stage names, the standard program
-    'advance_cycle' (the part 'advance') moves it on, and after the last stage comes the
+    'advance_cycle' (the part 'set_stage' 'by' a number) moves it on, and after the last stage comes the
     first.  Public: everybody sees where it stands."""
 
     id: Ident
@@ -1674,27 +1674,40 @@ class TakeHomePart(Strict):
     op: Literal["take_home"]
 
 
-class AdvancePart(Strict):
-    """Move one of the actor's cycles' markers on by 'by' stages; after the last stage
-    comes the first (the Hedge Druids' wheel of the year; a cycle is public)."""
-
-    op: Literal["advance"]
-    cycle: Ref
-    """One of the faction's 'cycles' ('$name' of a cycle parameter)."""
-    by: Value = 1
-    """How many stages (a value: a number, '$name' of a number parameter)."""
-
-
 class SetStagePart(Strict):
     """Put one of the actor's cycles' markers on a stage: the one the program's first
     choice chose ('chosen': Law 10.3.3, the outcast marker on the suit space of the
-    Cult's choice) or one named (a cycle is public)."""
+    Cult's choice), one named, or the one 'by' stages on, round the ring: after the last
+    stage comes the first (the Hedge Druids' wheel of the year).  A cycle is public.
+    Moving on was first written as its own part, 'advance', with its 'cycle' and 'by'."""
 
-    op: Literal["set_stage"]
+    op: Literal["set_stage", "advance"]
     cycle: Ref
     """One of the faction's 'cycles' ('$name' of a cycle parameter)."""
     stage: Ident = "chosen"
     """'chosen' (the stage the first choice chose, of this cycle), or a stage of it."""
+    by: Value | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Instead of a stage: move the marker on by this many stages (a value: a number,
+    '$name' of a number parameter)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_spelling(cls, data: Any) -> Any:
+        # 'advance' (its first spelling) is this part moving the marker on, 1 unless given.
+        if isinstance(data, dict) and data.get("op") == "advance":
+            if "stage" in data:
+                raise Err("VALUE-INVALID", ("stage",),
+                          "'advance' moves the marker on by 'by' stages: it names no stage")
+            data = {**data, "op": "set_stage", "by": data.get("by", 1)}
+        return data
+
+    @model_validator(mode="after")
+    def _stage_or_by(self) -> SetStagePart:
+        if self.by is not None and "stage" in self.model_fields_set:
+            raise Err("VALUE-INVALID", ("by",),
+                      "set_stage puts the marker on a 'stage' or moves it on 'by' stages, "
+                      "not both")
+        return self
 
 
 class SpendPart(Strict):
@@ -1889,14 +1902,14 @@ class IfPart(Strict):
 
 
 AtOncePart = Annotated[ScorePart | LoseVpPart | DrawPart | DiscardAllPart | PutAllPart |
-                       AdvancePart | SetStagePart | IfPart, Field(discriminator="op")]
+                       SetStagePart | IfPart, Field(discriminator="op")]
 """A part an 'if' may carry out: one that asks nothing and costs nothing."""
 
 
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
                         IntoBoxPart | SpendPart | PayPart | ScorePart | LoseVpPart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
-                        AdvancePart | SetStagePart | GivePart | ShowPart | IfPart,
+                        SetStagePart | GivePart | ShowPart | IfPart,
                         Field(discriminator="op")]
 
 

@@ -393,7 +393,7 @@ def _located(obj: Any, at: tuple) -> Iterator[tuple[tuple, BaseModel]]:
 def _cycle_reads(use: _Use) -> Iterator[tuple[tuple, str, str, str | None]]:
     """(where, what, the cycle's name as written, the stage) of each read or setting of a
     cycle in a used program: a filter's suit of a cycle ('suit'), a condition at a stage
-    ('stage'), a choice of a stage ('choose'), a 'set_stage' ('set')."""
+    ('stage'), a choice of a stage ('choose'), a 'set_stage' ('set'; 'move', on 'by' stages)."""
     for where, x in _located(use.lib.program.do, ("do",)):
         if isinstance(x, M.ClearingFilter) and x.suit_of is not None:
             yield (*where, "suit_of"), "suit", x.suit_of, None
@@ -401,6 +401,8 @@ def _cycle_reads(use: _Use) -> Iterator[tuple[tuple, str, str, str | None]]:
             yield (*where, "cycle"), "stage", x.cycle, x.at_stage
         elif isinstance(x, M.ChoosePart) and x.stage is not None:
             yield (*where, "stage"), "choose", x.stage, None
+        elif isinstance(x, M.SetStagePart) and x.by is not None:
+            yield (*where, "cycle"), "move", x.cycle, None  # on by some stages
         elif isinstance(x, M.SetStagePart):
             yield (*where, "cycle"), "set", x.cycle, x.stage
 
@@ -1352,8 +1354,8 @@ def _cycle_ids(f: M.FactionSpec):
 
 
 def _advances(s: Any) -> list[tuple[Any, int]]:
-    """(the cycle, by how many stages) of each 'advance' a step's (standard) program
-    makes: the standard advance_cycle's."""
+    """(the cycle, by how many stages) of each move on (a 'set_stage' 'by') a step's
+    (standard) program makes: the standard advance_cycle's."""
     prog = _standard_program(s)
     if prog is None:
         return []
@@ -1364,7 +1366,12 @@ def _advances(s: Any) -> list[tuple[Any, int]]:
         return fields.get(v[1:]) if isinstance(v, str) and v.startswith("$") else v
 
     return [(bound(x.cycle), by if isinstance(by := bound(x.by), int) else 1)
-            for x in prog.do if isinstance(x, M.AdvancePart)]
+            for x in prog.do if _moves_on(x)]
+
+
+def _moves_on(x: Any) -> bool:
+    """A part that moves a cycle's marker on by some stages (set_stage 'by')."""
+    return isinstance(x, M.SetStagePart) and x.by is not None
 
 
 def _reads_cycle(use: Any, cycle: str) -> bool:
@@ -1375,7 +1382,7 @@ def _reads_cycle(use: Any, cycle: str) -> bool:
             cycle not in use.fields().values():
         return False
     prog = _standard_program(use) if isinstance(use, M.ProgramStep) else None
-    return prog is None or not all(isinstance(x, M.AdvancePart) for x in prog.do)
+    return prog is None or not all(_moves_on(x) for x in prog.do)
 
 
 def _may_set_cycle(use: Any, cycle: str) -> bool:
@@ -1386,7 +1393,8 @@ def _may_set_cycle(use: Any, cycle: str) -> bool:
             cycle not in use.fields().values():
         return False
     prog = _standard_program(use) if isinstance(use, M.ProgramStep) else None
-    return prog is None or any(isinstance(x, M.SetStagePart) for _, x in M.flat_parts(prog.do))
+    return prog is None or any(isinstance(x, M.SetStagePart) and x.by is None
+                                for _, x in M.flat_parts(prog.do))
 
 
 @check("CYCLE-STUCK", "warning", "faction",

@@ -67,10 +67,10 @@ HOMEBREW_VALUES = {"forests_held"}
 HOMEBREW_PARTIALS = {"forests", "cycles"}
 # Program parts no base program uses (a pack's library brings the program): the packs of
 # tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
-# tests/test_card_piles.py play them); 'advance' (the standard advance_cycle's) the
-# families bundle with test-seasons; 'set_stage' tests/data/packs/stages
-# (tests/test_stage_parts.py); 'if' tests/data/packs/conspiracies (tests/test_if_parts.py).
-HOMEBREW_PARTS = {"replace", "put_all", "advance", "set_stage", "if"}
+# tests/test_card_piles.py play them); 'set_stage' moving a marker on (the standard
+# advance_cycle's) the families bundle with test-seasons, on a named stage
+# tests/data/packs/stages (tests/test_stage_parts.py); 'if' tests/data/packs/conspiracies (tests/test_if_parts.py).
+HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "if"}
 # Core ability kinds no base faction has: tests/data/packs/rituals covers them (ruling
 # with pieces, Law 10.2.4: tests/test_limits.py).
 HOMEBREW_ABILITIES = {"rule_with"}
@@ -220,7 +220,7 @@ def test_the_base_bundle_uses_every_family():
     assert set(build_tables(resolve([CONSPIRACIES_PACK])).uses.parts) >= {"if", "set_stage"}
     assert set(build_tables(resolve([PILES_PACK])).uses.parts) >= {"put_all"}
     assert set(build_tables(resolve([RITUALS_PACK])).uses.abilities) >= HOMEBREW_ABILITIES
-    assert "advance" in build_tables(mixed_bundle("marquise+seasons")).uses.parts
+    assert "set_stage" in build_tables(mixed_bundle("marquise+seasons")).uses.parts
     assert "set_stage" in build_tables(resolve([STAGES_PACK])).uses.parts
 
 
