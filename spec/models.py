@@ -327,8 +327,8 @@ class Role(Strict):
 class Cycle(Strict):
     """A marker going round a ring of stages (seasons, tides, phases of the moon): the
     step 'run_stage' runs the hook its current stage names, the standard program
-    'advance_cycle' (the part 'set_stage' 'by' a number) moves it on, and after the last stage comes the
-    first.  Public: everybody sees where it stands."""
+    'advance_cycle' (the part 'set_stage' 'by' a number) moves it on, and after the last
+    stage comes the first.  Public: everybody sees where it stands."""
 
     id: Ident
     name: str = ""
