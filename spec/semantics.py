@@ -28,7 +28,7 @@ from __future__ import annotations
 import typing
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from pydantic import BaseModel
 
@@ -1369,7 +1369,7 @@ def _advances(s: Any) -> list[tuple[Any, int]]:
             for x in prog.do if _moves_on(x)]
 
 
-def _moves_on(x: Any) -> bool:
+def _moves_on(x: Any) -> TypeGuard[M.SetStagePart]:
     """A part that moves a cycle's marker on by some stages (set_stage 'by')."""
     return isinstance(x, M.SetStagePart) and x.by is not None
 
