@@ -1893,7 +1893,7 @@ class IfPart(Strict):
     """Carry out some parts while a condition holds, others (none unless given) while it
     does not: the parts carried out at once, with no choice or cost (Law 10.4.1: the
     suit with the most cards becomes the Outcast; if it already was, the marker flips to
-    Hated)."""
+    Hated; Law 7.4.1: if your hand is empty, draw a card)."""
 
     op: Literal["if"]
     if_: Condition = Field(alias="if")

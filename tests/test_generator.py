@@ -69,9 +69,9 @@ HOMEBREW_PARTIALS = {"forests", "cycles"}
 # tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
 # tests/test_card_piles.py play them); 'set_stage' moving a marker on (the standard
 # advance_cycle's) the families bundle with test-seasons, on a named stage
-# tests/data/packs/stages (tests/test_stage_parts.py); 'if' tests/data/packs/conspiracies
-# (tests/test_if_parts.py).
-HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "if"}
+# tests/data/packs/stages (tests/test_stage_parts.py).  'if' is the base's too: the
+# Eyrie's Emergency Orders (Law 7.4.1, the standard draw_if_hand_empty).
+HOMEBREW_PARTS = {"replace", "put_all", "set_stage"}
 # Core ability kinds no base faction has: tests/data/packs/rituals covers them (ruling
 # with pieces, Law 10.2.4: tests/test_limits.py).
 HOMEBREW_ABILITIES = {"rule_with"}

@@ -27,6 +27,7 @@ from rootlaw.runtime import scenario as sc
 from rootlaw.runtime.game import base_bundle
 from rootlaw.spec import models as M
 from rootlaw.spec import resolve
+from rootlaw.spec.bundle import standard_library
 from rootlaw.spec.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -859,9 +860,11 @@ def test_discard_all_of_the_columns_is_law_7_7_2_purge(factions, core_kind):
                                          (["cobbler", "armorers"], 0)])
 def test_draw_while_the_hand_is_empty_is_law_7_4_1_emergency_orders(factions, hand, drawn,
                                                                      core_kind):
-    """Law 7.4.1: in Birdsong the Eyrie draw a card if they have none in hand (a `draw`
-    whose count is an `if` value: `not` `at_least` one card in the hand, then the
-    step's count); with a card in hand they draw none.  Nobody else draws."""
+    """Law 7.4.1: in Birdsong the Eyrie draw a card if they have none in hand (the part
+    `if`: `not` `at_least` one card in the hand, then a `draw` of the step's count);
+    with a card in hand they draw none.  Nobody else draws."""
+    prog = standard_library().programs["draw_if_hand_empty"]
+    assert [x.op for x in prog.do] == ["if"] and [x.op for x in prog.do[0].then] == ["draw"]
     g = _at_evening(factions, pure=core_kind == "pure")
     e = factions.index("eyrie")
     sc.set_hand(g, e, hand)
