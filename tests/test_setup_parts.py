@@ -152,24 +152,6 @@ def test_the_setup_steps_hash_as_their_step_models_did():
     programs dumps as the model it replaced; the druids' too (82ce789d63ffc14d)."""
     assert resolve().hash == "ef5ee339ef4f9a3a"
     assert resolve(["examples/hedge-druids"]).hash == "82ce789d63ffc14d"
-
-
-def test_advance_is_the_first_spelling_of_set_stage_by():
-    """One operation, a cycle's marker moved (D.6.4 on by stages, Law 10.3.3 onto one):
-    the part first written 'advance' reads as set_stage 'by' (1 unless given); naming a
-    stage and 'by' at once is a located error."""
-    from pydantic import TypeAdapter
-
-    parts = TypeAdapter(M.Instruction)
-    old = parts.validate_python({"op": "advance", "cycle": "wheel"})
-    assert isinstance(old, M.SetStagePart) and (old.op, old.by) == ("set_stage", 1)
-    assert parts.validate_python({"op": "advance", "cycle": "wheel", "by": 2}).by == 2
-    named = parts.validate_python({"op": "set_stage", "cycle": "wheel", "stage": "summer"})
-    assert (named.stage, named.by) == ("summer", None)
-    for bad in ({"op": "set_stage", "cycle": "wheel", "stage": "summer", "by": 1},
-                {"op": "advance", "cycle": "wheel", "stage": "summer"}):
-        with pytest.raises(ValueError, match="VALUE-INVALID|not both|names no stage"):
-            parts.validate_python(bad)
     lib = standard_library().programs
     for name in ("setup_home_token", "setup_home_corner", "place_if_none"):
         assert lib[name].verb == M.STEP_CHOICE_VERB and name not in M.ENGINE_STEP_OPS
@@ -242,6 +224,24 @@ def test_advance_cycle_is_a_standard_program_of_set_stage_by():
         prog.param_types() == {"cycle": "cycle", "by": "number"}
     assert "advance_cycle" not in M.ENGINE_STEP_OPS
     assert resolve(["examples/hedge-druids"]).hash == "82ce789d63ffc14d"
+
+
+def test_advance_is_the_first_spelling_of_set_stage_by():
+    """One operation, a cycle's marker moved (D.6.4 on by stages, Law 10.3.3 onto one):
+    the part first written 'advance' reads as set_stage 'by' (1 unless given); naming a
+    stage and 'by' at once is a located error."""
+    from pydantic import TypeAdapter
+
+    parts = TypeAdapter(M.Instruction)
+    old = parts.validate_python({"op": "advance", "cycle": "wheel"})
+    assert isinstance(old, M.SetStagePart) and (old.op, old.by) == ("set_stage", 1)
+    assert parts.validate_python({"op": "advance", "cycle": "wheel", "by": 2}).by == 2
+    named = parts.validate_python({"op": "set_stage", "cycle": "wheel", "stage": "summer"})
+    assert (named.stage, named.by) == ("summer", None)
+    for bad in ({"op": "set_stage", "cycle": "wheel", "stage": "summer", "by": 1},
+                {"op": "advance", "cycle": "wheel", "stage": "summer"}):
+        with pytest.raises(ValueError, match="VALUE-INVALID|not both|names no stage"):
+            parts.validate_python(bad)
 
 
 @pytest.mark.parametrize("order", [("marquise", "druids"), ("druids", "marquise")])
