@@ -495,9 +495,10 @@ def table_kinds(ab, pidx: dict[str, int] | None) -> list[tuple[str, int | None]]
     """The core's ability kinds (ABILITY_KINDS) an ability of the content is, each with
     its value (None: ``ability_value``'s): a 'rule' is rule_ties where it rules ties
     (Law 7.2.2) and rule_with, a bitmask of its pieces, where it rules with pieces (Law
-    10.2.4); a 'battle' is one kind per modifier it makes (models.Battle.modifiers);
+    10.2.4); a 'battle' is one kind per modifier it makes (models.Battle.modifiers), a
+    'numbers' one per number it changes (models.Numbers.modifiers);
     every other ability is its own kind."""
-    if isinstance(ab, M.Battle):
+    if isinstance(ab, (M.Battle, M.Numbers)):
         return [(kind, value) for kind, value in ab.modifiers()]
     if not isinstance(ab, M.Rule):
         return [(ab.kind, None)]
@@ -876,8 +877,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         """The one number a static ability kind carries (a VP, a count, a piece ...)."""
         if ab.kind in ("exclusive_placement", "rescue_removed_warriors"):
             return pidx.get(ab.token, -1)
-        return {"rule_ties": 1, "item_vp": getattr(ab, "vp", 0),
-                "recruit_count": getattr(ab, "count", 0)}.get(ab.kind, 1)
+        return 1
 
     def role_mask(f: M.FactionSpec, ab) -> int:
         """Roles under which a faction ability is on (bit R: no role held)."""
@@ -890,16 +890,23 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 mask &= ~(1 << ri)
         return mask
 
-    ab_value = [0] * (F * NAB)
+    # A value per role held (bit R: none), so that two abilities of one kind under
+    # different roles keep their own numbers (a faction's 'numbers' and a leader's);
+    # where two are on under one role, the later in the faction's list says it.
+    ab_value = [0] * (F * NAB * (R + 1))
     ab_roles = [0] * (F * NAB)  # bitmask over roles; bit R = no role held
     for fi, f in enumerate(factions):
         for ab in f.abilities:
             if isinstance(ab, (M.Effect, M.Trigger)):
                 continue  # usable effects and triggers have tables of their own
+            mask = role_mask(f, ab)
             for kind, value in table_kinds(ab, pidx):
                 ak = ABILITY_KINDS.index(kind)
-                ab_value[fi * NAB + ak] = ability_value(ab) if value is None else value
-                ab_roles[fi * NAB + ak] = role_mask(f, ab)
+                for bit in range(R + 1):
+                    if (mask >> bit) & 1:
+                        ab_value[(fi * NAB + ak) * (R + 1) + bit] = \
+                            ability_value(ab) if value is None else value
+                ab_roles[fi * NAB + ak] |= mask
     t.put("AB_VALUE", ab_value)
     t.put("AB_ROLES", ab_roles)
     # Static abilities granted by cards lying in a play area (persistent cards, Law 4.1.3).

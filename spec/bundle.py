@@ -38,6 +38,7 @@ from .loader import load_file, load_pack, validate_data
 from .models import (
     EFFECT_PARTS,
     ENGINE_STEP_OPS,
+    NUMBER_KINDS,
     Actions,
     Battle,
     BoxValue,
@@ -55,6 +56,7 @@ from .models import (
     LibrarySpec,
     LoseVpPart,
     MapSpec,
+    Numbers,
     PackSpec,
     Param,
     PatchSpec,
@@ -317,6 +319,9 @@ def _with_effect_op_dumps(doc: DeckSpec | FactionSpec, dumped: dict) -> dict:
                 # A battle ability of one modifier hashes as the ability kind it was
                 # first written as, with that kind's one value.
                 _battle_dump(a, d)
+            elif isinstance(a, Numbers) and len(a.modifiers()) == 1:
+                # Likewise a 'numbers' ability of one number (models.NUMBER_KINDS).
+                _numbers_dump(a, d)
     return dumped
 
 
@@ -330,6 +335,17 @@ def _battle_dump(a: Battle, d: dict) -> None:
         d["hits"] = value
     elif kind == "battle_removal_vp":
         d["vp"] = value
+
+
+def _numbers_dump(a: Numbers, d: dict) -> None:
+    """Dump a one-number 'numbers' ability in its first spelling: Law 7.2.3's
+    {"kind": "item_vp", "vp": 1}, 7.8.2's {"kind": "recruit_count", "count": 2}."""
+    (kind, value), = a.modifiers()
+    key, field = NUMBER_KINDS[kind]
+    for k in ("item_vp", "recruit"):
+        d.pop(k, None)
+    d["kind"] = kind
+    d[key] = value
 
 
 _STANDARD: list[LibrarySpec] = []

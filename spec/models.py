@@ -377,18 +377,59 @@ class Rule(_Ability):
         return self.ties or self.kind == "rule_ties"
 
 
-class ItemVp(_Ability):
-    """Crafted items score this many VP instead of the printed value."""
+# The numbers' first spellings, one ability kind each: the kind, its value's key, and
+# the field of 'numbers' it went to.
+NUMBER_KINDS: dict[str, tuple[str, str]] = {
+    "item_vp": ("vp", "item_vp"),
+    "recruit_count": ("count", "recruit"),
+}
 
-    kind: Literal["item_vp"]
-    vp: int = Field(ge=0, le=100)
 
+class Numbers(_Ability):
+    """Numbers of the Law that are otherwise for the holder: the VP a crafted item
+    scores ('item_vp', instead of the printed value: Law 7.2.3, Disdain for Trade) and
+    the warriors each recruit places ('recruit', instead of one: Law 7.8.2, Charismatic,
+    read by the Decree's recruit column).  One ability may change both.  The first
+    spellings, one number each, still read: ``item_vp`` (vp), ``recruit_count``
+    (count)."""
 
-class RecruitCount(_Ability):
-    """Each recruit places this many warriors."""
+    kind: Literal["numbers", "item_vp", "recruit_count"]
+    item_vp: int | None = Field(default=None, ge=0, le=100)
+    """VP each item the holder crafts scores (4.1.2), instead of the card's."""
+    recruit: int | None = Field(default=None, ge=1, le=64)
+    """Warriors each recruit of the Decree places."""
 
-    kind: Literal["recruit_count"]
-    count: int = Field(ge=1, le=64)
+    @model_validator(mode="before")
+    @classmethod
+    def _first_spellings(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or data.get("kind") not in NUMBER_KINDS:
+            return data
+        kind, data = data["kind"], {k: v for k, v in data.items() if k != "kind"}
+        key, field = NUMBER_KINDS[kind]
+        if key not in data:  # the first spelling's required value
+            raise Err("KEY-MISSING", (key,), f"'{kind}' needs '{key}'")
+        if field in data:
+            raise Err("KEY-UNKNOWN", (field,), f"'{kind}' is said with '{key}', not "
+                      f"'{field}' (or write kind 'numbers')")
+        data[field] = data.pop(key)
+        return {"kind": "numbers", **data}
+
+    @model_validator(mode="after")
+    def _says_something(self) -> Numbers:
+        if not self.modifiers():
+            raise Err("VALUE-INVALID", ("kind",), "a 'numbers' ability changes a number: "
+                      "'item_vp' or 'recruit', or both")
+        return self
+
+    def modifiers(self) -> list[tuple[str, int]]:
+        """The numbers this ability changes, as the core's ability kinds (one number
+        each, their first spellings) with their values."""
+        out: list[tuple[str, int]] = []
+        if self.item_vp is not None:
+            out.append(("item_vp", self.item_vp))
+        if self.recruit is not None:
+            out.append(("recruit_count", self.recruit))
+        return out
 
 
 class ExclusivePlacement(_Ability):
@@ -550,7 +591,7 @@ class Trigger(_Ability):
 
 Ability = Annotated[
     (
-        Rule | ItemVp | RecruitCount | Battle | ExclusivePlacement |
+        Rule | Numbers | Battle | ExclusivePlacement |
         RescueRemovedWarriors | Effect | Trigger
     ),
     Field(discriminator="kind"),

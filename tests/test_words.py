@@ -238,7 +238,7 @@ CASES = [
          f"{STEPS}")]),
     ("a misspelt ability kind", "deck", setv("/cards/1/abilities/0/kind", "efect"), [
         ("VALUE-INVALID", "/cards/1/abilities/0",
-         "'kind' must name an ability: rule, item_vp, recruit_count, battle, "
+         "'kind' must name an ability: rule, numbers, battle, "
          "exclusive_placement, rescue_removed_warriors, effect, trigger, "
          "not 'efect' (did you mean 'effect'?)")]),
     ("a misspelt effect op", "deck", setv("/cards/2/on_craft/0/op", "drow"), [

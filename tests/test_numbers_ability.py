@@ -1,0 +1,171 @@
+"""Numbers of the Law that are otherwise for a faction are one ability, 'numbers'
+(models.Numbers): the VP a crafted item scores (Law 7.2.3, Disdain for Trade: 1 instead
+of the printed value) and the warriors each recruit places (Law 7.8.2, Charismatic: two
+instead of one).  The two abilities it replaced, one number each, still read as their
+first spellings, and the rules hash reads a one-number 'numbers' as that spelling, so the
+base game hashes as before (ef5ee339ef4f9a3a).  The test pack 'numbers' makes the
+Eyrie's Disdain for Trade one ability of both numbers (items 2 VP, recruits of three)."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+from conftest import past_setup
+from pydantic import TypeAdapter
+
+from rootlaw.generator import build as gbuild
+from rootlaw.runtime import position as sc
+from rootlaw.spec import models as M
+from rootlaw.spec import resolve
+from rootlaw.spec.catalogue import content_files, uses
+from rootlaw.spec.loader import validate_data
+
+DATA = Path(__file__).resolve().parent / "data" / "packs"
+ROOT = Path(__file__).resolve().parent.parent
+ABILITY = TypeAdapter(M.Ability)
+FOX = "tax-collector"  # a fox card, for its suit alone (a Decree card)
+
+
+@cache
+def numbers_bundle():
+    bundle = resolve([DATA / "numbers"])
+    gbuild.compile_core(bundle)
+    return bundle
+
+
+# ------------------------------------------------------------------- one model
+
+@pytest.mark.parametrize("old, modifiers", [
+    ({"kind": "item_vp", "id": "x", "vp": 1}, [("item_vp", 1)]),
+    ({"kind": "recruit_count", "id": "x", "count": 2}, [("recruit_count", 2)])])
+def test_the_first_spellings_read_as_one_numbers_ability(old, modifiers):
+    """Each of the two numbers written as its own ability kind (their first spelling) is
+    a 'numbers' ability changing that one number."""
+    ab = ABILITY.validate_python(old)
+    assert isinstance(ab, M.Numbers) and ab.kind == "numbers"
+    assert ab.modifiers() == modifiers
+
+
+def test_one_ability_may_change_both_numbers():
+    ab = ABILITY.validate_python({"kind": "numbers", "id": "x", "item_vp": 0, "recruit": 3})
+    assert ab.modifiers() == [("item_vp", 0), ("recruit_count", 3)]
+
+
+def test_the_base_game_hashes_as_before():
+    """Disdain for Trade and Charismatic are written 'numbers' now; the rules hash reads
+    each as the kind it was first written as, so saves and logs of the base game keep
+    loading."""
+    b = resolve()
+    assert b.hash == "ef5ee339ef4f9a3a"
+    eyrie = next(f for f in b.canonical()["factions"] if f["id"] == "eyrie")
+    by_id = {a["id"]: a for a in eyrie["abilities"]}
+    assert by_id["disdain-for-trade"] == {"kind": "item_vp", "id": "disdain-for-trade",
+                                          "name": "Disdain for Trade", "law": "7.2.3",
+                                          "vp": 1}
+    assert by_id["charismatic-recruits"] == {
+        "kind": "recruit_count", "id": "charismatic-recruits", "name": "Charismatic",
+        "law": "7.8.2", "count": 2}
+    for f in b.factions:
+        assert all(a.kind not in ("item_vp", "recruit_count") for a in f.abilities)
+
+
+def test_a_two_number_ability_hashes_as_itself():
+    """Only a one-number ability has a first spelling: the test pack's two-number one
+    is in the hash as written, so the pack's rules differ from the base game's."""
+    b = numbers_bundle()
+    eyrie = next(f for f in b.canonical()["factions"] if f["id"] == "eyrie")
+    greed = next(a for a in eyrie["abilities"] if a["id"] == "disdain-for-trade")
+    assert greed["kind"] == "numbers" and greed["item_vp"] == 2 and greed["recruit"] == 3
+    assert b.hash != resolve().hash
+
+
+# ------------------------------------------------------------------- validation
+
+def _faction_with(ability: dict) -> dict:
+    eyrie = next(f for f in resolve().factions if f.id == "eyrie")
+    doc = eyrie.model_dump(by_alias=True, mode="json", exclude_defaults=True)
+    doc["abilities"] = [*doc["abilities"], ability]
+    return doc
+
+
+@pytest.mark.parametrize("ability, code, where, words", [
+    ({"kind": "numbers", "id": "idle"}, "VALUE-INVALID", "/kind", "changes a number"),
+    ({"kind": "numbers", "id": "x", "recruits": 2}, "KEY-UNKNOWN", "/recruits", "recruit"),
+    ({"kind": "numbers", "id": "x", "recruit": 0}, "VALUE-INVALID", "/recruit", ""),
+    ({"kind": "numbers", "id": "x", "item_vp": -1}, "VALUE-INVALID", "/item_vp", ""),
+    ({"kind": "item_vp", "id": "x"}, "KEY-MISSING", "/vp", "vp"),
+    ({"kind": "recruit_count", "id": "x"}, "KEY-MISSING", "/count", "count"),
+    ({"kind": "recruit_count", "id": "x", "count": 2, "recruit": 2}, "KEY-UNKNOWN",
+     "/recruit", "'count'")])
+def test_a_wrong_numbers_ability_is_a_located_error(ability, code, where, words):
+    doc = _faction_with(ability)
+    n = len(doc["abilities"]) - 1
+    _, found, _ = validate_data(doc)
+    assert found, "accepted"
+    got = [(c, p) for c, _, p in found]
+    assert (code, f"/abilities/{n}{where}") in got, found
+    assert all(words in m for c, m, p in found if c == code)
+
+
+# ------------------------------------------------------------------- the catalogue
+
+def test_the_catalogue_has_one_numbers_row():
+    content = content_files(ROOT / "examples")
+    assert "base/eyrie.json" in set(uses(content)[M.Numbers])
+    text = (ROOT / "docs" / "catalogue.md").read_text(encoding="utf-8")
+    assert "| `numbers` |" in text
+    for old in ("item_vp", "recruit_count"):
+        assert f"| `{old}` |" not in text
+
+
+# ------------------------------------------------------------------- in play
+
+ORDERS = [("marquise", "eyrie"), ("eyrie", "marquise"), ("alliance", "eyrie", "marquise")]
+
+
+def eyrie_game(order, core_kind, role, *, patched=True):
+    g = past_setup(order, bundle=numbers_bundle() if patched else None,
+                   pure=core_kind == "pure", clear=True, empty_hands=True)
+    e = g.factions.index("eyrie")
+    sc.set_role(g, e, role)
+    for col in sc.columns_of(g, e):
+        sc.set_column(g, e, col, [])
+    return g, e
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("role, patched, warriors", [
+    ("despot", True, 3), ("charismatic", True, 2), ("builder", True, 1),
+    ("despot", False, 1), ("charismatic", False, 2)])
+def test_a_recruit_places_the_abilitys_number_of_warriors(core_kind, order, role, patched,
+                                                          warriors):
+    """Law 7.8.2 read as a number: the Decree's recruit places 'recruit' warriors where
+    a 'numbers' ability says so (the pack's three, under any leader but the Builder,
+    who suppresses it, Law 7.8.1); the Charismatic's own two wins while that leader is
+    held (its ability comes later in the faction's list); otherwise one (Law 7.5.1)."""
+    g, e = eyrie_game(order, core_kind, role, patched=patched)
+    sc.set_column(g, e, "recruit", [FOX])
+    sc.put(g, "1", "roost", 1)  # clearing 1 is a fox clearing
+    sc.goto(g, "eyrie", "daylight")
+    g.apply("recruit 1")
+    assert sc.count(g, "1", "bird-warrior") == warriors
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("role, patched, vp", [
+    ("despot", True, 2), ("builder", True, 2), ("despot", False, 1), ("builder", False, 2)])
+def test_a_crafted_item_scores_the_abilitys_number(core_kind, order, role, patched, vp):
+    """Law 7.2.3 read as a number: an item crafted scores 'item_vp' (the pack's 2, the
+    base game's 1) instead of the printed value (the anvil's hammer: 2); the Builder
+    scores the printed value (Law 7.8.1)."""
+    g, e = eyrie_game(order, core_kind, role, patched=patched)
+    sc.set_column(g, e, "recruit", [FOX])  # keeps the turn in Daylight after the craft
+    sc.set_hand(g, e, ["anvil"])
+    sc.put(g, "1", "roost", 1)
+    sc.set_vp(g, e, 0)
+    sc.goto(g, "eyrie", "daylight")
+    g.apply("craft anvil")
+    assert g.scores[e] == vp
+    assert sc.crafted(g, e)["hammer"] == 1
