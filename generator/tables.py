@@ -56,7 +56,7 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
 # Ops of effect programs (effects, triggers, immediate cards), in catalogue order.
 # 'part': a program part (models.EFFECT_PARTS), compiled on its own (EOP_A: its index,
 # generator/programs.py compile_effect_part).
-EFFECT_OPS = ("part", "extra_hits", "ignore_rolled_hits", "take_actions", "trim_zone")
+EFFECT_OPS = ("part", "hits", "take_actions", "trim_zone")
 # When a usable effect is offered (models.Timing), whom it targets, which battle side uses it.
 TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
            "daylight", "evening", "battle_before_roll", "battle_after_roll")
@@ -1124,8 +1124,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 for col, v in ((ea, a), (eb, b), (ec, c)):
                     col.append(v)
                 continue
-            if isinstance(op, M.ExtraHitsOp):
-                a = op.hits
+            if isinstance(op, M.HitsOp):
+                a, b = op.extra, int(op.ignore_rolled)
             elif isinstance(op, M.Actions):
                 assert isinstance(op.count, int), "a number in an effect (EFFECT-ACTIONS)"
                 a = op.count
@@ -1181,7 +1181,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # (A menu entry that spends a hand card would make the check depend on the hand.)
         if ta and not any(reads_hand(m) for m in ta[0][1].menu):
             pre, pre_arg = 1, start + ta[0][0]
-        elif all(isinstance(op, M.IgnoreRolledHitsOp) for op in eff.do):
+        elif all(isinstance(op, M.HitsOp) and op.ignore_rolled and not op.extra
+                 for op in eff.do):
             pre = 2
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("TIMING", TIMINGS.index(eff.timing)),

@@ -52,6 +52,7 @@ from .models import (
     FactionSpec,
     GivePart,
     HalfValue,
+    HitsOp,
     IntoBoxPart,
     LibrarySpec,
     LoseVpPart,
@@ -305,6 +306,10 @@ def _with_effect_op_dumps(doc: DeckSpec | FactionSpec, dumped: dict) -> dict:
                 # 'take_actions' it was first written as (its only fields then).
                 dumps[j] = {"op": "take_actions", "count": dumps[j]["count"],
                             "menu": dumps[j]["menu"]}
+            elif isinstance(part, HitsOp) and part.first_spelling() is not None:
+                # A 'hits' op saying one thing hashes as the op it was first written
+                # as: extra_hits (hits), ignore_rolled_hits.
+                dumps[j] = part.first_spelling()
             elif isinstance(part, DiscardDownTo):
                 # Likewise the hand-limit step's operation on a zone: 'trim_zone'.
                 dumps[j] = {"op": "trim_zone", "zone": part.zone}

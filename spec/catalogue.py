@@ -100,7 +100,7 @@ def _type_name(ann) -> str:
         if inner is str:
             return "id"
         if typing.get_origin(inner) in (typing.Union, types.UnionType):
-            if "ExtraHitsOp" in str(inner):
+            if "HitsOp" in str(inner):
                 return "effect op or part"
             return "menu action" if "Action" in str(inner) else "one of the union"
         return _type_name(inner)

@@ -748,17 +748,56 @@ MenuAction = Annotated[
 # program parts that score, lose VP, draw, remove and discard (EFFECT_PARTS, below).
 
 
-class ExtraHitsOp(Strict):
-    """In battle: deal extra hits, which ignore the rolled-hits cap (Law 4.3.5.I)."""
+class HitsOp(Strict):
+    """In battle, the hits go otherwise for the one carrying out the program: it deals
+    'extra' hits, which ignore the rolled-hits cap (Law 4.3.5.I: Sappers, Brutal
+    Tactics), or it ignores every rolled hit it would take ('ignore_rolled', Law
+    4.3.5.III: Armorers), or both.  The first spellings, one each, still read:
+    ``extra_hits`` (hits, 1 unless given), ``ignore_rolled_hits``."""
 
-    op: Literal["extra_hits"]
-    hits: int = Field(default=1, ge=1, le=10)
+    op: Literal["hits", "extra_hits", "ignore_rolled_hits"]
+    extra: int = Field(default=0, ge=0, le=10)
+    """Extra hits dealt."""
+    ignore_rolled: bool = False
+    """Ignore every rolled hit taken (extra hits still count)."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _first_spellings(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or data.get("op") not in ("extra_hits",
+                                                                 "ignore_rolled_hits"):
+            return data
+        op, data = data["op"], {k: v for k, v in data.items() if k != "op"}
+        new = "extra" if op == "extra_hits" else "ignore_rolled"
+        if new in data:
+            raise Err("KEY-UNKNOWN", (new,), f"'{op}' is said "
+                      + ("with 'hits'" if op == "extra_hits" else "alone")
+                      + f", not with '{new}' (or write op 'hits')")
+        if op == "extra_hits":
+            hits = data.pop("hits", 1)
+            if not (isinstance(hits, int) and not isinstance(hits, bool)
+                    and 1 <= hits <= 10):
+                raise Err("VALUE-INVALID", ("hits",),
+                          f"'hits' is a number of hits, from 1 to 10, not {hits!r}")
+            data["extra"] = hits
+        else:
+            data["ignore_rolled"] = True
+        return {"op": "hits", **data}
 
-class IgnoreRolledHitsOp(Strict):
-    """In battle: ignore every rolled hit you would take (Law 4.3.5.III)."""
+    @model_validator(mode="after")
+    def _says_something(self) -> HitsOp:
+        if not self.extra and not self.ignore_rolled:
+            raise Err("VALUE-INVALID", ("op",), "a 'hits' op changes the hits: 'extra' "
+                      "(a number of hits dealt) or 'ignore_rolled': true, or both")
+        return self
 
-    op: Literal["ignore_rolled_hits"]
+    def first_spelling(self) -> dict | None:
+        """The op it was first written as, when it says one thing only."""
+        if self.extra and not self.ignore_rolled:
+            return {"op": "extra_hits", "hits": self.extra}
+        if self.ignore_rolled and not self.extra:
+            return {"op": "ignore_rolled_hits"}
+        return None
 
 
 class Actions(Strict):
@@ -823,7 +862,7 @@ none; EFFECT-ZONE)."""
 
 EffectOnlyOp = Annotated[
     (
-        ExtraHitsOp | IgnoreRolledHitsOp | Actions | DiscardDownTo
+        HitsOp | Actions | DiscardDownTo
     ),
     Field(discriminator="op"),
 ]
@@ -1971,7 +2010,7 @@ compiled for its use (generator/programs.py compile_effect_part)."""
 EffectOp = Annotated[
     (
         ScorePart | LoseVpPart | DrawPart | RemovePart | DiscardAllPart | GivePart |
-        ShowPart | IntoBoxPart | ExtraHitsOp | IgnoreRolledHitsOp | Actions |
+        ShowPart | IntoBoxPart | HitsOp | Actions |
         DiscardDownTo
     ),
     Field(discriminator="op"),

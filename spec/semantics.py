@@ -898,15 +898,15 @@ def _zone_seat_holds(seat: str, ability: Any) -> bool:
 
 
 @check("EFFECT-BATTLE-ONLY", "error", "faction, deck",
-       "A battle op (extra_hits, ignore_rolled_hits, 'who': opponent) in a program that "
+       "A battle op (hits, 'who': opponent) in a program that "
        "does not run in a battle (a phase timing, a trigger, an immediate card).",
        "4.3.2, 4.3.4",
-       example='`{"timing": "daylight", "do": [{"op": "extra_hits", "hits": 1}]}`')
+       example='`{"timing": "daylight", "do": [{"op": "hits", "extra": 1}]}`')
 def _effect_battle_only(doc: Any):
     for loc, prog, op in _ops(doc):
         if prog.battle:
             continue
-        if isinstance(op, (M.ExtraHitsOp, M.IgnoreRolledHitsOp)) or \
+        if isinstance(op, M.HitsOp) or \
                 "opponent" in _seats(op):
             yield loc, f"{prog.where}: {op.op} works only in a battle"
 
