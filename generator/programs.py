@@ -1023,7 +1023,7 @@ def _others_exclusive(bundle, faction_index: int) -> bool:
 # ---- the steps as programs: a step runs a program that chooses nothing, when entered
 
 
-STEP_PARTS = (M.ScorePart, M.LoseVpPart, M.DrawPart, M.DiscardAllPart, M.PutAllPart)
+STEP_PARTS = (M.ScorePart, M.DrawPart, M.DiscardAllPart, M.PutAllPart)
 """The parts that score, draw and discard (what the steps ran as engine ops)."""
 SUITS = ("fox", "rabbit", "mouse", "bird")  # the core's suit numbers (tables.SUITS)
 
@@ -1113,14 +1113,14 @@ def _apply_step_part(part, r: _Resolver, code: _Code, inst: Instance,
     if effect_at < 0 and getattr(part, "who", "self") != "self":
         raise ProgramError(f"program {inst.program}: {part.op} for {part.who!r} outside an "
                            "effect program (PROGRAM-SHAPE)")
-    if isinstance(part, (M.ScorePart, M.LoseVpPart)):
+    if isinstance(part, M.ScorePart):
         vp = _value(part.vp, code)
         if vp is None:
             raise ProgramError(f"program {inst.program}: {part.op}'s vp is left out")
         why, what = _why(part.vp, r)
         if why == "WHY_EFFECT" and effect_at >= 0:
             what = str(effect_at)
-        sign = "-" if isinstance(part, M.LoseVpPart) else ""
+        sign = "-" if part.lose else ""
         return [f"        self.score(p, {sign}{vp}, {why}, {what})"]
     if isinstance(part, M.DrawPart):
         count = _value(part.count, code)

@@ -41,7 +41,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
             "run_stage", "program")
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
-              "score", "lose_vp", "discard_all", "draw", "put_all", "replace", "take_home",
+              "score", "discard_all", "draw", "put_all", "replace", "take_home",
               "give", "show", "set_stage", "if")
 # Values of programs whose code lives in a family of its own (the partial they pull in).
 VALUE_KINDS = ("forests_held",)

@@ -55,7 +55,6 @@ from .models import (
     HitsOp,
     IntoBoxPart,
     LibrarySpec,
-    LoseVpPart,
     MapSpec,
     Numbers,
     PackSpec,
@@ -148,17 +147,19 @@ class Bundle:
         # left out, so a new colour keeps saves, logs and the built core valid.  The
         # standard library is the engine's (versioned with rootlaw, in the core's key):
         # a pack's own libraries are the pack's rules.
-        own = [_without_added_defaults(lib, lib.model_dump(mode="json"),
-                                       "x-rootlaw-added-library")
+        own = [_with_losses_as_written(lib, _without_added_defaults(
+            lib, lib.model_dump(mode="json"), "x-rootlaw-added-library"))
                for lib in self.library if lib.id != STANDARD_LIBRARY]
         return {
             **({"libraries": own} if own else {}),
             "map": _without_added_defaults(
                 self.map, self.map.model_dump(mode="json", exclude=_MAP_DRAWING)),
-            "deck": _with_effect_op_dumps(self.deck, _without_added_defaults(
-                self.deck, self.deck.model_dump(mode="json"))),
-            "factions": [_with_effect_op_dumps(f, _with_step_defaults(_without_added_defaults(
-                f, f.model_dump(mode="json", exclude=_FACTION_DRAWING)), self.programs))
+            "deck": _with_losses_as_written(self.deck, _with_effect_op_dumps(
+                self.deck, _without_added_defaults(
+                    self.deck, self.deck.model_dump(mode="json")))),
+            "factions": [_with_losses_as_written(f, _with_effect_op_dumps(
+                f, _with_step_defaults(_without_added_defaults(
+                    f, f.model_dump(mode="json", exclude=_FACTION_DRAWING)), self.programs)))
                 for f in self.factions],
         }
 
@@ -205,6 +206,31 @@ def _without_added_defaults(model: Any, dumped: Any, flag: str = "x-rootlaw-adde
     return dumped
 
 
+def _with_losses_as_written(model: Any, dumped: Any) -> Any:
+    """``dumped`` (model's dump) with each loss of VP, a 'score' part with 'lose', at any
+    depth, dumped as the part 'lose_vp' it was first written as (its 'vp' and 'who'), so
+    content written with 'lose_vp' keeps its hash.  A dump already replaced by an older
+    op's (_effect_part_dump: a loss of a number is a negative 'score') has no 'lose'
+    and is left alone."""
+    if isinstance(model, ScorePart) and isinstance(dumped, dict):
+        if model.lose and dumped.get("lose") is True:
+            dumped.pop("lose")
+            dumped["op"] = "lose_vp"
+    elif isinstance(model, BaseModel) and isinstance(dumped, dict):
+        for name, info in type(model).model_fields.items():
+            key = info.alias if info.alias in dumped else name
+            if key in dumped:
+                _with_losses_as_written(getattr(model, name), dumped[key])
+    elif isinstance(model, (list, tuple)) and isinstance(dumped, list):
+        for m, d in zip(model, dumped, strict=False):
+            _with_losses_as_written(m, d)
+    elif isinstance(model, dict) and isinstance(dumped, dict):
+        for k, m in model.items():
+            if k in dumped:
+                _with_losses_as_written(m, dumped[k])
+    return dumped
+
+
 def _with_step_defaults(faction: dict, programs: dict[str, Program]) -> dict:
     """A faction's dump with each step that names a program given the defaults of the
     parameters it leaves out: a step dumps as it did when each such step had a model of
@@ -232,11 +258,12 @@ def _effect_part_dump(part: Any, dumped: dict) -> dict:
     program's clearing; remove_own_warrior; discard_zone_matching; take_random_card,
     look_at_hand and give_card_to_zone: the give and show parts they are), so content
     written then keeps its hash; a part no op could say dumps as itself."""
-    if isinstance(part, ScorePart) and part.vp == _RULED_CLEARINGS:
+    if isinstance(part, ScorePart) and not part.lose and part.vp == _RULED_CLEARINGS:
         return {"op": "score", "vp": 1, "per": "ruled_clearing", "who": part.who}
-    if isinstance(part, ScorePart) and isinstance(part.vp, int):
+    if isinstance(part, ScorePart) and not part.lose and isinstance(part.vp, int):
         return {"op": "score", "vp": part.vp, "per": None, "who": part.who}
-    if isinstance(part, LoseVpPart) and isinstance(part.vp, int) and part.vp > 0:
+    if isinstance(part, ScorePart) and part.lose and isinstance(part.vp, int) and \
+            part.vp > 0:
         return {"op": "score", "vp": -part.vp, "per": None, "who": part.who}
     if isinstance(part, DrawPart) and isinstance(part.count, int) and part.into is None \
             and part.who != "opponent":

@@ -27,7 +27,7 @@ _GROUPS = (
      "modifiers, usable effects (`effect`) and automatic reactions (`trigger`)."),
     ("Effect ops", "op", M.EffectOnlyOp,
      "The programs of usable effects, triggers and immediate cards (`do`, `on_craft`) are "
-     "lists of effect ops and of the program parts `score`, `lose_vp`, `draw`, `remove`, "
+     "lists of effect ops and of the program parts `score`, `draw`, `remove`, "
      "`discard_all`, `give` and `show` (below: each compiled for its use, its `who` one "
      "of 'self', the player carrying out the program, 'target', the player its user "
      "chose, 'opponent', the other side of the battle, or 'holder', the ability's "

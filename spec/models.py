@@ -1833,38 +1833,38 @@ the part's values are read as that player's ('rule': 'self' is theirs)."""
 
 
 class ScorePart(Strict):
-    """Score VP (Law 3.2): as many as a value says (none for 0; a negative number is
-    refused: 'lose_vp' loses VP).  What the 'scored' event gives as the reason follows
-    from the value: a track's VP ('track_vp') is 'track', with the piece; anything else
-    'effect'.  Royal Claim's 1 VP per ruled clearing (Law card text) is the value
-    ``{"clearings": {"rule": "self"}}``."""
+    """Score VP (Law 3.2), or with 'lose' lose them (Law 7.7.1: one per bird card in the
+    Decree; a cost), never below 0: as many as a value says (none for 0; a negative
+    number is refused: a loss is 'lose': true).  What the event gives as the reason
+    follows from the value: a track's VP ('track_vp') is 'track', with the piece; cards
+    counted in the columns are 'columns', with the suit; anything else 'effect'.  Royal
+    Claim's 1 VP per ruled clearing (Law card text) is the value
+    ``{"clearings": {"rule": "self"}}``.  ``lose_vp`` is the first spelling of a loss:
+    ``{"op": "lose_vp", "vp": 1}`` is ``{"op": "score", "vp": 1, "lose": true}``."""
 
-    op: Literal["score"]
+    op: Literal["score", "lose_vp"]
     vp: Value
     who: Who = Field(default="self", json_schema_extra=ADDED_LATER)
-    """Who scores: in an effect program, 'target' or 'opponent' too."""
+    """Who scores (or loses): in an effect program, 'target' or 'opponent' too."""
+    lose: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Lose the VP instead of scoring them, never going below 0."""
 
     @model_validator(mode="before")
     @classmethod
     def _not_negative(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            vp = data.get("vp")
-            if isinstance(vp, int) and not isinstance(vp, bool) and vp < 0:
-                raise Err("VALUE-INVALID", ("vp",),
-                          f"a score of {vp} VP: a score is never negative; "
-                          "'lose_vp' is the part that loses VP")
+        if not isinstance(data, dict):
+            return data
+        if data.get("op") == "lose_vp":
+            if "lose" in data:
+                raise Err("KEY-UNKNOWN", ("lose",), "'lose_vp' loses VP already: write "
+                          "it without 'lose' (or write op 'score' with 'lose': true)")
+            data = {**data, "op": "score", "lose": True}
+        vp = data.get("vp")
+        if isinstance(vp, int) and not isinstance(vp, bool) and vp < 0:
+            raise Err("VALUE-INVALID", ("vp",),
+                      f"a score of {vp} VP: a score is never negative; VP are lost with "
+                      f"'lose': true (first written as the part 'lose_vp')")
         return data
-
-
-class LoseVpPart(Strict):
-    """Lose VP (Law 7.7.1: one per bird card in the Decree; a cost), never below 0.  The
-    reason follows from the value: cards counted in the columns are 'columns', with the
-    suit; anything else 'effect'."""
-
-    op: Literal["lose_vp"]
-    vp: Value
-    who: Who = Field(default="self", json_schema_extra=ADDED_LATER)
-    """Who loses them: in an effect program, 'target' or 'opponent' too."""
 
 
 class DrawPart(Strict):
@@ -1919,7 +1919,7 @@ class ShowPart(Strict):
     """Who sees it (another player than 'who')."""
 
 
-OtherwisePart = Annotated[ScorePart | LoseVpPart | DrawPart | ShowPart | DiscardAllPart,
+OtherwisePart = Annotated[ScorePart | DrawPart | ShowPart | DiscardAllPart,
                           Field(discriminator="op")]
 
 
@@ -1981,13 +1981,13 @@ class IfPart(Strict):
     else_: list[AtOncePart] = Field(default=[], alias="else", max_length=20)
 
 
-AtOncePart = Annotated[ScorePart | LoseVpPart | DrawPart | DiscardAllPart | PutAllPart |
+AtOncePart = Annotated[ScorePart | DrawPart | DiscardAllPart | PutAllPart |
                        SetStagePart | IfPart, Field(discriminator="op")]
 """A part an 'if' may carry out: one that asks nothing and costs nothing."""
 
 
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
-                        IntoBoxPart | SpendPart | PayPart | ScorePart | LoseVpPart | DrawPart |
+                        IntoBoxPart | SpendPart | PayPart | ScorePart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
                         SetStagePart | GivePart | ShowPart | IfPart,
                         Field(discriminator="op")]
@@ -2002,14 +2002,14 @@ def flat_parts(do: list, at: tuple = ()) -> Iterator[tuple[tuple, Any]]:
             yield from flat_parts(part.then, (*at, i, "then"))
             yield from flat_parts(part.else_, (*at, i, "else"))
 
-EFFECT_PARTS = (ScorePart, LoseVpPart, DrawPart, RemovePart, DiscardAllPart, GivePart,
+EFFECT_PARTS = (ScorePart, DrawPart, RemovePart, DiscardAllPart, GivePart,
                 ShowPart, IntoBoxPart)
 """The program parts an effect program may hold besides its ops (EffectOnlyOp): each is
 compiled for its use (generator/programs.py compile_effect_part)."""
 
 EffectOp = Annotated[
     (
-        ScorePart | LoseVpPart | DrawPart | RemovePart | DiscardAllPart | GivePart |
+        ScorePart | DrawPart | RemovePart | DiscardAllPart | GivePart |
         ShowPart | IntoBoxPart | HitsOp | Actions |
         DiscardDownTo
     ),
@@ -2241,7 +2241,7 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 
 # Cards and abilities name effect programs and abilities defined after them.
 for _m in (SumValue, IfValue, TimesValue, HalfValue, AtLeast, NotCondition, AllOf, AnyOf,
-           ClearingFilter, ClearingCount, SpendPart, PlacePart, ScorePart, LoseVpPart, DrawPart,
+           ClearingFilter, ClearingCount, SpendPart, PlacePart, ScorePart, DrawPart,
            IntoBoxPart, IfPart, BattleAction, MarchAction, Actions, Turn):
     _m.model_rebuild()
 Effect.model_rebuild()

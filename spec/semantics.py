@@ -844,7 +844,7 @@ def _part_reads_clearing(part: Any) -> bool:
     if isinstance(part, M.RemovePart):
         return part.at == "clearing" or any(
             f.suit == "clearing" for _, f in _filters_in(part.at, ()))
-    if isinstance(part, (M.ScorePart, M.LoseVpPart)):
+    if isinstance(part, M.ScorePart):
         return _counts_in_clearing(part.vp)
     if isinstance(part, (M.DiscardAllPart, M.GivePart)):
         return part.matching is not None
@@ -1640,7 +1640,7 @@ def _card_track_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
 
 def _step_part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
     """The names of a part that scores, draws or discards."""
-    if isinstance(part, (M.ScorePart, M.LoseVpPart)):
+    if isinstance(part, M.ScorePart):
         yield from _value_refs(part.vp, ("vp",))
     elif isinstance(part, M.DrawPart):
         yield from _value_refs(part.count, ("count",))

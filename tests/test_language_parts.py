@@ -808,7 +808,7 @@ def _decree(g: Game, seat: int, cols: dict) -> None:
 def test_lose_vp_of_the_columns_bird_cards_is_law_7_7_1_humiliate(factions, decree, lost,
                                                                    core_kind):
     """Law 7.7.1: in turmoil the Eyrie lose one VP per bird card in the Decree, loyal
-    viziers too (a `lose_vp` part of a `cards` value: in the columns, of a suit), the
+    viziers too (a `score` part with `lose` of a `cards` value: in the columns, of a suit), the
     event's reason the columns', for birds; with no bird card, nothing is lost or told.
     The card fails at once: no roost matches the rabbit recruit (Law 7.5.2)."""
     g = _at_evening(factions, pure=core_kind == "pure")

@@ -243,7 +243,7 @@ CASES = [
          "not 'efect' (did you mean 'effect'?)")]),
     ("a misspelt effect op", "deck", setv("/cards/2/on_craft/0/op", "drow"), [
         ("VALUE-INVALID", "/cards/2/on_craft/0",
-         "'op' must name an effect op or part: score, lose_vp, draw, remove, discard_all, "
+         "'op' must name an effect op or part: score, draw, remove, discard_all, "
          "give, show, into_box, hits, actions, "
          "discard_down_to, not 'drow' (did you mean 'draw'?)")]),
     ("a misspelt document kind", "faction", setv("/kind", "fraction"), [
