@@ -1209,6 +1209,9 @@ class EffectPart:
     index: int
     code: str
     uses: set[str] = field(default_factory=set)
+    can: bool = False
+    """Whether it has ``can_eff_<k>(actor, c)``: whether it would do anything now (a
+    placement: a clearing it places in), read before a trigger's cost is asked."""
 
 
 # The seat each 'who' names, as the compiled method's argument.
@@ -1297,6 +1300,8 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
         lines = [f"        q = min({count}, self.s[{src}])", "        if q > 0:",
                  f"            self.s[{src}] -= q",
                  f"            self.s[{dst}] += q"]
+    elif isinstance(part, M.PlacePart):
+        lines, can = _effect_place(part, r, code, inst, where)
     else:
         lines = _apply_step_part(part, r, code, inst, effect_at=at)
     who = getattr(part, "who", "self")
@@ -1318,7 +1323,42 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
     d += _locals(lines)
     if not lines[-1].startswith("        return"):
         d.append("        return 0")
-    return EffectPart(k, "\n\n".join(["\n".join(d), *inst.helpers]), inst.uses)
+    code_parts = ["\n".join(d)]
+    if isinstance(part, M.PlacePart):
+        code_parts.append("\n".join([
+            "    @cython.cfunc", "    @cython.exceptval(check=False)",
+            f"    def can_eff_{k}(self, actor: i64, c: i64) -> i64:",
+            f'        """{where}: whether its place would place anywhere now."""',
+            "        p: i64 = actor", *_locals(can)]))
+    return EffectPart(k, "\n\n".join([*code_parts, *inst.helpers]), inst.uses,
+                      can=isinstance(part, M.PlacePart))
+
+
+def _effect_place(part: M.PlacePart, r: _Resolver, code: _Code, inst: Instance,
+                  where: str) -> tuple[list[str], list[str]]:
+    """An effect program's placement (Law 6.2.3: the removed warriors placed in the
+    keep's clearing), for p: in the program's clearing c, or in each clearing that passes
+    a filter; as far as the supply allows (Law 1.5.4).  With the lines of its check:
+    whether it would place anywhere (a clearing, the piece in the supply)."""
+    if isinstance(part.piece, M.OfSuit) or isinstance(part.at, M.AtEach) or part.score:
+        raise ProgramError(f"{where}: an effect program's place puts a piece in its "
+                           "clearing or in each clearing of a filter (EFFECT-PART)")
+    count = _value(part.count, code)
+    if count is None:
+        raise ProgramError(f"{where}: place's count is left out")
+    pc = r.piece_expr(part.piece)
+    supply = f"self.s[S_SUPPLY + {pc}] > 0"
+    if isinstance(part.at, M.AtEachClearing):
+        tests = " and ".join(_clearing_test(part.at.each_clearing, code, "j")) or "1"
+        lines = ["        for j in range(C):", f"            if {tests}:",
+                 f"                self.place(p, j, {pc}, {count})"]
+        can = [f"        if not {supply}:", "            return 0",
+               "        for j in range(C):", f"            if {tests}:",
+               "                return 1", "        return 0"]
+    else:
+        lines = ["        if c >= 0:", f"            self.place(p, c, {pc}, {count})"]
+        can = [f"        return c >= 0 and {supply}"]
+    return lines, can
 
 
 # ---- the general Law's menu actions with a cycle's suit and a cost (Law 10.4.3)

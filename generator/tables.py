@@ -50,7 +50,7 @@ VALUE_KINDS = ("forests_held",)
 MENU_ACTIONS = ("battle", "march", "craft", "program")
 COLUMN_ACTIONS = ("recruit", "move", "battle", "build")
 ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
-                 "battle_removal_vp", "exclusive_placement", "rescue_removed_warriors",
+                 "battle_removal_vp", "exclusive_placement", "trigger_cost",
                  "ignore_ambush_as_attacker", "effect", "trigger",
                  "defender_takes_high_roll", "rule_with")
 # Ops of effect programs (effects, triggers, immediate cards), in catalogue order.
@@ -78,7 +78,9 @@ assert set(ACTION_TYPES) <= set(M.VERB_SHAPES) | set(M.ENGINE_WORDS)
 
 # Decision frames: what interrupts a step to ask a player (codes 1.., 0 = no frame).
 # The runtime names the pending decision from these (Game.decision).
-FRAME_KINDS = ("march", "ambush", "foil", "remove", "rescue", "pay", "place", "craft_any",
+# ('trigger_cost' holds the place 'rescue' had, Field Hospitals' decision before it was a
+# trigger with a cost: a save's frames keep their codes.)
+FRAME_KINDS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "place", "craft_any",
                "phase_end", "phase_start", "battle_effects", "effect", "react", "take_actions",
                "zone_pay", "zone_give", "zone_trim", "react_order")
 # What the core reports as it happens (Core.take_events, while events_on): one record of
@@ -326,7 +328,6 @@ PARTIALS = (
     Partial("move", menu=("march",), columns=("move",), frames=("march",)),
     Partial("battle", menu=("battle",), columns=("battle",),
             frames=("ambush", "foil", "remove")),
-    Partial("rescue", abilities=("rescue_removed_warriors",), frames=("rescue",)),
     Partial("build", columns=("build",)),
     Partial("pay", parts=("pay",), frames=("pay",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
@@ -341,6 +342,7 @@ PARTIALS = (
     Partial("effects", abilities=("effect", "trigger"), eops=EFFECT_OPS,
             frames=("phase_start", "battle_effects", "effect", "take_actions")),
     Partial("triggers", abilities=("trigger",), frames=("react_order",)),
+    Partial("trigger_cost", abilities=("trigger_cost",), frames=("trigger_cost",)),
     Partial("forests", values=("forests_held",)),
     Partial("cycles", ops=("run_stage",), parts=("set_stage",)),
     Partial("api", always=True),
@@ -500,6 +502,8 @@ def table_kinds(ab, pidx: dict[str, int] | None) -> list[tuple[str, int | None]]
     every other ability is its own kind."""
     if isinstance(ab, (M.Battle, M.Numbers)):
         return [(kind, value) for kind, value in ab.modifiers()]
+    if isinstance(ab, M.Trigger) and ab.cost != "none":
+        return [("trigger", None), ("trigger_cost", None)]
     if not isinstance(ab, M.Rule):
         return [(ab.kind, None)]
     out: list[tuple[str, int | None]] = [("rule_ties", 1)] if ab.rules_ties() else []
@@ -601,6 +605,7 @@ class Names(TypedDict, total=False):
     cycles: list[list[str]]        # per faction, its cycles' ids
     stages: list[list[list[str]]]  # per faction and cycle, the stages
     triggers: list[str]            # the triggers' ids, in the order of their index
+    cost_triggers: list[str]       # the decision each trigger with a cost asks (its verb)
     hooks: list[str]               # the hooks' ids, in the order of their index
     hook_factions: list[int]       # ... and the faction each belongs to
     programs: list[tuple[int, int, str]]  # effect programs: op range, the effect/card id
@@ -875,7 +880,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
 
     def ability_value(ab) -> int:
         """The one number a static ability kind carries (a VP, a count, a piece ...)."""
-        if ab.kind in ("exclusive_placement", "rescue_removed_warriors"):
+        if ab.kind == "exclusive_placement":
             return pidx.get(ab.token, -1)
         return 1
 
@@ -1158,6 +1163,13 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 effects.append((1, di, ab, 0))
             elif isinstance(ab, M.Trigger):
                 triggers.append((1, di, ab, 0))
+    # Triggers with a cost (Law 6.2.3: 'you may spend a card') ask their holder first:
+    # a family of their own, indexed apart (their reactions wait as FR_REACT frames of a
+    # negative 'what', -1 - ct) and laid out after every other effect program, so the
+    # free triggers' indices and the programs' places are what they were before a cost
+    # could be data (records keep their actions and frames).
+    cost_triggers = [x for x in triggers if x[2].cost != "none"]
+    triggers = [x for x in triggers if x[2].cost == "none"]
     U = len(effects)
     u_cols: dict[str, list[int]] = {k: [] for k in (
         "SRC_KIND", "SRC", "TIMING", "SIDE", "MANDATORY", "COST", "TARGET", "START", "END",
@@ -1203,15 +1215,18 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("TIMING_U", timing_u or [0])
     t.put("TIMING_RANGE", timing_range)
     trig_cols: dict[str, list[int]] = {k: [] for k in (
-        "SRC_KIND", "SRC", "ON", "PIECES", "TOKEN", "BY", "ACTOR", "BATTLE", "EVENT", "START",
-        "END", "ROLES")}
+        "SRC_KIND", "SRC", "ON", "PIECES", "WARRIOR", "TOKEN", "BY", "ACTOR", "BATTLE",
+        "EVENT", "START", "END", "ROLES")}
     for src_kind, src, trig, roles in triggers:
         start, end = emit_effect(trig.do, f"trigger {trig.id}",
                                  **holder_zones(src_kind, src))
         programs.append((start, end, trig.id))
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("ON", TRIGGER_EVENTS.index(trig.on)),
-                         ("PIECES", sum(1 << pidx[x] for x in trig.pieces)),
+                         ("PIECES", sum(1 << pidx[x] for x in trig.pieces
+                                        if x != "warrior")),
+                         # the holder's warrior, whoever holds it ('warrior')
+                         ("WARRIOR", int("warrior" in trig.pieces)),
                          ("TOKEN", pidx[trig.token] if trig.token else -1),
                          ("BY", int(trig.by == "any")), ("ACTOR", int(trig.actor == "other")),
                          # 1: only in a battle it defends in; 2: attacks in (Law 10.2.3)
@@ -1232,6 +1247,31 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         if card is not None and card.on_craft:
             programs.append((oncraft[-2], oncraft[-1], d["id"]))
     t.put("DEF_ONCRAFT", oncraft)  # [K][2]: program range of an immediate card
+    ct_cols: dict[str, list[int]] = {k: [] for k in (
+        "SRC_KIND", "SRC", "PIECES", "WARRIOR", "BY", "BATTLE", "EVENT", "START", "END",
+        "ROLES", "CAN")}
+    for src_kind, src, trig, roles in cost_triggers:
+        first_part = len(t.effect_parts)
+        start, end = emit_effect(trig.do, f"trigger {trig.id}",
+                                 **holder_zones(src_kind, src))
+        programs.append((start, end, trig.id))
+        # What must hold for paying to do anything (public facts only): where the program
+        # begins with a placement, a clearing it places in (Law 6.2.3: the keep on the
+        # map); the part's index, or -1.
+        can = first_part if isinstance(trig.do[0], M.PlacePart) else -1
+        for key, val in (("SRC_KIND", src_kind), ("SRC", src),
+                         ("PIECES", sum(1 << pidx[x] for x in trig.pieces
+                                        if x != "warrior")),
+                         ("WARRIOR", int("warrior" in trig.pieces)),
+                         ("BY", int(trig.by == "any")),
+                         ("BATTLE", (None, "defending", "attacking").index(trig.in_battle)),
+                         ("EVENT", int(any(isinstance(x, M.EventPieces)
+                                           for x in M.walk(trig.do)))),
+                         ("START", start), ("END", end), ("ROLES", roles), ("CAN", can)):
+            ct_cols[key].append(val)
+    for key, col in ct_cols.items():
+        t.put(f"CTRIG_{key}", col or [0])
+    consts["NCTRIG"] = len(cost_triggers)
     t.put("EOP_OP", eop or [0])
     t.put("EOP_A", ea or [0])
     t.put("EOP_B", eb or [0])
@@ -1347,9 +1387,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     # reactions one removal event can wait on, in each clearing it touched: a rescue of
     # each seat that may hold one, and each trigger of each seat that may hold it (a
     # faction's trigger one seat, a card's any seat).
-    rk = ABILITY_KINDS.index("rescue_removed_warriors")
-    rescuers = sum(1 for fi in range(F) if ab_roles[fi * NAB + rk]) + \
-        (P if kind_cards[rk] else 0)
+    # (A trigger with a cost waits apart, one per seat holding one: a faction's one seat,
+    # a card's any seat; Law 6.2.3's Field Hospitals.)
+    rescuers = len({src for src_kind, src, _, _ in cost_triggers if src_kind == 0}) + \
+        (P if any(src_kind for src_kind, _, _, _ in cost_triggers) else 0)
     holders = sum(P if src_kind else 1 for src_kind, _, _, _ in triggers)
     # The FR_REACT_ORDER frame over a seat's triggers of one event (at most one per seat
     # holding two triggers) fits in the slack of 16.
@@ -1454,6 +1495,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         "frames": list(FRAME_KINDS),
         "effects": [e[2].id for e in effects],
         "triggers": [trig.id for _, _, trig, _ in triggers],
+        # the decision each trigger with a cost asks, by its index (its verb, or its id)
+        "cost_triggers": [trig.verb or trig.id for _, _, trig, _ in cost_triggers],
         "zones": [[z.id for z in f.zones] for f in factions],
         "boxes": [[x.id for x in f.boxes] for f in factions],
         "cycles": [[cy.id for cy in f.cycles] for f in factions],

@@ -244,7 +244,10 @@ class Game:
         depth = self._s("DEPTH")
         if depth > 0:
             top = self.S["FRAMES"] + (depth - 1) * self.consts["FRAME_FIELDS"]
-            return self.names["frames"][self.state[top] - 1]
+            kind = self.names["frames"][self.state[top] - 1]
+            if kind == "trigger_cost":  # named by the trigger: its verb (Law 6.2.3: rescue)
+                return self.names["cost_triggers"][-1 - self.state[top + 2]]
+            return kind
         t = self._core_module.tables
         st = self._s("STEP")
         op = self.names["ops"][t.table[t.table_layout.offsets["STEP_OP"] + st]]

@@ -245,7 +245,8 @@ def decisions(g: Game) -> list[str]:
     steps name (a step that runs a program is its decision), and the scenario stops."""
     ops = list(g.names["ops"])
     steps = [x for x in dict.fromkeys(g.names["steps"]) if x not in ops]
-    return list(g.names["frames"]) + ops + steps + list(STOPS)
+    return list(g.names["frames"]) + list(g.names.get("cost_triggers", [])) + ops + \
+        steps + list(STOPS)
 
 
 # ---------------------------------------------------------------------- applying

@@ -39,6 +39,7 @@ from .models import (
     EFFECT_PARTS,
     ENGINE_STEP_OPS,
     NUMBER_KINDS,
+    RESCUE_KIND,
     Actions,
     Battle,
     BoxValue,
@@ -351,6 +352,13 @@ def _with_effect_op_dumps(doc: DeckSpec | FactionSpec, dumped: dict) -> dict:
                 # A battle ability of one modifier hashes as the ability kind it was
                 # first written as, with that kind's one value.
                 _battle_dump(a, d)
+            elif isinstance(a, Trigger) and a.rescue_token() is not None:
+                # Field Hospitals written as the trigger it is hashes as the ability
+                # kind it was first written as (models.rescue_trigger).
+                token = a.rescue_token()
+                d.clear()
+                d.update({"kind": RESCUE_KIND, "id": a.id, "name": a.name, "law": a.law,
+                          "token": token})
             elif isinstance(a, Numbers) and len(a.modifiers()) == 1:
                 # Likewise a 'numbers' ability of one number (models.NUMBER_KINDS).
                 _numbers_dump(a, d)

@@ -439,14 +439,6 @@ class ExclusivePlacement(_Ability):
     token: Ident
 
 
-class RescueRemovedWarriors(_Ability):
-    """When your warriors are removed from a clearing, spend a card matching it to put
-    them in the clearing holding this token instead."""
-
-    kind: Literal["rescue_removed_warriors"]
-    token: Ident
-
-
 class BattleAttacking(Strict):
     """What changes in the battles the holder initiates."""
 
@@ -566,16 +558,28 @@ class Effect(_Ability):
     """The effect program, run op by op."""
 
 
+# Field Hospitals' first spelling (Law 6.2.3), an ability kind of its own: the trigger it
+# is, but for its token (models.rescue_trigger).
+RESCUE_KIND = "rescue_removed_warriors"
+
+
 class Trigger(_Ability):
     """An automatic reaction of the holder's: when its event happens, the program runs
-    (after the event, Law 1.5.4: every piece removed at once is removed first)."""
+    (after the event, Law 1.5.4: every piece removed at once is removed first).  With a
+    cost ('you may spend a card matching their clearing', Law 6.2.3, Field Hospitals) the
+    holder is asked instead, and the program runs once the cost is paid.
+    ``rescue_removed_warriors`` (with its 'token') is the first spelling of Field
+    Hospitals: this trigger, on the holder's warriors removed from a clearing, paid with
+    a card matching it, placing them in the clearing of the token
+    (models.rescue_trigger)."""
 
-    kind: Literal["trigger"]
+    kind: Literal["trigger", "rescue_removed_warriors"]
     on: Literal["pieces_removed", "warriors_moved_in"]
     """pieces_removed: some of your 'pieces' were removed from a clearing;
     warriors_moved_in: warriors moved into a clearing holding your 'token'."""
     pieces: list[Ident] = []
-    """pieces_removed: which of your pieces."""
+    """pieces_removed: which of your pieces ('warrior': the holder's warriors, whoever
+    holds it, a card's holder too)."""
     token: Ident | None = None
     """warriors_moved_in: the token the clearing must hold."""
     by: Literal["enemy", "any"] = "enemy"
@@ -586,13 +590,71 @@ class Trigger(_Ability):
         default=None, json_schema_extra=ADDED_LATER)
     """pieces_removed: only pieces removed in a battle in which you are this side (Law
     10.2.3, Revenge: 'removed while defending in battle'); any removal without."""
+    cost: Literal["none", "card"] = Field(default="none", json_schema_extra=ADDED_LATER)
+    """card: 'you may spend a card matching the clearing' (birds too, Law 2.1.1): the
+    actor is asked, whenever it has a card and the program can do something (public facts:
+    what the hand holds is not), which matching card it spends, or 'done' to let the
+    program go; Law 6.2.3, Field Hospitals."""
+    verb: Ident | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """The name of the decision a cost asks (the Marquise's 'rescue'); the trigger's id
+    without."""
     do: list[EffectOp] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _cost_paid_by_the_holder(self) -> Trigger:
+        if self.cost != "none" and self.actor != "self":
+            raise Err("VALUE-INVALID", ("cost",), "a trigger's cost is paid by its holder, "
+                      "who carries out its program: 'actor' is 'self' with a 'cost'")
+        if self.cost != "none" and self.on != "pieces_removed":
+            raise Err("VALUE-INVALID", ("cost",), "a trigger with a cost reacts to pieces "
+                      "removed ('on': 'pieces_removed'; Law 6.2.3)")
+        if self.verb is not None and self.cost == "none":
+            raise Err("VALUE-INVALID", ("verb",), "'verb' names the decision a cost asks: "
+                      "a trigger without a 'cost' asks nothing")
+        return self
+
+    @model_validator(mode="before")
+    @classmethod
+    def _first_spelling(cls, data: Any) -> Any:
+        if not isinstance(data, dict) or data.get("kind") != RESCUE_KIND:
+            return data
+        extra = sorted(set(data) - {"kind", "id", "name", "law", "token"})
+        if extra:
+            raise Err("KEY-UNKNOWN", (extra[0],), f"'{RESCUE_KIND}' takes 'token' (the "
+                      f"clearing its warriors go to), not {extra[0]!r} (or write a "
+                      "'trigger')")
+        if "token" not in data:
+            raise Err("KEY-MISSING", (), f"'{RESCUE_KIND}' needs 'token' (the clearing "
+                      "its warriors go to)")
+        return rescue_trigger(data["token"], id=data.get("id"), name=data.get("name", ""),
+                              law=data.get("law", ""))
+
+    def rescue_token(self) -> str | None:
+        """The token, where this trigger is exactly what rescue_removed_warriors said
+        (its first spelling: the rules hash writes it so)."""
+        do = self.do[0] if len(self.do) == 1 else None
+        if not (isinstance(do, PlacePart) and isinstance(do.at, AtEachClearing) and
+                isinstance(do.at.each_clearing.has, str)):
+            return None
+        token = do.at.each_clearing.has
+        first = Trigger.model_validate(rescue_trigger(token, id=self.id, name=self.name,
+                                                      law=self.law))
+        return token if self == first else None
+
+
+def rescue_trigger(token: str, **ids: Any) -> dict:
+    """Law 6.2.3 as a trigger: whenever the holder's warriors are removed from a clearing
+    (by anyone), it may spend a card matching it to place them in the clearing holding
+    the token (as far as the supply allows: they were just removed)."""
+    return {"kind": "trigger", **ids, "on": "pieces_removed", "pieces": ["warrior"],
+            "by": "any", "cost": "card", "verb": "rescue",
+            "do": [{"op": "place", "piece": "warrior", "count": {"event": "pieces"},
+                    "at": {"each_clearing": {"has": token}}}]}
 
 
 Ability = Annotated[
     (
-        Rule | Numbers | Battle | ExclusivePlacement |
-        RescueRemovedWarriors | Effect | Trigger
+        Rule | Numbers | Battle | ExclusivePlacement | Effect | Trigger
     ),
     Field(discriminator="kind"),
 ]
@@ -1091,19 +1153,32 @@ class FactionSpec(Strict):
             need(box.piece, ("boxes", i, "piece"), f"box {box.id}")
         ability_ids = [a.id for a in self.abilities]
         for i, a in enumerate(self.abilities):
-            if isinstance(a, (ExclusivePlacement, RescueRemovedWarriors)):
+            if isinstance(a, ExclusivePlacement):
                 need(a.token, ("abilities", i, "token"), f"ability {a.id}")
             if isinstance(a, Rule):
                 for j, pid in enumerate(a.with_):
                     need(pid, ("abilities", i, "with", j), f"ability {a.id}")
             if isinstance(a, Trigger):
                 for j, pid in enumerate(a.pieces):
-                    need(pid, ("abilities", i, "pieces", j), f"ability {a.id}")
+                    if pid != "warrior":  # the holder's warrior, by the word
+                        need(pid, ("abilities", i, "pieces", j), f"ability {a.id}")
                 if a.token is not None:
                     need(a.token, ("abilities", i, "token"), f"ability {a.id}")
             if isinstance(a, (Effect, Trigger)):
                 for j, op in enumerate(a.do):
                     at_op = ("abilities", i, "do", j)
+                    if isinstance(op, PlacePart):
+                        # The pieces a placement names: its piece, and those its
+                        # clearings' filter looks for (Field Hospitals' keep).
+                        if isinstance(op.piece, str) and op.piece != "warrior":
+                            need(op.piece, (*at_op, "piece"), f"op {op.op}")
+                        if isinstance(op.at, AtEachClearing):
+                            for key in ("has", "lacks", "has_any"):
+                                v = getattr(op.at.each_clearing, key)
+                                for k, x in enumerate([v] if isinstance(v, str) else v or []):
+                                    need(x, (*at_op, "at", "each_clearing", key,
+                                             *(() if isinstance(v, str) else (k,))),
+                                         f"op {op.op}")
                     if isinstance(op, DiscardDownTo) and op.zone is None:
                         raise Err("KEY-MISSING", at_op,
                                   f"ability {a.id}: an effect's discard_down_to names the "
@@ -2003,14 +2078,14 @@ def flat_parts(do: list, at: tuple = ()) -> Iterator[tuple[tuple, Any]]:
             yield from flat_parts(part.else_, (*at, i, "else"))
 
 EFFECT_PARTS = (ScorePart, DrawPart, RemovePart, DiscardAllPart, GivePart,
-                ShowPart, IntoBoxPart)
+                ShowPart, IntoBoxPart, PlacePart)
 """The program parts an effect program may hold besides its ops (EffectOnlyOp): each is
 compiled for its use (generator/programs.py compile_effect_part)."""
 
 EffectOp = Annotated[
     (
         ScorePart | DrawPart | RemovePart | DiscardAllPart | GivePart |
-        ShowPart | IntoBoxPart | HitsOp | Actions |
+        ShowPart | IntoBoxPart | PlacePart | HitsOp | Actions |
         DiscardDownTo
     ),
     Field(discriminator="op"),

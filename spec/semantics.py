@@ -540,7 +540,6 @@ _KINDS: dict[tuple[type, str], tuple[str, ...]] = {
     (M.SetupBuildingsNearHome, "buildings"): ("building",),
     (M.Column, "building"): ("building",),
     (M.ExclusivePlacement, "token"): ("token",),
-    (M.RescueRemovedWarriors, "token"): ("token",),
     (M.Zone, "unlimited_while"): ("building",),
     (M.Box, "piece"): ("warrior",),
     (M.Trigger, "pieces"): ("warrior", "building", "token"),
@@ -846,6 +845,8 @@ def _part_reads_clearing(part: Any) -> bool:
             f.suit == "clearing" for _, f in _filters_in(part.at, ()))
     if isinstance(part, M.ScorePart):
         return _counts_in_clearing(part.vp)
+    if isinstance(part, M.PlacePart):
+        return part.at == "clearing" or _counts_in_clearing(part.count)
     if isinstance(part, (M.DiscardAllPart, M.GivePart)):
         return part.matching is not None
     return isinstance(part, M.DrawPart) and _counts_in_clearing(part.count)
@@ -865,7 +866,13 @@ def _effect_part_names(doc: Any):
     for loc, prog, op in _ops(doc):
         if not isinstance(op, M.EFFECT_PARTS):
             continue
-        refs = _part_refs(op) if isinstance(op, M.RemovePart) else _step_part_refs(op)
+        if isinstance(op, M.PlacePart) and (isinstance(op.piece, M.OfSuit) or
+                                            isinstance(op.at, M.AtEach) or op.score):
+            yield loc, (f"{prog.where}: an effect program's place puts a piece in its "
+                        "clearing or in each clearing of a filter ('at'), not one of a "
+                        "suit, at each building, or scoring its track")
+        refs = _part_refs(op) if isinstance(op, (M.RemovePart, M.PlacePart)) else \
+            _step_part_refs(op)
         for where, name, want in refs:
             kind = "zone" if "zone" in want else "piece" if "piece" in want else "number"
             if kind == "piece" and name == "warrior":
@@ -1226,8 +1233,10 @@ def _card_piece_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...])
     looked = 0
     for i, c in enumerate(d.cards):
         for j, a in enumerate(c.abilities):
+            # ('warrior' in a trigger's pieces is its holder's, whoever holds the card.)
             names: list[tuple[Loc, str]] = [(("pieces", k), x) for k, x in
-                                            enumerate(getattr(a, "pieces", []))]
+                                            enumerate(getattr(a, "pieces", []))
+                                            if x != "warrior"]
             token = getattr(a, "token", None)
             if token is not None:
                 names.append((("token",), token))
@@ -1687,6 +1696,8 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
         yield ("at", "each"), at.each, _PIECE
     if isinstance(at, M.ClearingFilter):
         yield from _filter_refs(at, ("at",))
+    if isinstance(at, M.AtEachClearing):
+        yield from _filter_refs(at.each_clearing, ("at", "each_clearing"))
     if isinstance(part, M.PlacePart):
         if isinstance(part.piece, M.OfSuit):
             yield from _pieces_refs(part.piece.among, ("piece", "among"))

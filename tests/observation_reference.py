@@ -35,6 +35,7 @@ class ObservationEncoder:
         self.U = c["U"]
         self.Z, self.B = c["Z"], c["B"]
         self.decisions: list[str] = list(names["frames"]) + list(names["ops"])
+        self.cost_verbs: set[str] = set(names.get("cost_triggers", []))
         P, K, L, C, NP, n_items = self.P, self.K, self.L, self.C, self.NP, self.I
         fields = [
             ("seat", 1), ("phase", 1), ("turn", 1), ("current", 1), ("to_play", 1),
@@ -80,7 +81,9 @@ class ObservationEncoder:
         put("to_play", 0, -1 if over else rel(g.to_play))
         d = g.decision
         if d is not None and d not in self.decisions:
-            d = "program"  # a step that runs a program: its op, as the core encodes it
+            # A trigger's cost is its frame, named by the trigger's verb (Field Hospitals'
+            # rescue); a step that runs a program: its op, as the core encodes it.
+            d = "trigger_cost" if d in self.cost_verbs else "program"
         put("decision", 0, -1 if d is None else self.decisions.index(d))
         put("over", 0, int(over))
         put("deck_size", 0, st[S["DECK_LEN"]])

@@ -271,16 +271,16 @@ def test_the_subset_core_leaves_out_what_its_factions_do_not_use():
     # The only abilities are the base deck's cards' (persistent cards).
     assert uses.columns == () and uses.abilities == ("ignore_ambush_as_attacker", "effect")
     assert {"craft", "choose_role", "resolve_columns", "add_to_columns"}.isdisjoint(uses.ops)
-    assert {"craft", "columns", "roles", "rescue"}.isdisjoint(uses.partials)
+    assert {"craft", "columns", "roles", "trigger_cost"}.isdisjoint(uses.partials)
     assert {"actions", "move", "battle", "pay", "programs"} <= set(uses.partials)
-    assert {"rescue", "craft_any"}.isdisjoint(uses.frames)
+    assert {"trigger_cost", "craft_any"}.isdisjoint(uses.frames)
 
     src, full = render_core(b), render_core(b, uses=EVERYTHING)
     left_out = {
         "craft", "gen_craft", "craft_spare", "craft_any_settle",           # craft
         "gen_add", "gen_column", "gen_column_for", "do_column", "seek_column",  # columns
         "take_role", "retire_role", "gen_roles",                          # roles
-        "rescue_possible", "gen_matching_cards", "do_rescue",             # rescue
+        "cost_trigger_asks", "gen_matching_cards", "do_trigger_cost",     # field hospitals
         "gen_setup_buildings", "next_setup_building",   # setup_buildings_near_home
         "can_build",                                     # build as a column action
     }
@@ -288,7 +288,7 @@ def test_the_subset_core_leaves_out_what_its_factions_do_not_use():
     assert left_out.isdisjoint(methods(src))
     for dispatch in ("if op == OP_CRAFT:", "if op == OP_RESOLVE_COLUMNS:",
                      "if op == OP_CHOOSE_ROLE:", "if op == OP_END_PHASE:",
-                     "if kind == FR_RESCUE:", "if kind == FR_CRAFT_ANY:", "if act == CA_"):
+                     "if kind == FR_TRIGGER_COST:", "if kind == FR_CRAFT_ANY:", "if act == CA_"):
         assert dispatch in full and dispatch not in src, dispatch
     # Kept: what the factions use.
     for used in ("place_if_none (Law 7.4.3) for faction", "self.start_pay(",

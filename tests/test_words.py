@@ -239,12 +239,12 @@ CASES = [
     ("a misspelt ability kind", "deck", setv("/cards/1/abilities/0/kind", "efect"), [
         ("VALUE-INVALID", "/cards/1/abilities/0",
          "'kind' must name an ability: rule, numbers, battle, "
-         "exclusive_placement, rescue_removed_warriors, effect, trigger, "
+         "exclusive_placement, effect, trigger, "
          "not 'efect' (did you mean 'effect'?)")]),
     ("a misspelt effect op", "deck", setv("/cards/2/on_craft/0/op", "drow"), [
         ("VALUE-INVALID", "/cards/2/on_craft/0",
          "'op' must name an effect op or part: score, draw, remove, discard_all, "
-         "give, show, into_box, hits, actions, "
+         "give, show, into_box, place, hits, actions, "
          "discard_down_to, not 'drow' (did you mean 'draw'?)")]),
     ("a misspelt document kind", "faction", setv("/kind", "fraction"), [
         ("VALUE-INVALID", "", "'kind' must name a content file: pack, map, deck, faction, "
