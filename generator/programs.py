@@ -1327,8 +1327,9 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
     if isinstance(part, M.PlacePart):
         code_parts.append("\n".join([
             "    @cython.cfunc", "    @cython.exceptval(check=False)",
-            f"    def can_eff_{k}(self, actor: i64, c: i64) -> i64:",
-            f'        """{where}: whether its place would place anywhere now."""',
+            f"    def can_eff_{k}(self, actor: i64, c: i64, ev: i64) -> i64:",
+            f'        """{where}: whether its place would place anywhere now (ev: a '
+            'trigger\'s event\'s pieces)."""',
             "        p: i64 = actor", *_locals(can)]))
     return EffectPart(k, "\n\n".join([*code_parts, *inst.helpers]), inst.uses,
                       can=isinstance(part, M.PlacePart))
@@ -1350,14 +1351,17 @@ def _effect_place(part: M.PlacePart, r: _Resolver, code: _Code, inst: Instance,
     supply = f"self.s[S_SUPPLY + {pc}] > 0"
     if isinstance(part.at, M.AtEachClearing):
         tests = " and ".join(_clearing_test(part.at.each_clearing, code, "j")) or "1"
-        lines = ["        for j in range(C):", f"            if {tests}:",
+        # (Nowhere another player's exclusive placement forbids, Law 6.2.2.)
+        lines = ["        for j in range(C):",
+                 f"            if {tests} and self.may_place(p, j):",
                  f"                self.place(p, j, {pc}, {count})"]
         can = [f"        if not {supply}:", "            return 0",
-               "        for j in range(C):", f"            if {tests}:",
+               "        for j in range(C):", f"            if {tests} and self.may_place(p, j):",
                "                return 1", "        return 0"]
     else:
-        lines = ["        if c >= 0:", f"            self.place(p, c, {pc}, {count})"]
-        can = [f"        return c >= 0 and {supply}"]
+        lines = ["        if c >= 0 and self.may_place(p, c):",
+                 f"            self.place(p, c, {pc}, {count})"]
+        can = [f"        return c >= 0 and {supply} and self.may_place(p, c)"]
     return lines, can
 
 

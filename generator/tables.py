@@ -1389,12 +1389,17 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     # faction's trigger one seat, a card's any seat).
     # (A trigger with a cost waits apart, one per seat holding one: a faction's one seat,
     # a card's any seat; Law 6.2.3's Field Hospitals.)
+    # Each waits once per clearing: a faction's for its one seat, a card's for any seat;
+    # the first figure is the bound the engine's own rescue had (one per faction holding
+    # one), kept where it holds, so the base game's layout is what it was.
     rescuers = len({src for src_kind, src, _, _ in cost_triggers if src_kind == 0}) + \
         (P if any(src_kind for src_kind, _, _, _ in cost_triggers) else 0)
+    cost_frames = sum(P if src_kind else 1 for src_kind, _, _, _ in cost_triggers)
     holders = sum(P if src_kind else 1 for src_kind, _, _, _ in triggers)
     # The FR_REACT_ORDER frame over a seat's triggers of one event (at most one per seat
     # holding two triggers) fits in the slack of 16.
-    max_frames = 16 + max(P * (1 + NTRIG), (min(rescuers, P) + holders) * event_clearings)
+    max_frames = 16 + max(P * (1 + NTRIG),
+                          (max(min(rescuers, P), cost_frames) + holders) * event_clearings)
     nlimits = sum(1 for x in t.programs if x.limit_slot >= 0)
     consts["NLIMITS"] = max(1, nlimits)
     S = t.state_layout

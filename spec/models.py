@@ -408,9 +408,15 @@ class Numbers(_Ability):
         key, field = NUMBER_KINDS[kind]
         if key not in data:  # the first spelling's required value
             raise Err("KEY-MISSING", (key,), f"'{kind}' needs '{key}'")
-        if field in data:
-            raise Err("KEY-UNKNOWN", (field,), f"'{kind}' is said with '{key}', not "
-                      f"'{field}' (or write kind 'numbers')")
+        for other in ("item_vp", "recruit"):
+            if other in data:
+                raise Err("KEY-UNKNOWN", (other,), f"'{kind}' is said with '{key}' alone, "
+                          f"not '{other}' (or write kind 'numbers')")
+        v = data[key]
+        low, high = (0, 100) if kind == "item_vp" else (1, 64)
+        if not (isinstance(v, int) and not isinstance(v, bool) and low <= v <= high):
+            raise Err("VALUE-INVALID", (key,),
+                      f"'{key}' is a whole number from {low} to {high}, not {v!r}")
         data[field] = data.pop(key)
         return {"kind": "numbers", **data}
 
@@ -623,10 +629,14 @@ class Trigger(_Ability):
             raise Err("KEY-UNKNOWN", (extra[0],), f"'{RESCUE_KIND}' takes 'token' (the "
                       f"clearing its warriors go to), not {extra[0]!r} (or write a "
                       "'trigger')")
-        if "token" not in data:
-            raise Err("KEY-MISSING", (), f"'{RESCUE_KIND}' needs 'token' (the clearing "
-                      "its warriors go to)")
-        return rescue_trigger(data["token"], id=data.get("id"), name=data.get("name", ""),
+        for key in ("id", "token"):
+            if key not in data:
+                raise Err("KEY-MISSING", (), f"'{RESCUE_KIND}' needs '{key}'" +
+                          (" (the clearing its warriors go to)" if key == "token" else ""))
+        if not isinstance(data["token"], str):
+            raise Err("VALUE-INVALID", ("token",), f"'token' is a piece's id, not "
+                      f"{data['token']!r}")
+        return rescue_trigger(data["token"], id=data["id"], name=data.get("name", ""),
                               law=data.get("law", ""))
 
     def rescue_token(self) -> str | None:
@@ -830,11 +840,11 @@ class HitsOp(Strict):
                                                                  "ignore_rolled_hits"):
             return data
         op, data = data["op"], {k: v for k, v in data.items() if k != "op"}
-        new = "extra" if op == "extra_hits" else "ignore_rolled"
-        if new in data:
-            raise Err("KEY-UNKNOWN", (new,), f"'{op}' is said "
-                      + ("with 'hits'" if op == "extra_hits" else "alone")
-                      + f", not with '{new}' (or write op 'hits')")
+        for new in ("extra", "ignore_rolled"):
+            if new in data:
+                raise Err("KEY-UNKNOWN", (new,), f"'{op}' is said "
+                          + ("with 'hits'" if op == "extra_hits" else "alone")
+                          + f", not with '{new}' (or write op 'hits')")
         if op == "extra_hits":
             hits = data.pop("hits", 1)
             if not (isinstance(hits, int) and not isinstance(hits, bool)
@@ -1105,6 +1115,23 @@ class FactionSpec(Strict):
     hooks: dict[Ident, list[Step]] = {}
     cycles: list[Cycle] = []
     """Markers going round rings of stages ('run_stage', 'advance_cycle')."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _first_spelling_refs(cls, data: Any) -> Any:
+        # Field Hospitals written as its first spelling names its token at 'token' (the
+        # trigger it reads as would name it deep in its program, where the author wrote
+        # nothing): an unknown one is told there.
+        if not isinstance(data, dict) or not isinstance(data.get("pieces"), dict) or \
+                not isinstance(data.get("abilities"), list):
+            return data
+        for i, a in enumerate(data["abilities"]):
+            if isinstance(a, dict) and a.get("kind") == RESCUE_KIND and \
+                    isinstance(a.get("token"), str) and a["token"] not in data["pieces"]:
+                raise Err("REF-UNDEF", ("abilities", i, "token"),
+                          f"ability {a.get('id')}: "
+                          f"{unknown('piece', a['token'], list(data['pieces']))}")
+        return data
 
     @model_validator(mode="after")
     def _references(self) -> FactionSpec:

@@ -871,6 +871,12 @@ def _effect_part_names(doc: Any):
             yield loc, (f"{prog.where}: an effect program's place puts a piece in its "
                         "clearing or in each clearing of a filter ('at'), not one of a "
                         "suit, at each building, or scoring its track")
+        if isinstance(op, M.PlacePart) and faction is not None and \
+                isinstance(op.piece, str) and op.piece in faction.pieces and \
+                faction.pieces[op.piece].kind == "building":
+            yield (*loc, "piece"), (f"{prog.where}: an effect program's place puts "
+                                    "warriors or tokens, not a building (its slot, Law "
+                                    "2.2.3, is no effect's to check)")
         refs = _part_refs(op) if isinstance(op, (M.RemovePart, M.PlacePart)) else \
             _step_part_refs(op)
         for where, name, want in refs:

@@ -96,6 +96,9 @@ TRIGGER = M.rescue_trigger("keep", id="t")
     ({**TRIGGER, "do": [{**TRIGGER["do"][0], "piece": "cat-warior"}]},
      "REF-UNDEF", "/do/0/piece", "cat-warrior"),
     ({"kind": "rescue_removed_warriors", "id": "x"}, "KEY-MISSING", "", "token"),
+    ({"kind": "rescue_removed_warriors", "token": "keep"}, "KEY-MISSING", "", "'id'"),
+    ({**OLD, "id": "x", "token": 3}, "VALUE-INVALID", "/token", "piece's id"),
+    ({**OLD, "id": "x", "token": "kep"}, "REF-UNDEF", "/token", "keep"),
     ({**OLD, "id": "x", "tokens": "keep"}, "KEY-UNKNOWN", "/tokens", "token")])
 def test_a_wrong_trigger_with_a_cost_is_a_located_error(ability, code, where, words):
     doc = _marquise_with(ability)
@@ -203,3 +206,58 @@ def test_an_effects_place_that_cannot_run_is_a_located_error(do, code, words):
              check_document(M.DeckSpec.model_validate(doc), "deck.json").diagnostics()]
     assert any(c == code and p.startswith(f"/cards/{i}/abilities/0/do/0") and words in m
                for c, p, m in found), found
+
+
+def test_an_effects_place_of_a_building_is_refused():
+    """An effect program places warriors or tokens: a building's slot (Law 2.2.3) is no
+    effect's to check (EFFECT-PART, at the part's piece)."""
+    from rootlaw.spec.semantics import check_document
+
+    doc = _marquise_with({**TRIGGER, "do": [{**TRIGGER["do"][0], "piece": "sawmill"}]})
+    f = M.FactionSpec.model_validate(doc)
+    n = len(doc["abilities"]) - 1
+    found = [(d.code, d.pointer) for d in check_document(f, "m.json").diagnostics()]
+    assert ("EFFECT-PART", f"/abilities/{n}/do/0/piece") in found, found
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_free_trigger_on_the_holders_warriors_fires(core_kind, order):
+    """'warrior' in a free trigger's pieces is its holder's too (Law 1.5.4: after the
+    removal): the Eyrie, holding War Memorial, lose two warriors in 5 and score 1 VP
+    for that clearing, with no decision asked."""
+    g = past_setup(order, bundle=medics_bundle(), pure=core_kind == "pure", clear=True,
+                   empty_hands=True)
+    e = g.factions.index("eyrie")
+    sc.move_card(g, "war-memorial", g.consts["LOC_PLAY"] + e)
+    sc.set_vp(g, e, 0)
+    sc.put(g, "5", "cat-warrior", 3)
+    sc.put(g, "5", "bird-warrior", 3)
+    sc.goto(g, "marquise", "daylight", "actions")
+    sc.set_dice(g, 2, 0)
+    g.apply("battle 5 eyrie")
+    assert sc.count(g, "5", "bird-warrior") == 1
+    assert g.scores[e] == 1
+
+
+def test_the_old_spellings_mixed_with_the_new_are_refused():
+    """A first spelling says its one value with its own key: mixed with the merged
+    part's keys it is a located KEY-UNKNOWN, not silently read."""
+    from rootlaw.spec.loader import validate_data as vd
+
+    eyrie = next(f for f in resolve().factions if f.id == "eyrie")
+    doc = eyrie.model_dump(by_alias=True, mode="json", exclude_defaults=True)
+    n = len(doc["abilities"])
+    for ab, key in (({"kind": "item_vp", "id": "x", "vp": 1, "recruit": 2}, "recruit"),
+                    ({"kind": "recruit_count", "id": "x", "count": 2, "item_vp": 1},
+                     "item_vp")):
+        _, found, _ = vd({**doc, "abilities": [*doc["abilities"], ab]})
+        assert ("KEY-UNKNOWN", f"/abilities/{n}/{key}") in [(c, p) for c, _, p in found]
+    for ab, where in (({"kind": "item_vp", "id": "x", "vp": "x"}, "/vp"),
+                      ({"kind": "recruit_count", "id": "x", "count": 0}, "/count")):
+        _, found, _ = vd({**doc, "abilities": [*doc["abilities"], ab]})
+        assert ("VALUE-INVALID", f"/abilities/{n}{where}") in [(c, p) for c, _, p in found]
+    ops = TypeAdapter(M.EffectOp)
+    for op in ({"op": "ignore_rolled_hits", "extra": 2},
+               {"op": "extra_hits", "hits": 1, "ignore_rolled": True}):
+        with pytest.raises(Exception, match="KEY-UNKNOWN|is said"):
+            ops.validate_python(op)
