@@ -567,6 +567,12 @@ class Effect(_Ability):
 # Field Hospitals' first spelling (Law 6.2.3), an ability kind of its own: the trigger it
 # is, but for its token (models.rescue_trigger).
 RESCUE_KIND = "rescue_removed_warriors"
+ENGINE_DECISIONS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "place",
+                    "craft_any", "phase_end", "phase_start", "battle_effects", "effect",
+                    "react", "take_actions", "zone_pay", "zone_give", "zone_trim",
+                    "react_order", "program", "end_of_turn", "end_of_phase")
+"""The decisions the engine names (its frames, generator/tables.py FRAME_KINDS, and the
+scenario stops): a trigger's 'verb' names its decision, so it is none of these."""
 
 
 class Trigger(_Ability):
@@ -617,6 +623,9 @@ class Trigger(_Ability):
         if self.verb is not None and self.cost == "none":
             raise Err("VALUE-INVALID", ("verb",), "'verb' names the decision a cost asks: "
                       "a trigger without a 'cost' asks nothing")
+        if self.verb in (*ENGINE_DECISIONS, *ENGINE_STEP_OPS):
+            raise Err("VALUE-INVALID", ("verb",), f"'verb' names the decision its cost "
+                      f"asks, and {self.verb!r} is one of the engine's: another name")
         return self
 
     @model_validator(mode="before")

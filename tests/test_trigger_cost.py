@@ -90,6 +90,8 @@ TRIGGER = M.rescue_trigger("keep", id="t")
     ({**TRIGGER, "on": "warriors_moved_in", "pieces": [], "token": "keep"},
      "VALUE-INVALID", "/cost", "pieces removed"),
     ({**TRIGGER, "cost": "none"}, "VALUE-INVALID", "/verb", "asks nothing"),
+    ({**TRIGGER, "verb": "pay"}, "VALUE-INVALID", "/verb", "one of the engine's"),
+    ({**TRIGGER, "verb": "actions"}, "VALUE-INVALID", "/verb", "one of the engine's"),
     ({**TRIGGER, "cost": "cards"}, "VALUE-INVALID", "/cost", ""),
     ({**TRIGGER, "do": [{**TRIGGER["do"][0], "at": {"each_clearing": {"has": "kep"}}}]},
      "REF-UNDEF", "/do/0/at/each_clearing/has", "keep"),
@@ -261,3 +263,12 @@ def test_the_old_spellings_mixed_with_the_new_are_refused():
                {"op": "extra_hits", "hits": 1, "ignore_rolled": True}):
         with pytest.raises(Exception, match="KEY-UNKNOWN|is said"):
             ops.validate_python(op)
+
+
+def test_the_engines_decisions_are_the_ones_a_verb_may_not_take():
+    """A trigger's verb names its decision (Game.decision), so it may not be a frame's or
+    a step's name: the spec's list is the generator's frames and the scenario stops."""
+    from rootlaw.generator.tables import FRAME_KINDS, STEP_OPS, STOPS
+
+    assert set(M.ENGINE_DECISIONS) == {*FRAME_KINDS, "program", *STOPS}
+    assert set(STEP_OPS) - {"program"} == set(M.ENGINE_STEP_OPS)
