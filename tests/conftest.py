@@ -122,3 +122,38 @@ def green_game(core_kind):
         return g
 
     return make
+
+
+# ------------------------------------------------------------ content with one thing added
+
+def faction_with(faction: str, ability: dict) -> tuple[dict, int]:
+    """A base faction's document (as an author would write it) with one more ability,
+    and that ability's index."""
+    from rootlaw.spec import resolve
+
+    f = next(x for x in resolve().factions if x.id == faction)
+    doc = f.model_dump(by_alias=True, mode="json", exclude_defaults=True)
+    doc["abilities"] = [*doc["abilities"], ability]
+    return doc, len(doc["abilities"]) - 1
+
+
+def deck_with_armorers_doing(do: list) -> tuple[dict, int]:
+    """The base deck's document with Armorers' effect program replaced, and the card's
+    index."""
+    from rootlaw.spec import resolve
+
+    doc = resolve().deck.model_dump(by_alias=True, mode="json", exclude_defaults=True)
+    card = next(c for c in doc["cards"] if c["id"] == "armorers")
+    card["abilities"][0]["do"] = do
+    return doc, doc["cards"].index(card)
+
+
+def assert_located(doc: dict, code: str, pointer: str, words: str) -> None:
+    """Validating doc finds `code` at `pointer`, and every finding of that code says
+    `words`."""
+    from rootlaw.spec.loader import validate_data
+
+    _, found, _ = validate_data(doc)
+    assert found, "accepted"
+    assert (code, pointer) in [(c, p) for c, _, p in found], found
+    assert all(words in m for c, m, p in found if c == code)

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import assert_located, faction_with, past_setup
 from pydantic import TypeAdapter
 
 from rootlaw.generator import build as gbuild
@@ -20,7 +20,6 @@ from rootlaw.runtime import position as sc
 from rootlaw.spec import models as M
 from rootlaw.spec import resolve
 from rootlaw.spec.catalogue import content_files, uses
-from rootlaw.spec.loader import validate_data
 
 DATA = Path(__file__).resolve().parent / "data" / "packs"
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,13 +82,6 @@ def test_the_base_game_hashes_as_before():
 
 # ------------------------------------------------------------------- validation
 
-def _faction_with(ability: dict) -> dict:
-    eyrie = next(f for f in resolve().factions if f.id == "eyrie")
-    doc = eyrie.model_dump(by_alias=True, mode="json", exclude_defaults=True)
-    doc["abilities"] = [*doc["abilities"], ability]
-    return doc
-
-
 @pytest.mark.parametrize("ability, code, where, words", [
     ({"kind": "battle", "id": "idle"}, "VALUE-INVALID", "/kind", "changes something"),
     ({"kind": "battle", "id": "x", "attacking": {"extra_hit": 1}}, "KEY-UNKNOWN",
@@ -100,13 +92,8 @@ def _faction_with(ability: dict) -> dict:
     ({"kind": "attack_extra_hits", "id": "x", "hits": 0}, "VALUE-INVALID", "/hits", ""),
     ({"kind": "battle_removal_vp", "id": "x"}, "KEY-MISSING", "/vp", "vp")])
 def test_a_wrong_battle_ability_is_a_located_error(ability, code, where, words):
-    doc = _faction_with(ability)
-    n = len(doc["abilities"]) - 1
-    _, found, _ = validate_data(doc)
-    assert found, "accepted"
-    got = [(c, p) for c, _, p in found]
-    assert (code, f"/abilities/{n}{where}") in got, found
-    assert all(words in m for c, m, p in found if c == code)
+    doc, n = faction_with("eyrie", ability)
+    assert_located(doc, code, f"/abilities/{n}{where}", words)
 
 
 # ------------------------------------------------------------------- the catalogue

@@ -11,7 +11,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import assert_located, deck_with_armorers_doing, past_setup
 from pydantic import TypeAdapter
 
 from rootlaw.generator import build as gbuild
@@ -19,7 +19,6 @@ from rootlaw.runtime import position as sc
 from rootlaw.spec import models as M
 from rootlaw.spec import resolve
 from rootlaw.spec.catalogue import content_files, uses
-from rootlaw.spec.loader import validate_data
 from rootlaw.spec.semantics import check_document
 
 DATA = Path(__file__).resolve().parent / "data" / "packs"
@@ -71,13 +70,6 @@ def test_an_op_saying_both_hashes_as_itself():
 
 # ------------------------------------------------------------------- validation
 
-def _deck_with(do: list) -> tuple[dict, int]:
-    doc = resolve().deck.model_dump(by_alias=True, mode="json", exclude_defaults=True)
-    armorers = next(c for c in doc["cards"] if c["id"] == "armorers")
-    armorers["abilities"][0]["do"] = do
-    return doc, doc["cards"].index(armorers)
-
-
 @pytest.mark.parametrize("do, code, where, words", [
     ([{"op": "hits"}], "VALUE-INVALID", "/op", "changes the hits"),
     ([{"op": "hits", "extra": 11}], "VALUE-INVALID", "/extra", ""),
@@ -87,19 +79,15 @@ def _deck_with(do: list) -> tuple[dict, int]:
     ([{"op": "ignore_rolled_hits", "ignore_rolled": True}], "KEY-UNKNOWN",
      "/ignore_rolled", "alone")])
 def test_a_wrong_hits_op_is_a_located_error(do, code, where, words):
-    doc, i = _deck_with(do)
-    _, found, _ = validate_data(doc)
-    assert found, "accepted"
-    got = [(c, p) for c, _, p in found]
-    assert (code, f"/cards/{i}/abilities/0/do/0{where}") in got, found
-    assert all(words in m for c, m, p in found if c == code)
+    doc, i = deck_with_armorers_doing(do)
+    assert_located(doc, code, f"/cards/{i}/abilities/0/do/0{where}", words)
 
 
 def test_hits_outside_a_battle_is_refused_as_before():
     """EFFECT-BATTLE-ONLY (Law 4.3.2, 4.3.4): a phase timing's program cannot change a
     battle's hits, in either spelling."""
     for op in ({"op": "hits", "extra": 1}, {"op": "extra_hits", "hits": 1}):
-        doc, i = _deck_with([op])
+        doc, i = deck_with_armorers_doing([op])
         next(c for c in doc["cards"] if c["id"] == "armorers")["abilities"][0]["timing"] = \
             "daylight"
         deck = M.DeckSpec.model_validate(doc)

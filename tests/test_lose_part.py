@@ -11,13 +11,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import assert_located, deck_with_armorers_doing
 from pydantic import TypeAdapter
 
 from rootlaw.spec import models as M
 from rootlaw.spec import resolve
 from rootlaw.spec.bundle import standard_library
 from rootlaw.spec.catalogue import content_files, uses
-from rootlaw.spec.loader import validate_data
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data" / "packs"
@@ -65,23 +65,13 @@ def test_a_packs_own_library_dumps_a_loss_as_lose_vp():
     assert do[2]["op"] == "score" and "lose" not in do[2]
 
 
-def _deck_with(do: list) -> tuple[dict, int]:
-    doc = resolve().deck.model_dump(by_alias=True, mode="json", exclude_defaults=True)
-    card = next(c for c in doc["cards"] if c["id"] == "armorers")
-    card["abilities"][0]["do"] = do
-    return doc, doc["cards"].index(card)
-
-
 @pytest.mark.parametrize("do, code, where, words", [
     ([{"op": "score", "vp": -1}], "VALUE-INVALID", "/vp", "'lose': true"),
     ([{"op": "lose_vp", "vp": 1, "lose": True}], "KEY-UNKNOWN", "/lose", "without 'lose'"),
     ([{"op": "score", "vp": 1, "lose": 1}], "VALUE-INVALID", "/lose", "")])
 def test_a_wrong_loss_is_a_located_error(do, code, where, words):
-    doc, i = _deck_with(do)
-    _, found, _ = validate_data(doc)
-    assert found, "accepted"
-    assert (code, f"/cards/{i}/abilities/0/do/0{where}") in [(c, p) for c, _, p in found]
-    assert all(words in m for c, m, p in found if c == code)
+    doc, i = deck_with_armorers_doing(do)
+    assert_located(doc, code, f"/cards/{i}/abilities/0/do/0{where}", words)
 
 
 def test_the_catalogue_has_one_vp_part():

@@ -12,7 +12,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import assert_located, faction_with, past_setup
 from pydantic import TypeAdapter
 
 from rootlaw.generator import build as gbuild
@@ -20,7 +20,6 @@ from rootlaw.runtime import position as sc
 from rootlaw.spec import models as M
 from rootlaw.spec import resolve
 from rootlaw.spec.catalogue import content_files, uses
-from rootlaw.spec.loader import validate_data
 
 DATA = Path(__file__).resolve().parent / "data" / "packs"
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,13 +82,6 @@ def test_a_two_number_ability_hashes_as_itself():
 
 # ------------------------------------------------------------------- validation
 
-def _faction_with(ability: dict) -> dict:
-    eyrie = next(f for f in resolve().factions if f.id == "eyrie")
-    doc = eyrie.model_dump(by_alias=True, mode="json", exclude_defaults=True)
-    doc["abilities"] = [*doc["abilities"], ability]
-    return doc
-
-
 @pytest.mark.parametrize("ability, code, where, words", [
     ({"kind": "numbers", "id": "idle"}, "VALUE-INVALID", "/kind", "changes a number"),
     ({"kind": "numbers", "id": "x", "recruits": 2}, "KEY-UNKNOWN", "/recruits", "recruit"),
@@ -100,13 +92,8 @@ def _faction_with(ability: dict) -> dict:
     ({"kind": "recruit_count", "id": "x", "count": 2, "recruit": 2}, "KEY-UNKNOWN",
      "/recruit", "'count'")])
 def test_a_wrong_numbers_ability_is_a_located_error(ability, code, where, words):
-    doc = _faction_with(ability)
-    n = len(doc["abilities"]) - 1
-    _, found, _ = validate_data(doc)
-    assert found, "accepted"
-    got = [(c, p) for c, _, p in found]
-    assert (code, f"/abilities/{n}{where}") in got, found
-    assert all(words in m for c, m, p in found if c == code)
+    doc, n = faction_with("eyrie", ability)
+    assert_located(doc, code, f"/abilities/{n}{where}", words)
 
 
 # ------------------------------------------------------------------- the catalogue

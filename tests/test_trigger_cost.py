@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import assert_located, faction_with, past_setup
 from pydantic import TypeAdapter
 
 from rootlaw.generator import build as gbuild
@@ -24,7 +24,6 @@ from rootlaw.runtime import position as sc
 from rootlaw.spec import models as M
 from rootlaw.spec import resolve
 from rootlaw.spec.catalogue import content_files, uses
-from rootlaw.spec.loader import validate_data
 
 DATA = Path(__file__).resolve().parent / "data" / "packs"
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,13 +74,6 @@ def test_a_trigger_unlike_the_first_spelling_hashes_as_itself():
 
 # ------------------------------------------------------------------- validation
 
-def _marquise_with(ability: dict) -> dict:
-    marquise = next(f for f in resolve().factions if f.id == "marquise")
-    doc = marquise.model_dump(by_alias=True, mode="json", exclude_defaults=True)
-    doc["abilities"] = [*doc["abilities"], ability]
-    return doc
-
-
 TRIGGER = M.rescue_trigger("keep", id="t")
 
 
@@ -103,12 +95,8 @@ TRIGGER = M.rescue_trigger("keep", id="t")
     ({**OLD, "id": "x", "token": "kep"}, "REF-UNDEF", "/token", "keep"),
     ({**OLD, "id": "x", "tokens": "keep"}, "KEY-UNKNOWN", "/tokens", "token")])
 def test_a_wrong_trigger_with_a_cost_is_a_located_error(ability, code, where, words):
-    doc = _marquise_with(ability)
-    n = len(doc["abilities"]) - 1
-    _, found, _ = validate_data(doc)
-    assert found, "accepted"
-    assert (code, f"/abilities/{n}{where}") in [(c, p) for c, _, p in found], found
-    assert all(words in m for c, m, p in found if c == code)
+    doc, n = faction_with("marquise", ability)
+    assert_located(doc, code, f"/abilities/{n}{where}", words)
 
 
 # ------------------------------------------------------------------- the catalogue
@@ -215,9 +203,9 @@ def test_an_effects_place_of_a_building_is_refused():
     effect's to check (EFFECT-PART, at the part's piece)."""
     from rootlaw.spec.semantics import check_document
 
-    doc = _marquise_with({**TRIGGER, "do": [{**TRIGGER["do"][0], "piece": "sawmill"}]})
+    doc, n = faction_with("marquise",
+                          {**TRIGGER, "do": [{**TRIGGER["do"][0], "piece": "sawmill"}]})
     f = M.FactionSpec.model_validate(doc)
-    n = len(doc["abilities"]) - 1
     found = [(d.code, d.pointer) for d in check_document(f, "m.json").diagnostics()]
     assert ("EFFECT-PART", f"/abilities/{n}/do/0/piece") in found, found
 
