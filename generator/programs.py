@@ -57,6 +57,10 @@ class Instance:
     uses: set[str] = field(default_factory=set)  # families its code calls (partials)
     tag: str = ""               # its helpers' names (an effect part's); its index without
     stages: list[str] = field(default_factory=list)  # a stage choice's: the cycle's stages
+    column: bool = False        # a column's (the Decree, Law 7.5.2): its listing takes the
+    #                             suits its clearings may be of, its application says
+    #                             whether a placement fell short (the card failed)
+    clearing_of: str = ""       # a column's: the clearing of its action a, an expression
 
 
 class _Resolver:
@@ -233,6 +237,9 @@ def _value(v, code: _Code, c: str = "c"):
         return f"self.forests_held(p, {least})"
     if isinstance(v, M.BoxValue):
         return f"self.s[S_BOX + p * B + {r.box(v.box)}]"
+    if isinstance(v, M.LawNumber):
+        # The actor's number (an ability of its 'numbers' may say it: Law 7.8.2), else 1.
+        return "(self.ability(p, AB_RECRUIT_COUNT) or 1)"
     if isinstance(v, M.HalfValue):
         half = _value(v.half, code, c)
         return None if half is None else f"(({half} + 1) // 2)"
@@ -611,7 +618,16 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                 raise ProgramError(f"program {inst.program}: pay's count is left out")
             if count != "0":
                 costs.append(f"self.reachable_tokens(p, c, {r.piece(part.piece)}) >= {count}")
-    g = [f"    def gen_prog_{inst.index}(self, n: i64, p: i64) -> i64:",
+    if inst.column:
+        # A column's card: its action in a clearing of the suits the card allows (Law
+        # 7.5.2), tested first; no other shape is a column's (validation: PROGRAM-USE).
+        if inst.shape not in ("clearing", "piece_clearing") or not r.chose_piece and \
+                inst.shape == "piece_clearing":
+            raise ProgramError(f"program {inst.program}: a column's program chooses a "
+                               "clearing, or a piece and a clearing (PROGRAM-USE)")
+        at_clearing.insert(0, "(within >> self.t[T_CLEARING_SUIT + c]) & 1")
+    head = ", within: i64" if inst.column else ""
+    g = [f"    def gen_prog_{inst.index}(self, n: i64, p: i64{head}) -> i64:",
          f'        """{inst.program} (Law {prog.law}) for faction {r.faction.id}: '
          f'the options of its first choice."""',
          "        c: i64", "        d: i64", "        suits: i64"]
@@ -672,6 +688,8 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                                                placeable=f.placeable), gen_code) + \
             _relative_tests(f, gen_code, "c")
         tests = cheap + at_clearing + rest + costs
+        if inst.column:  # the card's suits first: the cheapest test, and most clearings
+            tests = [at_clearing[0], *cheap, *at_clearing[1:], *rest, *costs]
         tail += ["        for c in range(C):"]
         assert first is not None
         # A card matching the clearing: birds too (Law 2.1.1), unless not wild here.
@@ -719,6 +737,10 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     elif inst.shape == "piece_clearing":  # the piece a 'replace' replaces
         d += ["        tg: i64", f"        c = (a - {verb}) // NP",
               f"        tg = (a - {verb}) % NP"]
+    if inst.column:
+        inst.clearing_of = f"(a - {verb}) // NP" if inst.shape == "piece_clearing" else \
+            f"a - {verb}"
+        d += ["        short: i64 = 0", "        placed: i64"]
     if inst.limit_slot >= 0 and not key:
         d.append(f"        self.s[S_LIMITS + {inst.limit_slot}] = 1")
     elif inst.limit_slot >= 0:
@@ -743,7 +765,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                            "not supported yet")
     do_code = _Code(inst, r, hoisting=False)
     d += _locals(_apply(now, r, do_code, inst))
-    d.append("        return 0")
+    d.append("        return short" if inst.column else "        return 0")
     deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
     inst.gen = "\n".join(deco + g)
     inst.do = "\n".join(deco + d)
@@ -864,6 +886,14 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 d += [f"        {ind}for j in range(C):",
                       f"            {ind}if {' and '.join(tests) or '1'}:",
                       f"                {ind}self.place(p, j, {pc}, {count})"]
+            elif inst.column and not ind:
+                # Placed as far as the supply allows (Law 1.5.4), yet the card is not
+                # fully taken: a failed card (Law 7.5.2; the FAQ on 7.7).
+                d += [f"        placed = self.place(p, c, {pc}, {count})",
+                      f"        if placed < {count}:", "            short = 1"]
+                if part.score:
+                    d += ["        if placed > 0:",
+                          f"            self.score(p, self.track_vp({pc}), WHY_PLACED, {pc})"]
             elif part.score:
                 d += [f"        {ind}if self.place(p, c, {pc}, {count}) > 0:",
                       f"            {ind}self.score(p, self.track_vp({pc}), WHY_PLACED, {pc})"]
@@ -1008,6 +1038,25 @@ def compile_use(entry: M.ProgramEntry | M.ProgramStep, prog: M.Program, index: i
         raise ProgramError(f"program {action}: a limit once per clearing on a map of more "
                            "than 62 clearings (one bit of a slot each)")
     compile_instance(inst, prog, _Resolver(action, params, faction, pidx, faction_index),
+                     pieces, _others_exclusive(bundle, faction_index))
+    return inst
+
+
+def compile_column_use(column: M.Column, prog: M.Program, index: int, faction_index: int,
+                       bundle, pidx: dict[str, int], pieces: list) -> Instance:
+    """The instance of ``prog`` a column of faction ``faction_index`` runs (its 'action'
+    names the program, its fields bind the parameters): a menu entry's, whose listing
+    keeps to the suits the column's card allows and whose application says whether a
+    placement fell short (the card failed, Law 7.5.2)."""
+    faction = list(bundle.factions)[faction_index]
+    if any(isinstance(x, (M.SpendPart, M.PayPart)) for x in prog.do) or prog.once_per_turn:
+        raise ProgramError(f"program {column.action}: a column's program pays no cost and "
+                           "has no limit (PROGRAM-USE)")
+    params = prog.bind(M.use_fields(column))
+    inst = Instance(index, column.action, faction_index, prog.verb or "", shape_of(prog), -1,
+                    column=True)
+    compile_instance(inst, prog, _Resolver(column.action, params, faction, pidx,
+                                           faction_index),
                      pieces, _others_exclusive(bundle, faction_index))
     return inst
 

@@ -17,6 +17,7 @@ from rootlaw.spec import models as M
 
 from .programs import (
     ProgramError,
+    compile_column_use,
     compile_effect_part,
     compile_menu_where,
     compile_step_use,
@@ -48,7 +49,9 @@ VALUE_KINDS = ("forests_held",)
 # Menu entries the engine has a routine for; every other entry names a program of the
 # bundle's libraries ("program": MENU_A is its instance, generator/programs.py).
 MENU_ACTIONS = ("battle", "march", "craft", "program")
-COLUMN_ACTIONS = ("recruit", "move", "battle", "build")
+# Column actions (models.Column): the Law's move and battle, or a program (COL_PROG its
+# instance, generator/programs.py compile_column_use).
+COLUMN_ACTIONS = ("program", "move", "battle")
 ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "battle_removal_vp", "exclusive_placement", "trigger_cost",
                  "ignore_ambush_as_attacker", "effect", "trigger",
@@ -328,7 +331,6 @@ PARTIALS = (
     Partial("move", menu=("march",), columns=("move",), frames=("march",)),
     Partial("battle", menu=("battle",), columns=("battle",),
             frames=("ambush", "foil", "remove")),
-    Partial("build", columns=("build",)),
     Partial("pay", parts=("pay",), frames=("pay",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
     Partial("zones", parts=("put", "spend"),
@@ -464,7 +466,15 @@ def content_uses(bundle: Bundle) -> Uses:
         eops.append("take_actions")
     menu += [x for prog in programs for op in prog if isinstance(op, M.Actions)
              for x in entries(op.menu)]
-    return uses_of(ops, menu, [c.action for f in bundle.factions for c in f.columns],
+    columns = []
+    for f in bundle.factions:
+        for col in f.columns:
+            prog = library.get(col.action) if col.action not in M.COLUMN_ROUTINES else None
+            columns.append(col.action if prog is None else "program")
+            if prog is not None:
+                parts.extend(part.op for _, part in M.flat_parts(prog.do))
+                values.extend(value_kinds(prog))
+    return uses_of(ops, menu, columns,
                    [k for a in abilities for k, _ in table_kinds(a, None)], eops, parts,
                    values)
 
@@ -933,13 +943,16 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
 
     # ---- columns and roles
     col_action = [-1] * (F * L)
-    col_building = [-1] * (F * L)
+    col_prog = [-1] * (F * L)  # a program's column: its instance, compiled below
+    column_uses: list[tuple[int, int, M.Column]] = []
     for fi, f in enumerate(factions):
         for li, column in enumerate(f.columns):
-            col_action[fi * L + li] = COLUMN_ACTIONS.index(column.action)
-            col_building[fi * L + li] = pidx[column.building] if column.building else -1
+            if column.action in M.COLUMN_ROUTINES:
+                col_action[fi * L + li] = COLUMN_ACTIONS.index(column.action)
+            else:
+                col_action[fi * L + li] = COLUMN_ACTIONS.index("program")
+                column_uses.append((fi * L + li, fi, column))
     t.put("COL_ACTION", col_action)
-    t.put("COL_BUILDING", col_building)
     t.put("FACTION_NCOLS", [len(f.columns) for f in factions])
     t.put("FACTION_NROLES", [len(f.roles) for f in factions])
     role_tuck = [0] * (F * R)  # bitmask of columns
@@ -1106,6 +1119,17 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         t.programs.append(compile_step_use(s, prog, len(t.programs), fi, bundle, pidx, pieces))
         pb[st] = int(bool(t.programs[-1].gen))  # a step that chooses: a decision step
         pc[st] = int(t.programs[-1].shape in ("card", "clearing_card"))  # of a hand card
+    # The columns' programs (the Decree, Law 7.5.2): after the steps', so theirs keep
+    # their numbers.
+    for slot, fi, column in column_uses:
+        col_program = library.get(column.action)
+        if col_program is None:
+            raise ProgramError(f"column {column.id}: no program {column.action!r} "
+                               "(PROGRAM-REF)")
+        col_prog[slot] = len(t.programs)
+        t.programs.append(compile_column_use(column, col_program, len(t.programs), fi,
+                                             bundle, pidx, pieces))
+    t.put("COL_PROG", col_prog)
     # ---- effect programs (usable effects, triggers, immediate cards): one flat table
     eop: list[int] = []
     ea: list[int] = []

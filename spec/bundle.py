@@ -158,9 +158,10 @@ class Bundle:
             "deck": _with_losses_as_written(self.deck, _with_effect_op_dumps(
                 self.deck, _without_added_defaults(
                     self.deck, self.deck.model_dump(mode="json")))),
-            "factions": [_with_losses_as_written(f, _with_effect_op_dumps(
-                f, _with_step_defaults(_without_added_defaults(
-                    f, f.model_dump(mode="json", exclude=_FACTION_DRAWING)), self.programs)))
+            "factions": [_with_columns_as_written(f, _with_losses_as_written(
+                f, _with_effect_op_dumps(f, _with_step_defaults(_without_added_defaults(
+                    f, f.model_dump(mode="json", exclude=_FACTION_DRAWING)),
+                    self.programs))))
                 for f in self.factions],
         }
 
@@ -229,6 +230,18 @@ def _with_losses_as_written(model: Any, dumped: Any) -> Any:
         for k, m in model.items():
             if k in dumped:
                 _with_losses_as_written(m, dumped[k])
+    return dumped
+
+
+def _with_columns_as_written(faction: FactionSpec, dumped: dict) -> dict:
+    """A faction's dump with each column that says what a first spelling said (the
+    standard recruit_at or build_ruled at one building) dumped in that spelling, an
+    action of the engine's and its 'building' (models.Column.first_spelling), so the
+    Eyrie's Decree keeps the hash it had before its columns named programs."""
+    for i, col in enumerate(faction.columns):
+        first = col.first_spelling()
+        if first is not None:
+            dumped["columns"][i] = first
     return dumped
 
 

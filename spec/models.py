@@ -302,13 +302,63 @@ class FactionCard(Strict):
     count: int = Field(default=1, ge=1, le=64)
 
 
-class Column(Strict):
-    """A column of cards resolved in order by 'resolve_columns' (the Decree)."""
+COLUMN_ROUTINES = ("move", "battle")
+"""The column actions that are the general Law's own routines (Law 4.2, 4.3); any other
+column runs a program of the bundle's libraries."""
+
+# A column's first spelling: an action of the engine's with the building it names, read
+# as the standard program that says it (Law 7.5.2.I and IV).  The rules hash writes such
+# a column back as it was first written (spec/bundle.py), so records keep their hash.
+FIRST_COLUMN_PROGRAMS = {"recruit": "recruit_at", "build": "build_ruled"}
+
+
+class Column(BaseModel):
+    """A column of cards resolved in order by 'resolve_columns' (the Decree, Law 7.5.2):
+    each card of the column is taken as the column's action in a clearing matching the
+    card.  The action is the general Law's move or battle, or a program of the bundle's
+    libraries whose first choice is a clearing (or a piece and a clearing): its other
+    fields bind the program's parameters, as a menu entry's do.  A program's card
+    fails (the resolve step's 'on_fail' hook) when it has no option in a matching
+    clearing, or when a placement it makes falls short (Law 1.5.4: placed as far as the
+    supply allows, yet the card is not fully taken: 7.5.2, the Charismatic's two)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, use_attribute_docstrings=True,
+                              strict=True)
+    __pydantic_extra__: dict[str, ParamValue]  # type: ignore[assignment]
 
     id: Ident
-    action: Literal["recruit", "move", "battle", "build"]
+    action: ProgramName
+    """'move', 'battle', or a program's name (standard: recruit_at, build_ruled)."""
     building: Ident | None = None
-    """For recruit: the building to recruit at; for build: the building placed."""
+    """First spelling (with action 'recruit' or 'build'): the building recruited at or
+    placed; read as the program recruit_at or build_ruled with buildings [building]."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _first_spelling(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("action") in FIRST_COLUMN_PROGRAMS and \
+                set(data) <= {"id", "action", "building"}:
+            if not isinstance(data.get("building"), str):
+                raise Err("KEY-MISSING", ("building",),
+                          f"column {data.get('id')}: {data['action']} needs a 'building'")
+            data = {"id": data.get("id"), "action": FIRST_COLUMN_PROGRAMS[data["action"]],
+                    "buildings": [data["building"]]}
+        return data
+
+    def fields(self) -> dict[str, ParamValue]:
+        """The fields that bind the program's parameters, as written."""
+        return dict(self.model_extra or {})
+
+    def first_spelling(self) -> dict | None:
+        """The column as first written, when it says what a first spelling said (the
+        rules hash's dump): {"action": "recruit", "building": b}, or None."""
+        fields = self.fields()
+        for action, program in FIRST_COLUMN_PROGRAMS.items():
+            b = fields.get("buildings")
+            if self.action == program and set(fields) == {"buildings"} and \
+                    isinstance(b, list) and len(b) == 1:
+                return {"id": self.id, "action": action, "building": b[0]}
+        return None
 
 
 class Role(Strict):
@@ -802,9 +852,9 @@ def walk(obj: Any) -> Iterator[BaseModel]:
             yield from walk(v)
 
 
-def use_fields(entry: ProgramEntry | ProgramStep) -> dict[str, Any]:
-    """The fields a use of a program (a menu entry or a step) gives its parameters, as
-    written (``Program.bind`` fills in the defaults)."""
+def use_fields(entry: ProgramEntry | ProgramStep | Column) -> dict[str, Any]:
+    """The fields a use of a program (a menu entry, a step or a column) gives its
+    parameters, as written (``Program.bind`` fills in the defaults)."""
     return entry.fields()
 
 
@@ -1237,12 +1287,6 @@ class FactionSpec(Strict):
                           f"cycle {cy.id}: {cy.start!r} is not one of its stages"
                           f"{did_you_mean(cy.start, cy.stages)}")
         columns = {c.id for c in self.columns}
-        for i, c in enumerate(self.columns):
-            if c.action in ("recruit", "build"):
-                if c.building is None:
-                    raise Err("KEY-MISSING", ("columns", i, "building"),
-                              f"column {c.id}: {c.action} needs a 'building'")
-                need(c.building, ("columns", i, "building"), f"column {c.id}")
         for i, r in enumerate(self.roles):
             for j, col in enumerate(r.tuck):
                 if col not in columns:
@@ -1545,6 +1589,14 @@ class BoxValue(Strict):
     """The box ('$name' of a box parameter)."""
 
 
+class LawNumber(Strict):
+    """A number of the Law's that an ability may change for the actor: 'recruit', the
+    warriors one recruit places (1, or the actor's 'numbers' ability's 'recruit': Law
+    7.8.2, the Charismatic places two)."""
+
+    number: Literal["recruit"]
+
+
 class HalfValue(Strict):
     """Half a value, rounded up (Law 8.2.4: 'half of the warriors, rounded up')."""
 
@@ -1561,7 +1613,7 @@ _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "s
                 "if": "if-then", "clearings": "clearing-count", "track_vp": "track-vp",
                 "draw_bonus": "draw-bonus", "cards": "card-count",
                 "forests_held": "forests-held", "times": "times", "event": "event-pieces",
-                "box": "box-pieces", "half": "half-of"}
+                "box": "box-pieces", "half": "half-of", "number": "law-number"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
                     "at_stage": "at-stage", "all_of": "all-of", "any_of": "any-of",
                     "most_cards": "most-cards"}
@@ -1610,7 +1662,8 @@ Value = Annotated[
     Annotated[TrackVp, Tag("track-vp")] | Annotated[DrawBonus, Tag("draw-bonus")] |
     Annotated[CardCount, Tag("card-count")] | Annotated[ForestsHeld, Tag("forests-held")] |
     Annotated[TimesValue, Tag("times")] | Annotated[EventPieces, Tag("event-pieces")] |
-    Annotated[BoxValue, Tag("box-pieces")] | Annotated[HalfValue, Tag("half-of")],
+    Annotated[BoxValue, Tag("box-pieces")] | Annotated[HalfValue, Tag("half-of")] |
+    Annotated[LawNumber, Tag("law-number")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
@@ -1630,7 +1683,7 @@ _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": S
                  "draw-bonus": DrawBonus, "card-count": CardCount,
                  "forests-held": ForestsHeld, "times": TimesValue,
                  "event-pieces": EventPieces, "box-pieces": BoxValue,
-                 "half-of": HalfValue}
+                 "half-of": HalfValue, "law-number": LawNumber}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
                      "at-stage": AtStage, "all-of": AllOf, "any-of": AnyOf,
                      "most-cards": MostCards}

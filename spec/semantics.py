@@ -538,7 +538,6 @@ _KINDS: dict[tuple[type, str], tuple[str, ...]] = {
     (M.PlaceAtBuildings, "piece"): ("warrior", "token"),
     (M.PlaceAtBuildings, "building"): ("building",),
     (M.SetupBuildingsNearHome, "buildings"): ("building",),
-    (M.Column, "building"): ("building",),
     (M.ExclusivePlacement, "token"): ("token",),
     (M.Zone, "unlimited_while"): ("building",),
     (M.Box, "piece"): ("warrior",),
@@ -1112,9 +1111,14 @@ def _faction_fields_unread(f: M.FactionSpec):
             yield ("zones", i, "unlimited_while"), \
                 f"zone {z.id} has no capacity for 'unlimited_while' to lift"
     for i, col in enumerate(f.columns):
-        if col.building is not None and col.action in ("move", "battle"):
+        if col.building is not None and col.action in M.COLUMN_ROUTINES:
             yield ("columns", i, "building"), \
                 f"column {col.id}: a {col.action} column places no building"
+        elif col.building is not None:
+            yield ("columns", i, "building"), \
+                (f"column {col.id}: 'building' is read only with action recruit or build "
+                 f"(their first spelling); program {col.action} is given its parameters "
+                 "by the column's other fields")
     if f.crafting_piece is not None:
         steps = [s for _, prog in _programs(f) for s in prog]
         menus = [m for _, menu in _menus(f) for m in menu]
@@ -2113,7 +2117,8 @@ class _Use:
     @property
     def what(self) -> str:
         """What the use is, in the author's words: a step or a menu entry."""
-        return "step" if isinstance(self.entry, M.ProgramStep) else "entry"
+        return "step" if isinstance(self.entry, M.ProgramStep) else \
+            "column" if isinstance(self.entry, M.Column) else "entry"
 
 
 _UNBOUND = object()
@@ -2134,6 +2139,21 @@ def _uses(d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 for f in ([doc] if isinstance(doc, M.FactionSpec) else fs):
                     yield _Use(doc, (*loc, k), entry, f, entry.action, lib, params)
     yield from _step_uses(fs, programs)
+    yield from _column_uses(fs, programs)
+
+
+def _column_uses(fs: tuple[M.FactionSpec, ...],
+                 programs: dict[str, Library]) -> Iterator[_Use]:
+    """Every column that runs a program (its 'action' is no routine of the Law's): its
+    fields bind the parameters, as a menu entry's do."""
+    for f in fs:
+        for i, col in enumerate(f.columns):
+            lib = programs.get(col.action) if col.action not in M.COLUMN_ROUTINES else None
+            if lib is None:
+                continue
+            bound = lib.program.bind(M.use_fields(col))
+            params = {name: bound.get(name, _UNBOUND) for name in lib.program.params}
+            yield _Use(f, ("columns", i), col, f, col.action, lib, params)
 
 
 def _step_uses(fs: tuple[M.FactionSpec, ...], programs: dict[str, Library]) -> Iterator[_Use]:
@@ -2337,6 +2357,14 @@ def _entry_programs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                         f"{did_you_mean(entry.action, known)} (the Law's: "
                         f"{', '.join(M.ENGINE_MENU_ACTIONS)}; programs: "
                         f"{', '.join(sorted(programs)) or 'none'})")
+    for f in fs:
+        for i, col in enumerate(f.columns):
+            if col.action not in M.COLUMN_ROUTINES and col.action not in programs:
+                yield f, ("columns", i, "action"), (
+                    f"column {col.id}: {col.action!r} is no column action or program"
+                    f"{did_you_mean(col.action, [*M.COLUMN_ROUTINES, *programs])} (the "
+                    f"Law's: {', '.join(M.COLUMN_ROUTINES)}; programs: "
+                    f"{', '.join(sorted(programs)) or 'none'})")
     steps = [*M.ENGINE_STEP_OPS, *programs]
     for f in fs:
         for loc, program in _programs(f):
@@ -2589,6 +2617,26 @@ def _use_shape(use: _Use) -> Iterator[tuple[Any, Loc, str]]:
                 f"{act}: program {act} chooses and pays a cost at "
                 f"{_at(use, ('do', costs[0]))}: a step's choice pays none (a cost's "
                 "parts after it are a menu entry's; name it in an 'actions' menu)")
+    elif isinstance(use.entry, M.Column):
+        first = prog.do[0]
+        chooses = isinstance(first, M.ChoosePart) and first.clearing is not None and \
+            first.card is None and first.stage is None
+        costs = [k for k, x in enumerate(prog.do) if isinstance(x, (M.SpendPart, M.PayPart))]
+        if prog.verb is None or prog.verb == M.STEP_CHOICE_VERB or not chooses:
+            yield use.doc, use.loc, (
+                f"column {use.entry.id}: program {act} ({_at(use, ())}) must begin with a "
+                "choice of a clearing (or of a piece and a clearing), in a verb of its "
+                "own: a column's card is taken as its action in a clearing matching the "
+                "card (Law 7.5.2)")
+        elif costs:
+            yield use.doc, use.loc, (
+                f"column {use.entry.id}: program {act} pays a cost at "
+                f"{_at(use, ('do', costs[0]))}: a column's action pays none (its card is "
+                "its cost, Law 7.5.2)")
+        elif prog.once_per_turn:
+            yield use.doc, use.loc, (
+                f"column {use.entry.id}: program {act} is once a turn "
+                f"({_at(use, ('once_per_turn',))}): a column takes it once for each card")
     elif prog.verb is None:
         yield use.doc, use.loc, (
             f"{act}: program {act} has no 'verb', so it is no action a menu can offer "

@@ -282,7 +282,6 @@ def test_the_subset_core_leaves_out_what_its_factions_do_not_use():
         "take_role", "retire_role", "gen_roles",                          # roles
         "cost_trigger_asks", "gen_matching_cards", "do_trigger_cost",     # field hospitals
         "gen_setup_buildings", "next_setup_building",   # setup_buildings_near_home
-        "can_build",                                     # build as a column action
     }
     assert left_out <= methods(full)
     assert left_out.isdisjoint(methods(src))

@@ -767,6 +767,11 @@ def test_a_program_parameter_its_entry_cannot_give_is_an_error_at_the_entry(tmp_
         ("PROGRAM-USE", "/turn/evening/0/menu/3",
          "organize: program organize's parameter 'token' is a number, and this entry's "
          "'token' is 'sympathy'"),
+        # The Eyrie's Decree recruits with the same program (Law 7.5.2.I): its column
+        # cannot give the new parameter either.
+        ("PROGRAM-USE", "/columns/0",
+         "recruit_at: program recruit_at has a piece parameter 'lodge', and a 'recruit_at' "
+         "column has no 'lodge' to give it (its fields: buildings)"),
     ]
 
 
