@@ -317,6 +317,21 @@ def _stage_suit(ref: str, code: _Code) -> str:
     return code.hoist(expr)
 
 
+def _any_of(x: str, pcs: list[int]) -> str:
+    """Whether clearing x holds a piece of pcs: one piece is a read of the board (the
+    Eyrie's roost), several a loop over the mask."""
+    if len(pcs) == 1:
+        return f"self.s[S_BOARD + {x} * NP + {pcs[0]}] > 0"
+    return f"self.has_building_in({x}, {_mask(pcs)})"
+
+
+def _none_of(x: str, pcs: list[int]) -> str:
+    """Whether clearing x holds none of the pieces pcs (as _any_of)."""
+    if len(pcs) == 1:
+        return f"self.s[S_BOARD + {x} * NP + {pcs[0]}] == 0"
+    return f"not self.has_building_in({x}, {_mask(pcs)})"
+
+
 def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
     """The tests of a clearing filter, as expressions on clearing variable x ('the
     clearing', of 'suit', is c: the chosen one, or the one a choice is testing): the
@@ -328,12 +343,12 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
     lacks = r.bound(f.lacks) if isinstance(f.lacks, str) else f.lacks
     if isinstance(lacks, list):  # none of several (a pieces parameter, a list)
         assert f.lacks is not None
-        tests.append(f"not self.has_building_in({x}, {_mask(r.pieces(f.lacks))})")
+        tests.append(_none_of(x, r.pieces(f.lacks)))
     elif lacks is not None:
         assert isinstance(f.lacks, str)  # a list would be the case above
         tests.append(f"self.s[S_BOARD + {x} * NP + {r.piece(f.lacks)}] == 0")
     if f.has_any is not None:
-        tests.append(f"self.has_building_in({x}, {_mask(r.pieces(f.has_any))})")
+        tests.append(_any_of(x, r.pieces(f.has_any)))
     if f.rule == "self":
         tests.append(f"self.ruler({x}) == p")
     # The actor's home (Law 6.3.2, 7.3.2: a setup's corner; none yet: -1, no clearing).
@@ -790,9 +805,12 @@ def _piece_clearing_listing(first: M.ChoosePart | None, r: _Resolver, code: _Cod
     f = first.clearing or M.ClearingFilter()
     # Cheap tests first, as the build routine had them: a slot open before who rules
     # (a loop over the pieces), before another's piece forbidding it, before the cost.
+    # A column's card suits (at_clearing's first test, then) come before all: the
+    # cheapest test, and it rules out most clearings.
     late = [t for t in at_clearing if t.startswith("self.may_place(")]
-    tests = _clearing_test(f.model_copy(update={"rule": None}), code) + \
-        [t for t in at_clearing if t not in late] + \
+    within = [t for t in at_clearing[:1] if t.startswith("(within >> ")]
+    tests = within + _clearing_test(f.model_copy(update={"rule": None}), code) + \
+        [t for t in at_clearing if t not in late and t not in within] + \
         _clearing_test(M.ClearingFilter(rule=f.rule), code) + late + costs
     return ["        for pc in range(NP):",
             f"            if not ({_mask(r.pieces(first.piece.among))} >> pc) & 1 or "
