@@ -339,14 +339,14 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
     r = code.r
     tests = []
     if f.has is not None:
-        tests.append(f"self.s[S_BOARD + {x} * NP + {r.piece(f.has)}] > 0")
+        tests.append(_any_of(x, [r.piece(f.has)]))
     lacks = r.bound(f.lacks) if isinstance(f.lacks, str) else f.lacks
     if isinstance(lacks, list):  # none of several (a pieces parameter, a list)
         assert f.lacks is not None
         tests.append(_none_of(x, r.pieces(f.lacks)))
     elif lacks is not None:
         assert isinstance(f.lacks, str)  # a list would be the case above
-        tests.append(f"self.s[S_BOARD + {x} * NP + {r.piece(f.lacks)}] == 0")
+        tests.append(_none_of(x, [r.piece(f.lacks)]))
     if f.has_any is not None:
         tests.append(_any_of(x, r.pieces(f.has_any)))
     if f.rule == "self":
