@@ -318,8 +318,8 @@ def _stage_suit(ref: str, code: _Code) -> str:
 
 
 def _any_of(x: str, pcs: list[int]) -> str:
-    """Whether clearing x holds a piece of pcs: one piece is a read of the board (the
-    Eyrie's roost), several a loop over the mask."""
+    """Whether clearing x holds a piece of pcs: one piece is a read of the board,
+    several a loop over the mask."""
     if len(pcs) == 1:
         return f"self.s[S_BOARD + {x} * NP + {pcs[0]}] > 0"
     return f"self.has_building_in({x}, {_mask(pcs)})"
