@@ -554,8 +554,12 @@ def cmd_check(args) -> int:
                        progress=progress)
     if progress is not None:
         progress.close()
+    every = [f.id for f in bundle.factions]
+    played = factions or every
+    table = ", ".join(played) + (f" (of the bundle's {', '.join(every)})"
+                                 if len(played) < len(every) else "")
     print(f"check: bundle {bundle.hash} (packs {', '.join(bundle.packs) or 'base'}; "
-          f"map {bundle.map.id}; factions {', '.join(f.id for f in bundle.factions)})")
+          f"map {bundle.map.id}); each game seats {table}, in this order")
     print(f"games: {rep.games} played from seed {args.seed}, {rep.winners} won, "
           f"{rep.stopped} stopped, {rep.stuck} stuck, {rep.decisions} decisions, invariants "
           f"checked after each of a game's first {args.max_decisions}")

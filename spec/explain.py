@@ -76,6 +76,34 @@ UNIONS: list[tuple[Any, str]] = [
 ]
 """The tagged unions: what their members are ("step": the 'op' of a step names it)."""
 
+ELSEWHERE: dict[tuple[str, str], str] = {
+    ("program part", "move"): "the Law's move (4.2) is a menu's 'march' entry or a "
+                              "Decree column's 'move', not a program part",
+    ("program part", "march"): "'march' is a menu entry (the Law's move, 4.2), not a "
+                               "program part",
+    ("program part", "battle"): "the Law's battle (4.3) is a menu's 'battle' entry or a "
+                                "Decree column's 'battle', not a program part",
+    ("program part", "craft"): "crafting (Law 4.1) is a step or a menu entry 'craft', not "
+                               "a program part",
+    ("program part", "build"): "'build' is the standard library's program (Law 6.5.4; "
+                               "'build_ruled', 7.5.2.IV): a menu entry's 'action' or a "
+                               "step's 'op' names it; a program places a building with "
+                               "'place'",
+    ("program part", "recruit"): "recruiting is the standard library's program "
+                                 "'recruit_at' (or 'recruit_all'): a menu entry's 'action' "
+                                 "or a step's 'op' names it; a program places warriors with "
+                                 "'place'",
+    ("effect op or part", "move"): "an effect program moves with 'actions', a menu of one "
+                                   "'march' entry (the Law's move, 4.2)",
+    ("effect op or part", "battle"): "an effect program battles with 'actions', a menu of "
+                                     "one 'battle' entry (the Law's battle, 4.3)",
+    ("program part", "actions"): "'actions' is a turn step or an effect program's part "
+                                 "(a card's 'take more actions'), not a library program's",
+}
+"""The Law's verbs that the language says elsewhere than where they were written, by
+(the union's noun, the word): told instead of the nearest spelling ('move' is not a
+misspelt 'remove')."""
+
 PATTERNS: dict[str, str] = {
     r"^[a-z][a-z0-9-]*$": "an id (lowercase letters, digits and '-', starting with a letter)",
     r"^#[0-9a-fA-F]{6}$": "a colour '#rrggbb'",
@@ -461,8 +489,9 @@ def _tag_message(kind: str, f: Frame, value: object, loc: tuple) -> str:
         msg = needs_key(what, f.disc, near=near) + f", saying which: {listing(tags)}"
         return msg + (SCENARIO_HINT if not loc else "")
     written = value.get(f.disc) if isinstance(value, dict) else value
-    return f"{f.disc!r} must name {what}: {listing(tags)}, not {quoted(written)}" \
-        f"{did_you_mean(written, tags)}"
+    hint = ELSEWHERE.get((f.union, written)) if isinstance(written, str) else None
+    return f"{f.disc!r} must name {what}: {listing(tags)}, not {quoted(written)}" + \
+        (f" ({hint})" if hint else did_you_mean(written, tags))
 
 
 def _length(kind: str, who: str, f: Frame, ctx: dict, value: object) -> str:

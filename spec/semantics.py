@@ -121,19 +121,24 @@ NEEDS_HOME = (M.SetupBuildingsNearHome,)
 it: SETUP-NO-HOME at uses)."""
 
 
-def _standard_program(s: Any) -> M.Program | None:
-    """The standard library's program a step names (a pack's own programs are validated
-    at their uses: a faction check sees the faction alone)."""
+def _standard_program(s: Any, programs: dict[str, Library] | None = None) -> M.Program | None:
+    """The program a step names: of the bundle's libraries (``programs``, a check of the
+    uses), or of the standard library alone (a faction check sees the faction alone, so
+    a pack's own programs are validated at their uses)."""
     if not isinstance(s, M.ProgramStep):
         return None
+    if programs is not None:
+        lib = programs.get(s.op)
+        return lib.program if lib is not None else None
     from .bundle import standard_library  # the bundle module imports this one
     return standard_library().programs.get(s.op)
 
 
-def takes_home(s: Any) -> bool:
+def takes_home(s: Any, programs: dict[str, Library] | None = None) -> bool:
     """Whether a step takes a home: its program's 'take_home' (Law 6.3.1, 7.3.1: the
-    standard setup_home_token, setup_home_corner)."""
-    prog = _standard_program(s)
+    standard setup_home_token, setup_home_corner; with ``programs``, a pack's own too,
+    Law 10.3.2's and any other faction's that chooses its home by its own rules)."""
+    prog = _standard_program(s, programs)
     return prog is not None and any(isinstance(x, M.TakeHomePart) for x in prog.do)
 
 
@@ -157,8 +162,10 @@ def _is_setup_step(s: Any) -> bool:
     return isinstance(s, NEEDS_HOME) or takes_home(s)
 
 
-def home_steps(f: M.FactionSpec) -> list[int]:
-    return [i for i, s in enumerate(f.setup) if takes_home(s)]
+def home_steps(f: M.FactionSpec, programs: dict[str, Library] | None = None) -> list[int]:
+    """The setup steps that take a home (``programs``: the bundle's, a pack's own
+    programs counted; without, the standard library's)."""
+    return [i for i, s in enumerate(f.setup) if takes_home(s, programs)]
 
 
 def _duplicates(ids: Iterable[str]) -> Iterator[tuple[int, str, int]]:
@@ -473,7 +480,7 @@ def _program_needs_home(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ..
         if took is not None and not _program_reads_home(
                 prog.model_copy(update={"do": prog.do[:took]})):
             continue  # it takes the home itself before it reads it (Law 10.3.2)
-        homes = home_steps(use.faction)
+        homes = home_steps(use.faction, programs)
         in_setup = use.loc[0] == "setup"
         if not any(h < use.loc[1] for h in homes) if in_setup else not homes:
             yield use.doc, use.loc, (f"step {use.name} reads the faction's home, but no "
@@ -1131,17 +1138,29 @@ def _faction_fields_unread(f: M.FactionSpec):
 # --------------------------------------------------------------------------- bundles
 
 
-def corner_takers(factions: Iterable[M.FactionSpec]) -> list[M.FactionSpec]:
-    return [f for f in factions if home_steps(f)]
+def corner_takers(factions: Iterable[M.FactionSpec],
+                  programs: dict[str, Library] | None = None) -> list[M.FactionSpec]:
+    """The factions whose setup takes a corner as their home: a home step whose
+    program's first choice is of a corner clearing (the standard ones', Law 6.3.1,
+    7.3.1; a pack's own, Law 10.3.2, with ``programs``)."""
+    def corner(s: Any) -> bool:
+        prog = _standard_program(s, programs)
+        first = prog.do[0] if prog is not None and prog.do else None
+        return isinstance(first, M.ChoosePart) and first.clearing is not None and \
+            first.clearing.corner is True
+
+    return [f for f in factions
+            if any(corner(f.setup[i]) for i in home_steps(f, programs))]
 
 
-@check("MAP-CORNERS-FEW", "error", "bundle",
+@check("MAP-CORNERS-FEW", "error", USES,
        "Fewer corner clearings than the factions that take one at setup: with every "
-       "faction seated, one finds no corner.", "6.3.2, 7.3.2",
+       "faction seated, one finds no corner.", "6.3.2, 7.3.2, 10.3.2",
        example='a map with 2 corners and 3 factions that set up in one')
-def _corners_enough(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
+def _corners_enough(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                    programs: dict[str, Library]):
     corners = sum(1 for c in m.clearings if c.corner)
-    takers = corner_takers(fs)
+    takers = corner_takers(fs, programs)
     if corners and corners < len(takers):
         yield m, ("clearings",), (
             f"{corners} corner clearing{'s' if corners != 1 else ''}, but "
@@ -1397,7 +1416,7 @@ def _reads_cycle(use: Any, cycle: str) -> bool:
     """Whether a use of a program (a step, a menu entry) may read a cycle: it binds a
     field to it, and its program is no standard one that only moves it on (a pack's own
     program is seen at its uses: a suit or a stage read of it, CYCLE-STAGE)."""
-    if not isinstance(use, (M.ProgramStep, M.ProgramEntry)) or \
+    if not isinstance(use, (M.ProgramStep, M.ProgramEntry, M.Column)) or \
             cycle not in use.fields().values():
         return False
     prog = _standard_program(use) if isinstance(use, M.ProgramStep) else None
@@ -1408,7 +1427,7 @@ def _may_set_cycle(use: Any, cycle: str) -> bool:
     """Whether a use of a program may put a cycle's marker on a stage (set_stage): it
     binds a field to the cycle, and its program is a pack's own (seen at its uses, not
     here) or a standard one with a 'set_stage'."""
-    if not isinstance(use, (M.ProgramStep, M.ProgramEntry)) or \
+    if not isinstance(use, (M.ProgramStep, M.ProgramEntry, M.Column)) or \
             cycle not in use.fields().values():
         return False
     prog = _standard_program(use) if isinstance(use, M.ProgramStep) else None
@@ -1424,7 +1443,8 @@ def _may_set_cycle(use: Any, cycle: str) -> bool:
        example='`"cycles": [{"id": "wheel", ...}]` with no `advance_cycle` step')
 def _cycle_stuck(f: M.FactionSpec):
     steps = [s for _, prog in _programs(f) for s in prog]
-    uses = [*steps, *(e for _, menu in _menus(f) for e in menu)]
+    # (a column that runs a program binds its fields as a menu entry does: Law 7.5.2)
+    uses = [*steps, *(e for _, menu in _menus(f) for e in menu), *f.columns]
     for i, cy in enumerate(f.cycles):
         moves = [by for s in steps for c, by in _advances(s) if c == cy.id]
         read = any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps) or \
@@ -2925,4 +2945,4 @@ def checks_markdown() -> str:
 
 # The checks of uses that need the whole bundle: its libraries (an entry naming no
 # program may name one of its pack's) and its map (what is never offered there).
-_NEEDS_BUNDLE = (_entry_programs, _program_never, _forest_score)
+_NEEDS_BUNDLE = (_entry_programs, _program_never, _forest_score, _corners_enough)

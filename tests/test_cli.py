@@ -759,6 +759,20 @@ def test_check_runs_the_conformance_kit_on_the_base_game(capsys):
     assert lines[-1] == "ok"
 
 
+@pytest.mark.parametrize("table", ["marquise,eyrie", "eyrie,alliance,marquise"])
+def test_check_says_which_factions_each_game_seats(capsys, table):
+    """--factions: the header names the table played, in its seat order (Law 5.1), and
+    the bundle's other factions apart from it."""
+    rc, out, err = run(capsys, "check", "--factions", table, "--games", "1",
+                       "--agreement", "0")
+    assert rc == 0, out + err
+    head = out.splitlines()[0]
+    seats = table.replace(",", ", ")
+    assert head.endswith(f"each game seats {seats}" +
+                         (" (of the bundle's marquise, eyrie, alliance)"
+                          if table.count(",") == 1 else "") + ", in this order"), head
+
+
 def test_check_fails_on_a_pack_whose_scenario_fails(capsys, tmp_path):
     import shutil
 

@@ -224,3 +224,35 @@ def test_a_wrong_column_is_a_located_finding(tmp_path, column, programs, code, p
 def test_the_herons_pack_is_clean():
     pack = DATA / "column-programs"
     assert list(validate([pack], []).diagnostics) == []
+
+
+TIDE_PERCH = {"law": "7.5.2", "verb": "tideperch", "params": {"token": "token", "tide": "cycle"},
+              "do": [{"op": "choose", "clearing": {"rule": "self", "lacks": "$token",
+                                                   "suit_of": "$tide"}},
+                     {"op": "place", "piece": "$token", "score": True},
+                     {"op": "set_stage", "cycle": "$tide", "by": 1}]}
+
+
+def test_a_cycle_a_columns_program_reads_and_moves_is_not_stuck(tmp_path):
+    """CYCLE-STUCK sees a column as a use of its program (Law 7.5.2: a column binds the
+    program's parameters as a menu entry does): a cycle only a column's program reads
+    (a suit_of) and moves on (set_stage 'by') warns of nothing; the same cycle bound to
+    no column is stuck and unread."""
+    def pack(where: Path, bound: bool) -> Path:
+        col = {"id": "perch", "action": "tideperch", "token": "perch"}
+        if bound:
+            col["tide"] = "tide"
+        herons_pack(where, [col, {"id": "muster", "action": "recruit_at",
+                                  "buildings": ["nest"]}], {"tideperch": TIDE_PERCH})
+        doc = json.loads((where / "herons.json").read_text(encoding="utf-8"))
+        doc["cycles"] = [{"id": "tide", "stages": ["fox", "rabbit", "mouse"]}]
+        (where / "herons.json").write_text(json.dumps(doc), encoding="utf-8")
+        return where
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    assert list(validate([pack(tmp_path / "a", True)], []).diagnostics) == []
+    found = [(d.code, d.pointer, d.message)
+             for d in validate([pack(tmp_path / "b", False)], []).diagnostics
+             if d.code == "CYCLE-STUCK"]
+    assert [(c, p) for c, p, _ in found] == [("CYCLE-STUCK", "/cycles/0")] * 2, found

@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import faction_with, past_setup
 
 from rootlaw.generator import build as gbuild
 from rootlaw.generator import programs as P
@@ -497,6 +497,33 @@ def test_a_misspelt_piece_choice_or_pay_is_told_in_the_author_s_words(tmp_path):
         "of a piece has: among" in messages
     assert any(m.startswith("'op' must name a program part: ") and m.endswith(
         "not 'pya' (did you mean 'pay'?)") for m in messages), messages
+
+
+@pytest.mark.parametrize("where, op, told", [
+    ("program", "move", "(the Law's move (4.2) is a menu's 'march' entry or a Decree "
+                        "column's 'move', not a program part)"),
+    ("program", "battle", "(the Law's battle (4.3) is a menu's 'battle' entry or a "
+                          "Decree column's 'battle', not a program part)"),
+    ("program", "recruit", "recruiting is the standard library's program 'recruit_at'"),
+    ("effect", "move", "(an effect program moves with 'actions', a menu of one 'march' "
+                       "entry (the Law's move, 4.2))"),
+])
+def test_a_law_verb_said_elsewhere_is_told_where_not_misspelt(tmp_path, where, op, told):
+    """A verb of the Law that the language says in another place ('move': a menu's
+    march, Law 4.2) is told where it lives, not taken for a misspelling of the nearest
+    part ('remove')."""
+    if where == "program":
+        doc: dict = {"kind": "library", "id": "bad", "programs": {"hop": {
+            "verb": "hop", "do": [{"op": "choose", "clearing": {"rule": "self"}},
+                                  {"op": op, "count": 1}]}}}
+    else:
+        doc, _ = faction_with("marquise", {"kind": "effect", "id": "hop",
+                                           "timing": "daylight", "do": [{"op": op}]})
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
+    messages = [d.message for d in validate([path]).diagnostics]
+    assert any(f"not '{op}' " in m and told in m for m in messages), messages
+    assert not any("did you mean" in m for m in messages), messages
 
 
 # A spread otherwise: a cost in pieces where no piece is chosen (a clearing alone): one

@@ -1129,3 +1129,54 @@ def test_a_pay_counting_with_a_number_its_entry_leaves_out_is_an_error(tmp_path)
          "spread: program spread's 'pay' counts with '$surcharge_warriors' at "
          f"/programs/spread/do/1/count ({tmp_path / 'library.json'}), which this entry "
          "leaves out: give it 'surcharge_warriors'")]
+
+
+# ------------------------------------------------------- a pack's own home program
+
+CULT = Path(__file__).resolve().parent.parent / "examples" / "lizard-cult"
+
+
+def _cult_home_split(tmp_path, order: tuple[str, str]) -> Path:
+    """The Lizard Cult with its home setup (Law 10.3.2) written as two programs of its
+    own, in ``order``: 'cult_corner' ends in take_home, and 'cult_neighbours' places a
+    warrior in each clearing adjacent to the home, which it reads."""
+    pack = tmp_path / "cult"
+    shutil.copytree(CULT, pack)
+    lib = json.loads((pack / "rites.json").read_text(encoding="utf-8"))
+    do = lib["programs"].pop("cult_home")["do"]
+    cut = next(i for i, x in enumerate(do) if x["op"] == "take_home") + 1
+    lib["programs"]["cult_corner"] = {"law": "10.3.2", "verb": "clearing",
+                                      "params": {"gardens": "buildings"}, "do": do[:cut]}
+    lib["programs"]["cult_neighbours"] = {"law": "10.3.2", "do": do[cut:]}
+    (pack / "rites.json").write_text(json.dumps(lib), encoding="utf-8")
+    fac = json.loads((pack / "cult.json").read_text(encoding="utf-8"))
+    steps = {"cult_corner": {"op": "cult_corner", "gardens": fac["setup"][0]["gardens"]},
+             "cult_neighbours": {"op": "cult_neighbours"}}
+    fac["setup"][:1] = [steps[name] for name in order]
+    (pack / "cult.json").write_text(json.dumps(fac), encoding="utf-8")
+    return pack
+
+
+def test_a_home_taken_by_a_packs_own_program_is_a_home(tmp_path):
+    """SETUP-NO-HOME (Law 10.3.2): a setup step of the pack's own program that ends in
+    take_home takes the home, so a later step that reads it is clean; before it, the
+    step reading the home is a located error."""
+    assert findings(_cult_home_split(tmp_path / "a", ("cult_corner", "cult_neighbours"))) == []
+    [d] = findings(_cult_home_split(tmp_path / "b", ("cult_neighbours", "cult_corner")))
+    assert (d.code, d.pointer) == ("SETUP-NO-HOME", "/setup/0")
+    assert d.file.endswith("cult.json") and "cult_neighbours" in d.message
+
+
+def test_a_packs_own_corner_home_counts_among_the_corner_takers(tmp_path):
+    """MAP-CORNERS-FEW (Law 6.3.2, 7.3.2, 10.3.2): a pack's own home program choosing a
+    corner takes one, as the standard ones do; on a map of two corners, the Cult beside
+    the Marquise and the Eyrie finds none."""
+    pack = tmp_path / "cult"
+    shutil.copytree(CULT, pack)
+    manifest = json.loads((pack / "pack.json").read_text(encoding="utf-8"))
+    manifest["requires"] = ["base", "corner-map"]
+    (pack / "pack.json").write_text(json.dumps(manifest), encoding="utf-8")
+    found = [d for d in findings(pack, packs=[PACKS / "corner-map"])
+             if d.code == "MAP-CORNERS-FEW"]
+    assert found and all("lizard-cult" in d.message and "marquise" in d.message
+                         for d in found), found
