@@ -373,6 +373,8 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == {_stage_suit(f.suit_of, code)}")
     if f.when is not None:
         tests.append(_condition(f.when, code))
+    if f.holds is not None:  # of the clearing tested: its values read x
+        tests.append(_condition(f.holds, code, x))
     if f.any_of is not None:
         ways = [" and ".join(_clearing_test(g, code, x)) or "1" for g in f.any_of]
         tests.append("(" + " or ".join(f"({w})" for w in ways) + ")")

@@ -1713,6 +1713,11 @@ class ClearingFilter(Strict):
     when: Condition | None = None
     """While this condition holds (the same for every clearing): in 'any_of', a way in
     that the game opens (Law 8.4.2: any clearing while none has sympathy)."""
+    holds: Condition | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Where this condition holds of the clearing tested: its values read that clearing
+    as 'the clearing' (warriors there, its suit), each clearing in turn (Law 15.6.1:
+    each clearing with four or more of your warriors, `{"at_least": [{"warriors":
+    "self"}, 4]}`; 8.4.2.I: three or more of another player's)."""
     rule: Literal["self"] | None = None
     """Ruled by the actor (Law 2.5: Law 6.5.4's build, in a clearing you rule)."""
     home: bool | None = Field(default=None, json_schema_extra=ADDED_LATER)

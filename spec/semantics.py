@@ -1632,6 +1632,8 @@ def _filter_refs(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple,
     yield from _pieces_refs(f.has_any, (*at, "has_any"))
     if f.when is not None:
         yield from _condition_refs(f.when, (*at, "when"))
+    if f.holds is not None:
+        yield from _condition_refs(f.holds, (*at, "holds"))
     for j, g in enumerate(f.any_of or ()):
         yield from _filter_refs(g, (*at, "any_of", j))
     yield from _filter_refs(f.adjacent_to, (*at, "adjacent_to"))
@@ -1759,6 +1761,8 @@ def _filters_in(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple, 
     yield at, f
     if f.when is not None:
         yield from _value_filters(f.when, (*at, "when"))
+    if f.holds is not None:
+        yield from _value_filters(f.holds, (*at, "holds"))
     for j, g in enumerate(f.any_of or ()):
         yield from _filters_in(g, (*at, "any_of", j))
     yield from _filters_in(f.adjacent_to, (*at, "adjacent_to"))
