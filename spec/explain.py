@@ -93,12 +93,12 @@ ELSEWHERE: dict[tuple[str, str], str] = {
                                  "'recruit_at' (or 'recruit_all'): a menu entry's 'action' "
                                  "or a step's 'op' names it; a program places warriors with "
                                  "'place'",
+    ("program part", "actions"): "'actions' is a turn step or an effect program's part "
+                                 "(a card's 'take more actions'), not a library program's",
     ("effect op or part", "move"): "an effect program moves with 'actions', a menu of one "
                                    "'march' entry (the Law's move, 4.2)",
     ("effect op or part", "battle"): "an effect program battles with 'actions', a menu of "
                                      "one 'battle' entry (the Law's battle, 4.3)",
-    ("program part", "actions"): "'actions' is a turn step or an effect program's part "
-                                 "(a card's 'take more actions'), not a library program's",
 }
 """The Law's verbs that the language says elsewhere than where they were written, by
 (the union's noun, the word): told instead of the nearest spelling ('move' is not a

@@ -121,7 +121,7 @@ NEEDS_HOME = (M.SetupBuildingsNearHome,)
 it: SETUP-NO-HOME at uses)."""
 
 
-def _standard_program(s: Any, programs: dict[str, Library] | None = None) -> M.Program | None:
+def _step_program(s: Any, programs: dict[str, Library] | None = None) -> M.Program | None:
     """The program a step names: of the bundle's libraries (``programs``, a check of the
     uses), or of the standard library alone (a faction check sees the faction alone, so
     a pack's own programs are validated at their uses)."""
@@ -138,14 +138,14 @@ def takes_home(s: Any, programs: dict[str, Library] | None = None) -> bool:
     """Whether a step takes a home: its program's 'take_home' (Law 6.3.1, 7.3.1: the
     standard setup_home_token, setup_home_corner; with ``programs``, a pack's own too,
     Law 10.3.2's and any other faction's that chooses its home by its own rules)."""
-    prog = _standard_program(s, programs)
+    prog = _step_program(s, programs)
     return prog is not None and any(isinstance(x, M.TakeHomePart) for x in prog.do)
 
 
 def home_building(s: Any) -> str | None:
     """The building a step that takes a home places in it (its program's 'place' of a
     building parameter: setup_home_corner's), or None."""
-    prog = _standard_program(s)
+    prog = _step_program(s)
     if prog is None or not takes_home(s):
         return None
     assert isinstance(s, M.ProgramStep)
@@ -1144,7 +1144,7 @@ def corner_takers(factions: Iterable[M.FactionSpec],
     program's first choice is of a corner clearing (the standard ones', Law 6.3.1,
     7.3.1; a pack's own, Law 10.3.2, with ``programs``)."""
     def corner(s: Any) -> bool:
-        prog = _standard_program(s, programs)
+        prog = _step_program(s, programs)
         first = prog.do[0] if prog is not None and prog.do else None
         return isinstance(first, M.ChoosePart) and first.clearing is not None and \
             first.clearing.corner is True
@@ -1394,7 +1394,7 @@ def _cycle_ids(f: M.FactionSpec):
 def _advances(s: Any) -> list[tuple[Any, int]]:
     """(the cycle, by how many stages) of each move on (a 'set_stage' 'by') a step's
     (standard) program makes: the standard advance_cycle's."""
-    prog = _standard_program(s)
+    prog = _step_program(s)
     if prog is None:
         return []
     assert isinstance(s, M.ProgramStep)
@@ -1413,13 +1413,13 @@ def _moves_on(x: Any) -> TypeGuard[M.SetStagePart]:
 
 
 def _reads_cycle(use: Any, cycle: str) -> bool:
-    """Whether a use of a program (a step, a menu entry) may read a cycle: it binds a
+    """Whether a use of a program (a step, a menu entry, a column) may read a cycle: it binds a
     field to it, and its program is no standard one that only moves it on (a pack's own
     program is seen at its uses: a suit or a stage read of it, CYCLE-STAGE)."""
     if not isinstance(use, (M.ProgramStep, M.ProgramEntry, M.Column)) or \
             cycle not in use.fields().values():
         return False
-    prog = _standard_program(use) if isinstance(use, M.ProgramStep) else None
+    prog = _step_program(use) if isinstance(use, M.ProgramStep) else None
     return prog is None or not all(_moves_on(x) for x in prog.do)
 
 
@@ -1430,7 +1430,7 @@ def _may_set_cycle(use: Any, cycle: str) -> bool:
     if not isinstance(use, (M.ProgramStep, M.ProgramEntry, M.Column)) or \
             cycle not in use.fields().values():
         return False
-    prog = _standard_program(use) if isinstance(use, M.ProgramStep) else None
+    prog = _step_program(use) if isinstance(use, M.ProgramStep) else None
     return prog is None or any(isinstance(x, M.SetStagePart) and x.by is None
                                 for _, x in M.flat_parts(prog.do))
 
