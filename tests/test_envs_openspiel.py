@@ -415,3 +415,41 @@ def test_the_bench_loop_plays_the_games_of_the_seeds():
             state.apply_action(agent.choose(None, state.legal_actions()))
             want += 1
     assert n == want > 0
+
+
+@pytest.mark.parametrize("resample", [True, False], ids=["infostate", "clone"])
+def test_a_sampled_states_history_strings_follow_its_own_world(resample):
+    """A sampled state (resample_from_infostate, or a clone's fresh future) plays on in a
+    world of its own: the history its information-state strings tell is rendered in
+    that world, never by replaying its decisions in the world it was sampled from (where
+    a card only the sample dealt is not there: ACTION-ILLEGAL, as ISMCTS once met).
+    Rendered at every decision or once at the end, the strings are the same."""
+    game = load(MIXES[0], seed=3)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(7)
+    for _ in range(40):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    for p in range(game.num_players()):
+        state.information_state_string(p)  # rendered up to here, in the real world
+    player = state.current_player()
+
+    def sampled():
+        return state.resample_from_infostate(player, lambda: 0.25) if resample else \
+            state.clone()
+
+    sample, twin = sampled(), sampled()  # the twin: the same world when resampled
+    assert sample.information_state_string(player) == state.information_state_string(player)
+    for _ in range(200):
+        if sample.is_terminal():
+            break
+        for p in range(game.num_players()):
+            sample.information_state_string(p)  # rendered at every decision
+        action = int(rng.choice(sample.legal_actions()))
+        sample.apply_action(action)
+        if resample:
+            twin.apply_action(action)
+    for p in range(game.num_players()):
+        told = sample.information_state_string(p)
+        assert sample.clone().information_state_string(p) == told  # the same past
+        if resample:
+            assert twin.information_state_string(p) == told, p  # rendered once, here

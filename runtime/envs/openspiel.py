@@ -182,14 +182,24 @@ class _Position:
     ``deals`` the game is dealt by the chance node instead (``by_chance``): until then it
     is ``undealt``."""
 
-    __slots__ = ("_game", "_owner", "by_chance", "content")
+    __slots__ = ("_game", "_owner", "by_chance", "content", "worlds")
 
     def __init__(self, owner: RootGame | None, content: tuple, game: Game | None = None,
-                 by_chance: bool = False):
+                 by_chance: bool = False, worlds: tuple = ()):
         self._owner = owner
         self.content = content  # (packs, map, deck): the bundle, to unpickle into
         self._game = game
         self.by_chance = by_chance
+        # The samples this position's game came from, oldest first: (k, the sample as it
+        # was after k decisions).  Decisions from the k-th on were taken in that world,
+        # so a history is told in it (_Trail.entries); the seed's world before the first.
+        self.worlds = worlds
+
+    def sampled(self, game: Game) -> None:
+        """The game is now this sample, taken after the decisions it has: a world of its
+        own from here on (a clone's fresh future, resample_from_infostate)."""
+        self._game = game
+        self.worlds = (*self.worlds, (len(game.history), game.clone()))
 
     @property
     def undealt(self) -> bool:
@@ -222,19 +232,21 @@ class _Position:
             return _Position(self._owner, self.content, None, True)
         g = self.game
         if self.by_chance:  # the deal drew the whole random tape: it is the state's own
-            return _Position(self._owner, self.content, g.clone(), True)
+            return _Position(self._owner, self.content, g.clone(), True, self.worlds)
         # Sampled chance: what nobody knows yet (the deck's order, the dice) is sampled
         # again, from a seed of the state's own, so a copy is not the real future.
-        sample = g.determinize(None, _SAMPLES.getrandbits(63))
-        return _Position(self._owner, self.content, sample, False)
+        copy = _Position(self._owner, self.content, None, False, self.worlds)
+        copy.sampled(g.determinize(None, _SAMPLES.getrandbits(63)))
+        return copy
 
     def __reduce__(self):
         if self.undealt:
             return (_Position, (None, self.content, None, True))
         g = self.game
         if g._sampled:
+            worlds = [(k, list(w.state), list(w.history)) for k, w in self.worlds]
             return (_restore_sample, (self.content, g.factions, g.seed, list(g.state),
-                                      list(g.history)))
+                                      list(g.history), worlds))
         return (_restore, (self.content, g.to_dict(), self.by_chance))
 
 
@@ -249,19 +261,25 @@ def _restore(content: tuple, save: dict, by_chance: bool = False) -> _Position:
 
 
 def _restore_sample(content: tuple, factions: list[str], seed: int, state: list[int],
-                    history: list[int]) -> _Position:
-    g = Game(factions, seed, bundle=bundle_for(*content), _restore=(state, history))
-    g._sampled = True
-    return _Position(None, content, g, False)
+                    history: list[int], worlds: list = ()) -> _Position:
+    def game(state: list[int], history: list[int]) -> Game:
+        g = Game(factions, seed, bundle=bundle_for(*content), _restore=(state, history))
+        g._sampled = True
+        return g
+
+    return _Position(None, content, game(state, history), False,
+                     tuple((k, game(ws, wh)) for k, ws, wh in worlds))
 
 
 class _Trail:
     """Each seat's history as its information-state string tells it (module doc): one
     entry per decision of the game.  Built when a string is asked for, never while
     playing (building every seat's entry at every decision was most of a decision's
-    cost): the entries follow from the game's seed and decisions alone, so they are
-    made then by replaying the decisions not yet rendered on a copy of the game at its
-    start (``cursor``), and kept.  Entries never change, so a clone copies the lists,
+    cost): the entries follow from the game's seed and decisions alone, and from the
+    samples a sampled state's game came from (``_Position.worlds``: a decision taken in
+    a sample is told as it was there), so they are made then by replaying the decisions
+    not yet rendered on a copy of the game at its start or at its last sample
+    (``cursor``), and kept.  Entries never change, so a clone copies the lists,
     not the entries (and a clone made before any was asked copies nothing)."""
 
     __slots__ = ("seen", "cursor")
@@ -280,21 +298,28 @@ class _Trail:
     def __setstate__(self, state) -> None:
         self.seen, self.cursor = state
 
-    def entries(self, g: Game, seat: int) -> list[str]:
-        """Seat's entries for every decision ``g`` has taken."""
+    def entries(self, g: Game, seat: int, worlds: tuple = ()) -> list[str]:
+        """Seat's entries for every decision ``g`` has taken, each rendered in the world
+        it was taken in (``worlds``: the samples ``g`` came from, _Position.worlds)."""
         history = g.history
         done = len(self.seen[seat])
         if done < len(history):
             at = self.cursor
             if at is None or len(at.history) != done:
-                # First ask (or after a pickle): from the start of the same game.
-                at = Game(list(g.factions), g.seed, bundle=g.bundle,
-                          pure=not g.compiled)
-                for a in history[:done]:
+                # First ask (or after a pickle): from the start of the world of decision
+                # `done` (the last sample taken by then; the seed's game before any).
+                k, start = next(((k, w) for k, w in reversed(worlds) if k <= done),
+                                (0, None))
+                at = start.clone() if start is not None else \
+                    Game(list(g.factions), g.seed, bundle=g.bundle, pure=not g.compiled)
+                for a in history[k:done]:
                     at.apply(a)
-            for a in history[done:]:
-                self.record(at, a)
-                at.apply(a)
+            switch = {k: w for k, w in worlds if k >= done}  # the last of a k wins
+            for i in range(done, len(history)):
+                if i in switch:  # from here on, the sample's world
+                    at = switch[i].clone()
+                self.record(at, history[i])
+                at.apply(history[i])
             self.cursor = at
         return self.seen[seat]
 
@@ -401,7 +426,7 @@ class RootState(pyspiel.State):
         if self.position.undealt:
             return copy
         seed = int(float(probability_sampler()) * 2.0**53)
-        copy.position.deal(self.game.determinize(int(player_id), seed))
+        copy.position.sampled(self.game.determinize(int(player_id), seed))
         return copy
 
     def __str__(self) -> str:
@@ -457,7 +482,8 @@ class RootObserver:
     def string_from(self, state: RootState, player: int) -> str:
         text = ",".join(map(str, self._vector(state, player).tolist()))
         if self.perfect_recall:
-            text += "|" + ",".join(state.trail.entries(state.game, player))
+            text += "|" + ",".join(state.trail.entries(state.game, player,
+                                                       state.position.worlds))
         return f"p{player}:{text}"
 
 
