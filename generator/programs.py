@@ -34,6 +34,12 @@ SHAPES = {"none": "1", "card": "K", "clearing": "C", "clearing_card": "C * K",
           "piece_clearing": "C * NP", "stage": "NSTAGE"}
 
 
+# A first choice's clearing filter keys tested after the others in its listing (the
+# order the hand-written routines tested in): a condition, alternatives, a neighbour, a
+# piece's placement, a condition of the clearing tested.
+_LATE = ("when", "holds", "any_of", "adjacent_to", "placeable")
+
+
 class ProgramError(ValueError):
     """A program that cannot be compiled for a use (reported by validation first)."""
 
@@ -694,16 +700,12 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     else:
         assert first is not None and first.clearing is not None  # the verb's shape
         f = first.clearing
-        cheap = _clearing_test(M.ClearingFilter(has=f.has, lacks=f.lacks, has_any=f.has_any,
-                                                rule=f.rule, home=f.home,
-                                                opposite_home=f.opposite_home,
-                                                corner=f.corner,
-                                                taken_as_home=f.taken_as_home,
-                                                suit=f.suit, suit_of=f.suit_of), gen_code)
-        rest = _clearing_test(M.ClearingFilter(when=f.when, any_of=f.any_of,
-                                               adjacent_to=f.adjacent_to,
-                                               placeable=f.placeable), gen_code) + \
-            _relative_tests(f, gen_code, "c")
+        # The tests that read only the clearing first (every key but those of _LATE:
+        # a key added to the filter is tested, wherever it goes), then the rest.
+        cheap = _clearing_test(f.model_copy(update=dict.fromkeys(
+            (*_LATE, "fewest_warriors", "first_of"))), gen_code)
+        rest = _clearing_test(M.ClearingFilter(**{k: getattr(f, k) for k in _LATE}),
+                              gen_code) + _relative_tests(f, gen_code, "c")
         tests = cheap + at_clearing + rest + costs
         if inst.column:  # the card's suits first: the cheapest test, and most clearings
             tests = [at_clearing[0], *cheap, *at_clearing[1:], *rest, *costs]

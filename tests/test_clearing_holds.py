@@ -67,3 +67,20 @@ def test_clearings_where_another_has_three_warriors_are_counted(order, pure):
     pos.goto(g, "marquise", "daylight", "actions")
     g.apply("done")
     assert g.scores[me] == 2
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("pure", [True, False], ids=["pure", "compiled"])
+def test_a_first_choice_offers_only_the_clearings_that_hold_enough(order, pure):
+    """'holds' in a program's first choice: the menu offers muster only in the
+    clearings where she has four or more warriors (five and four, not three or one,
+    not another's six); taken, a warrior is placed there.  The listing used to drop
+    'holds' and offer every clearing."""
+    g = past_setup(order, bundle=crowded(), pure=pure, clear=True, empty_hands=True)
+    for c, n in {"1": 5, "2": 4, "3": 3, "5": 1}.items():
+        pos.put(g, c, "cat-warrior", n)
+    pos.put(g, "6", "bird-warrior", 6)
+    pos.goto(g, "marquise", "daylight", "actions")
+    assert sorted(a for a in g.legal() if a.startswith("muster")) == ["muster 1", "muster 2"]
+    g.apply("muster 2")
+    assert pos.count(g, "2", "cat-warrior") == 5
