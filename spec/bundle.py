@@ -67,6 +67,7 @@ from .models import (
     ScorePart,
     ShowPart,
     Trigger,
+    reads_edge,
 )
 from .patch import PatchError, Touch, apply, clash, overlap, parse_pointer, pointer_of
 from .words import did_you_mean, unknown_name
@@ -77,6 +78,12 @@ PACK_PATH_ENV = "ROOTLAW_PACK_PATH"
 ALLOW_CODE_ENV = "ROOTLAW_ALLOW_CODE"
 # Drawing-only fields (models.py says so in their docs), outside the bundle hash.
 _MAP_DRAWING: Any = {"clearings": {"__all__": {"position"}}}
+# What the map marks that only a rule reading it makes a rule: a clearing's 'edge' (Law
+# G.15), in the hash only of a bundle whose content reads the filter 'edge' (so marking
+# the edge on a map keeps the records made on it before valid).
+_MAP_UNREAD_EDGE: Any = {"clearings": {"__all__": {"position", "edge"}}}
+
+
 # A faction's reach (Law 5.2) only recommends tables: not a rule either.
 _FACTION_DRAWING: Any = {"color", "reach"}
 
@@ -153,8 +160,9 @@ class Bundle:
                for lib in self.library if lib.id != STANDARD_LIBRARY]
         return {
             **({"libraries": own} if own else {}),
-            "map": _without_added_defaults(
-                self.map, self.map.model_dump(mode="json", exclude=_MAP_DRAWING)),
+            "map": _without_added_defaults(self.map, self.map.model_dump(
+                mode="json", exclude=_MAP_DRAWING if reads_edge(
+                    (self.library, self.deck, self.factions)) else _MAP_UNREAD_EDGE)),
             "deck": _with_losses_as_written(self.deck, _with_effect_op_dumps(
                 self.deck, _without_added_defaults(
                     self.deck, self.deck.model_dump(mode="json")))),

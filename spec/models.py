@@ -75,6 +75,10 @@ class Clearing(Strict):
     """Whether one slot starts filled by a ruin (Law 2.2.4, setup 5.1.4)."""
     corner: bool = False
     """Corner clearings are the starting corners of Law 6.3.2 and 7.3.2."""
+    edge: bool = Field(default=False, json_schema_extra=ADDED_LATER)
+    """On the map's edge (Law G.15: the clearings of the closed loop of paths round the
+    map's border; the Autumn map's 1 to 9).  Read by the clearing filter 'edge' (Law
+    15.3: the Keepers' second setup clearing, 'an adjacent map-edge clearing')."""
     position: Position | None = None
     """Drawing only: where pictures put the clearing, x and y in percent of the board
     from its top-left.  A map without positions is laid out from its paths."""
@@ -1730,6 +1734,9 @@ class ClearingFilter(Strict):
     'another': the corner diagonally opposite another player's home (Law 7.3.1)."""
     corner: bool | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """A corner clearing of the map (true), or any other (false): Law 6.3.1, 7.3.1."""
+    edge: bool | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """A clearing on the map's edge (true: the map marks it 'edge', Law G.15), or one
+    inside it (false): Law 15.3, 'an adjacent map-edge clearing'; 15.4.1, Encamp."""
     taken_as_home: bool | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """Some player's home (true), or no one's (false): Law 7.3.1, a corner that is no
     one's home."""
@@ -1746,6 +1753,20 @@ class ClearingFilter(Strict):
     passes some clearing (Law 7.3.1: diagonally opposite another home if possible, `[
     {"opposite_home": "another"}, {}]`, the empty filter passing every clearing); no
     clearing when none does."""
+
+
+def reads_edge(content: Any) -> bool:
+    """Whether a clearing filter anywhere in this content (a model, or lists, tuples
+    and dicts of them) reads the map's edge ('edge')."""
+    if isinstance(content, ClearingFilter) and content.edge is not None:
+        return True
+    if isinstance(content, BaseModel):
+        return any(reads_edge(getattr(content, name)) for name in type(content).model_fields)
+    if isinstance(content, (list, tuple)):
+        return any(reads_edge(m) for m in content)
+    if isinstance(content, dict):
+        return any(reads_edge(m) for m in content.values())
+    return False
 
 
 class CardChoice(Strict):

@@ -1167,6 +1167,29 @@ def _corners_enough(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
             f"{len(takers)} factions take one at setup ({', '.join(f.id for f in takers)})")
 
 
+@check("MAP-EDGE-NONE", "error", USES,
+       "Content chooses or counts clearings by the map's edge (a clearing filter's "
+       "'edge'), but the map marks no clearing on its edge: such a filter passes no "
+       "clearing, or every one.", "G.15, 15.3",
+       example='`{"clearing": {"edge": true}}` in a program a faction uses, on a map with '
+               'no `"edge": true`')
+def _edge_marked(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                 programs: dict[str, Library]):
+    if any(c.edge for c in m.clearings):
+        return
+    for use in _uses(d, fs, programs):
+        if M.reads_edge(use.lib.program):
+            yield use.doc, use.loc, (
+                f"{use.what} {use.name}: program {use.name} reads the map's edge, and "
+                f"map {m.id!r} marks no clearing on it (a clearing's 'edge': true, Law G.15)")
+    for doc in (*fs, *([d] if d is not None else [])):
+        for name in type(doc).model_fields:
+            if M.reads_edge(getattr(doc, name)):
+                yield doc, (name,), (
+                    f"{name} reads the map's edge, and map {m.id!r} marks no clearing on it "
+                    "(a clearing's 'edge': true, Law G.15)")
+
+
 @check("ZONE-DISCARDS-TWO", "error", "bundle",
        "Two factions of a bundle with a zone that takes every card spent or discarded: "
        "each card can go into one pile only, and the Law (10.2.6) names no order.",
@@ -2949,4 +2972,5 @@ def checks_markdown() -> str:
 
 # The checks of uses that need the whole bundle: its libraries (an entry naming no
 # program may name one of its pack's) and its map (what is never offered there).
-_NEEDS_BUNDLE = (_entry_programs, _program_never, _forest_score, _corners_enough)
+_NEEDS_BUNDLE = (_entry_programs, _program_never, _forest_score, _corners_enough,
+                 _edge_marked)

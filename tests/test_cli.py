@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from rootlaw.generator import build as gbuild
 from rootlaw.runtime import Game
 from rootlaw.runtime.cli import main
 from rootlaw.spec import resolve
@@ -265,6 +266,14 @@ def test_schema_check_is_ok(capsys):
     assert out.startswith("ok: ") and out.rstrip().endswith("is up to date")
 
 
+
+@pytest.fixture(scope="module")
+def compiled_base():
+    """The base game's core built (or waited for) before a bench: while another test
+    process builds it, the bench would measure the pure path it falls back to."""
+    gbuild.compile_core(resolve([]))
+
+@pytest.mark.usefixtures("compiled_base")
 def test_bench_json_structure(capsys):
     rc, out, err = run(capsys, "bench", "--json", "--games", "2", "--min-seconds", "0.1")
     assert rc == 0, err
@@ -286,6 +295,7 @@ def test_bench_json_structure(capsys):
         r["pure"]["round_decisions"] * r["compiled"]["rounds"]
 
 
+@pytest.mark.usefixtures("compiled_base")
 def test_bench_against_another_build_alternates_and_reports_the_ratio(capsys):
     """Issue 12: speed 'measured before and after alternately in one run and reported by
     rootlaw bench': --against another build's core of the same rules."""
@@ -313,6 +323,7 @@ def test_bench_against_another_build_alternates_and_reports_the_ratio(capsys):
                                  r"alternating rounds", out), out
 
 
+@pytest.mark.usefixtures("compiled_base")
 def test_bench_against_refuses_a_missing_file_or_a_core_of_other_rules(capsys, tmp_path):
     from conftest import example_bundle
 
@@ -327,6 +338,7 @@ def test_bench_against_refuses_a_missing_file_or_a_core_of_other_rules(capsys, t
     assert rc != 0 and "VALUE-INVALID" in err and "a core of other rules" in err, err
 
 
+@pytest.mark.usefixtures("compiled_base")
 def test_bench_measures_every_figure_alike_and_says_how(capsys):
     """Issue 15: the playouts were wall time and the API CPU time, and nothing said so.
     Every figure is now the best round of CPU time, and says so with what it timed."""
@@ -363,6 +375,7 @@ def test_bench_measures_every_figure_alike_and_says_how(capsys):
                for ln in figures if "playout:" in ln)
 
 
+@pytest.mark.usefixtures("compiled_base")
 def test_bench_measures_two_and_three_player_workloads(capsys):
     """By default the bundle's first two factions and its first three (Issue 6: a
     three-player workload); --factions names workloads, the first one is top-level."""
@@ -387,6 +400,7 @@ def test_bench_measures_two_and_three_player_workloads(capsys):
     assert r["factions"] == ["eyrie", "alliance"]
 
 
+@pytest.mark.usefixtures("compiled_base")
 def test_bench_reports_the_python_api(capsys):
     """The Python API's figures: the loop, one call of each fast path, and the PettingZoo
     loop against the plain one (numbers here are only checked to be there: no timed
@@ -423,6 +437,7 @@ def test_bench_reports_the_python_api(capsys):
             loop["decisions"]
 
 
+@pytest.mark.usefixtures("compiled_base")
 def test_bench_text_output(capsys):
     rc, out, err = run(capsys, "bench", "--games", "1", "--min-seconds", "0", "--rounds", "1",
                        "--no-pettingzoo")

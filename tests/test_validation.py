@@ -688,7 +688,8 @@ def test_every_check_code_has_a_fixture_that_triggers_it():
                   "MAP-FOREST-ID", "MAP-SUIT-MISSING", "CARD-NO-EFFECT", "REF-UNDEF",
                   "ZONE-CAPACITY", "CYCLE-STUCK", "FOREST-SCORE", "PROGRAM-USE",
                   "PROGRAM-NEVER", "ZONE-DISCARDS-TWO", "KEY-UNKNOWN",
-                  "CYCLE-STAGE"}  # (test_stage_parts.py)
+                  "CYCLE-STAGE",  # (test_stage_parts.py)
+                  "MAP-EDGE-NONE"}  # (test_map_edge.py)
     assert {c.code for c in CHECKS} <= triggered
 
 
