@@ -212,6 +212,9 @@ def _value(v, code: _Code, c: str = "c"):
         if v.warriors == "self":
             return f"self.s[S_BOARD + {c} * NP + self.warrior(p)]"
         return f"self.most_warriors_of_others(p, {c})"
+    if isinstance(v, M.PiecesAt):
+        return "(" + " + ".join(f"self.s[S_BOARD + {c} * NP + {pc}]"
+                                for pc in r.pieces(v.pieces)) + ")"
     if isinstance(v, M.ClearingCount):
         return f"self.{_count(v.clearings, code)}(p, {c})"
     if isinstance(v, M.SumValue):
@@ -1406,6 +1409,24 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
             "        p: i64 = actor", *_locals(can)]))
     return EffectPart(k, "\n\n".join([*code_parts, *inst.helpers]), inst.uses,
                       can=isinstance(part, M.PlacePart))
+
+
+def compile_hit_condition(cond, k: int, where: str, holder: M.FactionSpec | None,
+                          pidx: dict[str, int]) -> str:
+    """The condition of a battle ability's 'taking' (models.BattleTaking.holds), read of
+    the battle clearing c for its holder p: the method ``first_hit_holds_<k>(p, c)``
+    (1: the first hit p takes is ignored, Law 15.2.4), and the helpers its values call.
+    No condition: always."""
+    inst = Instance(k, where, -1, "", "none", -1, tag=f"hit_{k}")
+    r = _Resolver(where, {}, holder, pidx)
+    code = _Code(inst, r, hoisting=False)
+    expr = "1" if cond is None else _condition(cond, code, "c")
+    method = ["    @cython.cfunc", "    @cython.exceptval(check=False)",
+              f"    def first_hit_holds_{k}(self, p: i64, c: i64) -> i64:",
+              f'        """{where}: whether the first hit p takes in battle in c is '
+              'ignored."""',
+              f"        return 1 if {'0' if expr == NEVER else expr} else 0"]
+    return "\n\n".join(["\n".join(method), *inst.helpers])
 
 
 def _effect_place(part: M.PlacePart, r: _Resolver, code: _Code, inst: Instance,

@@ -19,6 +19,7 @@ from .programs import (
     ProgramError,
     compile_column_use,
     compile_effect_part,
+    compile_hit_condition,
     compile_menu_where,
     compile_step_use,
     compile_use,
@@ -55,7 +56,7 @@ COLUMN_ACTIONS = ("program", "move", "battle")
 ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "battle_removal_vp", "exclusive_placement", "trigger_cost",
                  "ignore_ambush_as_attacker", "effect", "trigger",
-                 "defender_takes_high_roll", "rule_with")
+                 "defender_takes_high_roll", "rule_with", "ignore_first_hit")
 # Ops of effect programs (effects, triggers, immediate cards), in catalogue order.
 # 'part': a program part (models.EFFECT_PARTS), compiled on its own (EOP_A: its index,
 # generator/programs.py compile_effect_part).
@@ -104,8 +105,9 @@ FRAME_KINDS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "plac
 #   turn        (the seat whose turn begins, the turn counter)
 #   moved       (from clearing, to clearing, piece, how many)
 #   paid        (seat, clearing, piece: one piece back to its supply as a cost, Law 6.5.4)
+#   hit_ignored (seat, clearing: the first hit it took in the battle there, Law 15.2.4)
 EVENTS = ("card", "placed", "removed", "scored", "roll", "hits", "shown", "hook", "trigger",
-          "reshuffled", "won", "turn", "moved", "paid")
+          "reshuffled", "won", "turn", "moved", "paid", "hit_ignored")
 EVENT_WIDTH = 5
 # Why VP were scored (the 'scored' event): a track's space uncovered by a piece placed, a
 # card crafted, a usable effect or a card's program, an enemy piece removed (Law 3.2.1),
@@ -642,6 +644,8 @@ class Tables:
     programs: list = field(default_factory=list)  # program instances (generator/programs.py)
     effect_parts: list = field(default_factory=list)  # effect programs' parts, compiled
     menu_where: str = ""  # the methods of menu entries with a cycle's suit or a cost
+    first_hits: list = field(default_factory=list)  # the conditions of 'taking' (its
+    #                                                 'ignore_first'), compiled
 
     def put(self, name: str, values: list[int]) -> None:
         off = self.table_layout.add(name, len(values))
@@ -909,6 +913,14 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 mask &= ~(1 << ri)
         return mask
 
+    def first_hit(ab: M.Battle, holder: M.FactionSpec | None) -> int:
+        """The value of an ability that ignores the first hit (Law 15.2.4): 1 + the index
+        of its condition, compiled (first_hit_holds_<k>)."""
+        assert ab.taking is not None
+        k = len(t.first_hits)
+        t.first_hits.append(compile_hit_condition(ab.taking.holds, k, ab.id, holder, pidx))
+        return k + 1
+
     # A value per role held (bit R: none), so that two abilities of one kind under
     # different roles keep their own numbers (a faction's 'numbers' and a leader's);
     # where two are on under one role, the later in the faction's list says it.
@@ -919,7 +931,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
             if isinstance(ab, (M.Effect, M.Trigger)):
                 continue  # usable effects and triggers have tables of their own
             mask = role_mask(f, ab)
-            for kind, value in table_kinds(ab, pidx):
+            for kind, given in table_kinds(ab, pidx):
+                value = first_hit(ab, f) if kind == "ignore_first_hit" else given
                 ak = ABILITY_KINDS.index(kind)
                 for bit in range(R + 1):
                     if (mask >> bit) & 1:
@@ -936,7 +949,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         for ab in (d["card"].abilities if d["card"] is not None else []):
             if isinstance(ab, (M.Effect, M.Trigger)):
                 continue
-            for kind, value in table_kinds(ab, pidx):
+            for kind, given in table_kinds(ab, pidx):
+                value = first_hit(ab, None) if kind == "ignore_first_hit" else given
                 ak = ABILITY_KINDS.index(kind)
                 card_ab_has[di * NAB + ak] = 1
                 card_ab_value[di * NAB + ak] = ability_value(ab) if value is None else value
@@ -1488,6 +1502,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         ("CYCLE", P * NCYC),
     ]:
         S.add(name, size)
+    if t.first_hits:
+        # battle: whether each side (attacker, defender) has taken its first hit (Law
+        # 15.2.4); only in a bundle with an ability that ignores it
+        S.add("B_FIRST_HIT", 2)
     consts["STATE_SIZE"] = S.size
     consts["MAX_DICE"] = MAX_DICE
     for i, code in enumerate(STOPS):

@@ -244,6 +244,8 @@ def describe(g: Game, e: Event, viewer: int | None = None) -> str:
                f"{_clearing(g, e.b)}"
     if k == "paid":
         return f"{f[e.a]} pays a {_piece(g, e.c)} from clearing {_clearing(g, e.b)}"
+    if k == "hit_ignored":
+        return f"{f[e.a]} ignores the first hit it takes in clearing {_clearing(g, e.b)}"
     if k == "reshuffled":
         return f"the discard pile is shuffled into a new deck of {e.a} cards"
     if k == "won":
@@ -292,6 +294,8 @@ def record(g: Game, e: Event) -> dict:
     if k == "paid":
         return {"event": k, "faction": f[e.a], "clearing": _clearing(g, e.b),
                 "piece": _piece(g, e.c)}
+    if k == "hit_ignored":
+        return {"event": k, "faction": f[e.a], "clearing": _clearing(g, e.b)}
     return {"event": "lost", "count": e.a}
 
 

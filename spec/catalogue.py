@@ -70,6 +70,7 @@ _LANGUAGE = (
     ("clearing filter", M.ClearingFilter, ""),
     ("value", M.SumValue, "sum"), ("value", M.IfValue, "if"),
     ("value", M.TrackCost, "track_cost"), ("value", M.WarriorsAt, "warriors"),
+    ("value", M.PiecesAt, "pieces"),
     ("value", M.ClearingCount, "clearings"), ("piece", M.OfSuit, "of_suit"),
     ("condition", M.AtLeast, "at_least"), ("condition", M.NoneOnMap, "none_on_map"),
     ("condition", M.NotCondition, "not"), ("condition", M.AtStage, "at_stage"),

@@ -517,6 +517,18 @@ class BattleDefending(Strict):
     8.2.2, Guerrilla War)."""
 
 
+class BattleTaking(Strict):
+    """What changes in the hits the holder takes, attacking or defending (Law 4.3.6)."""
+
+    ignore_first: bool = False
+    """The first hit the holder takes in each battle is ignored, an ambush's too (Law
+    15.2.4, Devout Knights); with 'holds', only where that holds when the first hit
+    comes (a later hit is never the first)."""
+    holds: Condition | None = None
+    """A condition read of the battle clearing, for the holder (its values take that
+    clearing as 'the clearing': `{"pieces": "relic"}` there, `{"warriors": "self"}`)."""
+
+
 # The battle modifiers' first spellings, one ability kind each: the kind, and the field
 # of 'battle' its value went to (None: a flag without a value).
 _BATTLE_KINDS: dict[str, tuple[str, str, str | None]] = {
@@ -537,6 +549,8 @@ class Battle(_Ability):
                   "defender_takes_high_roll", "ignore_ambush_as_attacker"]
     attacking: BattleAttacking | None = None
     defending: BattleDefending | None = None
+    taking: BattleTaking | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """The hits the holder takes, on either side (Law 15.2.4)."""
     removal_vp: int = Field(default=0, ge=0, le=100)
     """VP scored once per battle step in which the holder removes an enemy building or
     token (Law 7.8.4, the Despot: in battle only)."""
@@ -573,7 +587,7 @@ class Battle(_Ability):
         if not self.modifiers():
             raise Err("VALUE-INVALID", ("kind",), "a 'battle' ability changes something: "
                       "'attacking' (extra_hits, ambush_ignored), 'defending' "
-                      "(deal_high_roll) or 'removal_vp'")
+                      "(deal_high_roll), 'taking' (ignore_first) or 'removal_vp'")
         return self
 
     def modifiers(self) -> list[tuple[str, int]]:
@@ -588,6 +602,8 @@ class Battle(_Ability):
             out.append(("ignore_ambush_as_attacker", 1))
         if self.defending is not None and self.defending.deal_high_roll:
             out.append(("defender_takes_high_roll", 1))
+        if self.taking is not None and self.taking.ignore_first:
+            out.append(("ignore_first_hit", 1))  # (the core's value: its condition's)
         return out
 
 
@@ -1444,6 +1460,16 @@ class WarriorsAt(Strict):
     at: Literal["clearing"] = "clearing"
 
 
+class PiecesAt(Strict):
+    """Pieces of the actor's in the chosen clearing (or the clearing a filter tests, the
+    battle's), counted: one piece by id, or several ('$param' of type pieces, or a
+    list), all of them together (Law 15.2.4: a relic in the battle clearing; 6.2.2, a
+    Keep there)."""
+
+    pieces: Ref | list[Ref]
+    at: Literal["clearing"] = "clearing"
+
+
 class ClearingCount(Strict):
     """The clearings that pass a filter, counted (Law 8.4.1: the sympathetic clearings of
     the revolt's suit)."""
@@ -1617,7 +1643,8 @@ _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "s
                 "if": "if-then", "clearings": "clearing-count", "track_vp": "track-vp",
                 "draw_bonus": "draw-bonus", "cards": "card-count",
                 "forests_held": "forests-held", "times": "times", "event": "event-pieces",
-                "box": "box-pieces", "half": "half-of", "number": "law-number"}
+                "box": "box-pieces", "half": "half-of", "number": "law-number",
+                "pieces": "pieces-at"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
                     "at_stage": "at-stage", "all_of": "all-of", "any_of": "any-of",
                     "most_cards": "most-cards"}
@@ -1667,12 +1694,12 @@ Value = Annotated[
     Annotated[CardCount, Tag("card-count")] | Annotated[ForestsHeld, Tag("forests-held")] |
     Annotated[TimesValue, Tag("times")] | Annotated[EventPieces, Tag("event-pieces")] |
     Annotated[BoxValue, Tag("box-pieces")] | Annotated[HalfValue, Tag("half-of")] |
-    Annotated[LawNumber, Tag("law-number")],
+    Annotated[LawNumber, Tag("law-number")] | Annotated[PiecesAt, Tag("pieces-at")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
-next cost, warriors in the clearing, clearings of a filter, a sum, a value while a
-condition holds."""
+next cost, warriors in the clearing, pieces of the actor's there, clearings of a filter,
+a sum, a value while a condition holds."""
 Condition = Annotated[
     Annotated[AtLeast, Tag("at-least")] | Annotated[NoneOnMap, Tag("none-on-map")] |
     Annotated[NotCondition, Tag("negation")] | Annotated[AtStage, Tag("at-stage")] |
@@ -1687,7 +1714,7 @@ _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": S
                  "draw-bonus": DrawBonus, "card-count": CardCount,
                  "forests-held": ForestsHeld, "times": TimesValue,
                  "event-pieces": EventPieces, "box-pieces": BoxValue,
-                 "half-of": HalfValue, "law-number": LawNumber}
+                 "half-of": HalfValue, "law-number": LawNumber, "pieces-at": PiecesAt}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
                      "at-stage": AtStage, "all-of": AllOf, "any-of": AnyOf,
                      "most-cards": MostCards}

@@ -1300,6 +1300,43 @@ def _card_piece_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...])
                         f"card {c.id}: no faction has a piece {x!r}{meant}"
 
 
+def _taking_names(a: Any) -> Iterator[tuple[Loc, str]]:
+    """(where, name) of each name a battle ability's 'taking' condition gives."""
+    if isinstance(a, M.Battle) and a.taking is not None and a.taking.holds is not None:
+        for at, name, _ in _condition_refs(a.taking.holds, ("taking", "holds")):
+            yield at, name
+
+
+@check("REF-UNDEF", "error", "faction",
+       "A battle ability's condition ('taking' 'holds') naming a piece the faction does "
+       "not have, or a parameter (an ability has none).", "15.2.4",
+       example='`{"kind": "battle", "taking": {"ignore_first": true, "holds": {"at_least": '
+               '[{"pieces": "relik"}, 1]}}}` with a piece `relic`')
+def _taking_refs(f: M.FactionSpec):
+    for i, a in enumerate(f.abilities):
+        for at, name in _taking_names(a):
+            if name.startswith("$"):
+                yield ("abilities", i, *at), (
+                    f"ability {a.id}: {name!r} is a parameter, and an ability has none")
+            elif name != "warrior" and name not in f.pieces:
+                yield ("abilities", i, *at), (
+                    f"ability {a.id}: {M.unknown('piece', name, list(f.pieces))}")
+
+
+@check("REF-UNDEF", "error", "bundle",
+       "A card's battle ability whose condition ('taking' 'holds') names a piece: whoever "
+       "holds the card, a card names no faction's pieces.", "15.2.4",
+       example='`{"kind": "battle", "taking": {"ignore_first": true, "holds": {"at_least": '
+               '[{"pieces": "relic"}, 1]}}}` on a card')
+def _card_taking_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
+    for i, c in enumerate(d.cards):
+        for j, a in enumerate(c.abilities):
+            for at, name in _taking_names(a):
+                yield d, ("cards", i, "abilities", j, *at), (
+                    f"card {c.id}: ability {a.id} names {name!r}: a card's condition names "
+                    "no piece or parameter ('warriors' counts its holder's)")
+
+
 # --------------------------------------------------------------------------- limits
 
 MAX_PIECE_TYPES = 63
@@ -1672,6 +1709,8 @@ def _value_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
         yield (*at, "track_cost"), v.track_cost, _PIECE
     elif isinstance(v, M.ClearingCount):
         yield from _filter_refs(v.clearings, (*at, "clearings"))
+    elif isinstance(v, M.PiecesAt):
+        yield from _pieces_refs(v.pieces, (*at, "pieces"))
     elif isinstance(v, M.SumValue):
         for j, x in enumerate(v.sum):
             yield from _value_refs(x, (*at, "sum", j))
@@ -1822,7 +1861,7 @@ def _filters_of(part: Any) -> Iterator[tuple[tuple, Any]]:
 
 def _counts_in_clearing(v: Any) -> bool:
     """Whether a value or condition reads the chosen clearing (pieces there, its suit)."""
-    if isinstance(v, M.WarriorsAt):
+    if isinstance(v, (M.WarriorsAt, M.PiecesAt)):
         return True
     if isinstance(v, M.ClearingCount):
         return any(f.suit == "clearing" for _, f in _value_filters(v, ()))
@@ -2290,7 +2329,7 @@ def _least(v: Any, use: _Use) -> int | None:
         names = _resolved(use, v.track_cost) or []
         p = use.faction.pieces.get(names[0]) if len(names) == 1 else None
         return min(p.track.cost) if p is not None and p.track and p.track.cost else None
-    if isinstance(v, (M.WarriorsAt, M.ClearingCount)):
+    if isinstance(v, (M.WarriorsAt, M.PiecesAt, M.ClearingCount)):
         return 0
     if isinstance(v, M.SumValue):
         terms = [_least(t, use) for t in v.sum]

@@ -74,12 +74,13 @@ HOMEBREW_PARTIALS = {"forests", "cycles"}
 HOMEBREW_PARTS = {"replace", "put_all", "set_stage"}
 # Core ability kinds no base faction has: tests/data/packs/rituals covers them (ruling
 # with pieces, Law 10.2.4: tests/test_limits.py).
-HOMEBREW_ABILITIES = {"rule_with"}
+HOMEBREW_ABILITIES = {"rule_with", "ignore_first_hit"}
 PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "replace-verbs"
 CONSPIRACIES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "conspiracies"
 PILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "piles"
 RITUALS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "rituals"
 STAGES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "stages"
+FIRST_HIT_PACK = Path(__file__).resolve().parent / "data" / "packs" / "first-hit"
 
 
 @cache
@@ -220,7 +221,8 @@ def test_the_base_bundle_uses_every_family():
     assert set(build_tables(resolve([PARTS_PACK])).uses.parts) >= {"replace"}
     assert set(build_tables(resolve([CONSPIRACIES_PACK])).uses.parts) >= {"if", "set_stage"}
     assert set(build_tables(resolve([PILES_PACK])).uses.parts) >= {"put_all"}
-    assert set(build_tables(resolve([RITUALS_PACK])).uses.abilities) >= HOMEBREW_ABILITIES
+    assert set(build_tables(resolve([RITUALS_PACK])).uses.abilities) | \
+        set(build_tables(resolve([FIRST_HIT_PACK])).uses.abilities) >= HOMEBREW_ABILITIES
     assert "set_stage" in build_tables(mixed_bundle("marquise+seasons")).uses.parts
     assert "set_stage" in build_tables(resolve([STAGES_PACK])).uses.parts
 
