@@ -72,6 +72,11 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         menu_where=t.menu_where,
         # March entries followed by a battle in their destination (Law 10.4.3).
         then_battle=bool(t.consts.get("THEN_BATTLE")),
+        # add_to_columns steps with a cap on all columns' cards or a shift (Law 15.6.2).
+        column_limits="COLUMNS_SHIFT" in t.consts,
+        column_shift=bool(t.consts.get("SHIFTS")),
+        # resolve_columns steps without a hook: their cards optional (Law 15.5.2).
+        optional_columns=bool(t.consts.get("OPTIONAL_COLUMNS")),
         # The conditions of abilities that ignore the first hit taken (Law 15.2.4): the
         # bundle's (their state slots are its), where the ability kind is emitted.
         first_hits=t.first_hits if "ignore_first_hit" in u.abilities else [],

@@ -120,6 +120,9 @@ SCORE_WHY = ("placed", "crafted", "effect", "removed", "bonus", "track", "column
 COUNT_ANY = -1
 COUNT_BOX = -2
 ANY_NUMBER = 1 << 40  # actions left of an 'any number' step: never runs out
+# An add_to_columns step's STEP_D: its cap on the cards of all columns (0: none), plus
+# this flag where it may shift one card between columns instead (Law 15.6.2).
+COLUMNS_SHIFT = 1 << 20
 FRAME_FIELDS = 8  # kind, player, then six fields each frame kind names for itself
 
 
@@ -1025,6 +1028,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
 
     where: list[tuple[int, int, M.FactionSpec, object]] = []  # entries with suit_of, cost
     then_battles: list[int] = []  # march entries followed by a battle (then_battle)
+    shifting: list[bool] = []  # add_to_columns steps: whether each may shift a card
+    capping: list[bool] = []  # ... whether each caps all columns' cards or shifts
+    optional_columns: list[bool] = []  # resolve_columns steps: whether each has no hook
 
     def emit_menu(menu: list, fi: int = -1) -> tuple[int, int]:
         """Append menu entries to the menu tables: (first entry, how many); fi is the
@@ -1108,9 +1114,17 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
             elif isinstance(s, M.DiscardDownTo):
                 a = s.limit
             elif isinstance(s, M.AddToColumns):
-                a, b, c = s.min, s.max, s.max_bird
+                # (any number, no limit: ANY_NUMBER; no cap on all columns: 0)
+                a = s.min
+                b = ANY_NUMBER if s.max is None else s.max
+                c = ANY_NUMBER if s.max_bird is None else s.max_bird
+                d = (s.max_total or 0) + (COLUMNS_SHIFT if s.shift else 0)
+                shifting.append(s.shift)
+                capping.append(s.max_total is not None or s.shift)
             elif isinstance(s, M.ResolveColumns):
-                a = hook_names.index((fi, s.on_fail))
+                # (-1: no hook, the cards are optional, Law 15.5.2)
+                a = -1 if s.on_fail is None else hook_names.index((fi, s.on_fail))
+                optional_columns.append(s.on_fail is None)
             elif isinstance(s, M.SetupBuildingsNearHome):
                 d = sum(1 << pidx[x] for x in s.buildings)
             elif isinstance(s, M.RunStage):
@@ -1389,6 +1403,15 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     A.add("organize", C)  # remove a warrior to place the next token in its clearing
     A.add("first", max(NTRIG, 1))  # which of a removal's triggers resolves first
     assert tuple(A.offsets) == ACTION_TYPES
+    if any(shifting):
+        # One card moved between columns (Law 15.6.2): its card, from, to; only in a
+        # bundle with such a step (the others keep the engine's action space).
+        A.add("shift", K * L * L)
+    if any(optional_columns):
+        consts["OPTIONAL_COLUMNS"] = 1
+    if any(capping):  # (the others' cores are as they were before these were)
+        consts["SHIFTS"] = int(any(shifting))
+        consts["COLUMNS_SHIFT"] = COLUMNS_SHIFT
     # Program instances: the action type each one's first choice spans (its verb's).
     spans = {"none": 1, "card": K, "clearing": C, "clearing_card": C * K,
              "piece_clearing": C * NP, "stage": consts["NSTAGE"]}

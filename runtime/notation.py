@@ -82,6 +82,14 @@ class ActionSpace:
             d, col = divmod(x, c["L"])
             cols = n["columns"][actor_faction]
             return f"add {n['cards'][d]} to {cols[col] if col < len(cols) else col}"
+        if kind == "shift":
+            d, rest = divmod(x, c["L"] * c["L"])
+            src, dst = divmod(rest, c["L"])
+            cols = n["columns"][actor_faction]
+
+            def col(k: int) -> str:
+                return cols[k] if k < len(cols) else str(k)
+            return f"shift {n['cards'][d]} from {col(src)} to {col(dst)}"
         if kind == "spend_place":
             cl, d = divmod(x, c["K"])
             return f"spend {n['cards'][d]} place {n['clearings'][cl]}"

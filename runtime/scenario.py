@@ -229,6 +229,9 @@ def expressible(g: Game) -> frozenset[str]:
                 continue
             if kind == "add" and x % g.consts["L"] >= ncols:
                 continue
+            if kind == "shift" and (x % g.consts["L"] >= ncols or
+                                    x // g.consts["L"] % g.consts["L"] >= ncols):
+                continue
             text = space.notation(a, f)
             if kind == "battle" or (kind == "use" and " on seat" in text):
                 head, seat = text.rsplit(" seat", 1)

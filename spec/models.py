@@ -1039,20 +1039,42 @@ class Craft(Strict):
 
 
 class AddToColumns(Strict):
-    """Add between min and max hand cards to your columns, at most max_bird birds."""
+    """Add between min and max hand cards to your columns, at most max_bird birds, the
+    columns holding at most max_total cards in all; or, with 'shift', move one card from
+    one column to another instead (Law 7.4.2; 15.6.2, Gather Retinue: 'you may add any
+    number of cards ... or you may shift one card in your Retinue to a different
+    slot')."""
 
     op: Literal["add_to_columns"]
     min: int = Field(default=1, ge=0, le=10)
-    max: int = Field(default=2, ge=1, le=10)
-    max_bird: int = Field(default=1, ge=0, le=10)
+    max: int | None = Field(default=2, ge=1, le=10)
+    """At most this many (null: any number, Law 15.6.2)."""
+    max_bird: int | None = Field(default=1, ge=0, le=10)
+    """At most this many birds among them (null: no limit)."""
+    max_total: int | None = Field(default=None, ge=1, le=100, json_schema_extra=ADDED_LATER)
+    """The cards every column holds together, at most (Law 15.6.2: ten); null: no limit."""
+    shift: bool = Field(default=False, json_schema_extra=ADDED_LATER)
+    """Instead of adding, the player may move one card from a column to another (Law
+    15.6.2), the step then over: offered until a card is added."""
+
+    @model_validator(mode="after")
+    def _bounds(self) -> AddToColumns:
+        if self.max is not None and self.min > self.max:
+            raise Err("VALUE-INVALID", ("min",),
+                      f"add_to_columns: 'min' {self.min} is more than 'max' {self.max}")
+        return self
 
 
 class ResolveColumns(Strict):
     """Resolve every card in every column, left to right, each as its column's action in
-    a clearing matching the card; if one cannot be resolved, run a hook."""
+    a clearing matching the card; if one cannot be resolved, run a hook (Law 7.5.2, 7.7:
+    turmoil).  Without a hook the cards are the player's to take or leave (Law 15.5.2,
+    the Keepers' Retinue): 'done' leaves the column's cards left unresolved and goes on
+    to the next column, and a column none of whose cards can be resolved is passed."""
 
     op: Literal["resolve_columns"]
-    on_fail: Ident
+    on_fail: Ident | None = None
+    """The hook run when a card cannot be resolved; null: the cards are optional."""
 
 
 class ChooseRole(Strict):
@@ -1343,7 +1365,8 @@ class FactionSpec(Strict):
                     need(b, (*at, "buildings", j), where)
                 if isinstance(s, Actions) and isinstance(s.count, FromBox):
                     named(s.count.box, box_ids, (*at, "count", "box"), where, "box")
-                if isinstance(s, ResolveColumns) and s.on_fail not in self.hooks:
+                if isinstance(s, ResolveColumns) and s.on_fail is not None and \
+                        s.on_fail not in self.hooks:
                     raise Err("REF-UNDEF", (*at, "on_fail"),
                               f"{where}: {unknown('hook', s.on_fail, self.hooks)}")
                 if isinstance(s, RunStage):

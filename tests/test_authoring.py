@@ -151,10 +151,9 @@ def test_the_links_lead_to_files():
 def test_the_catalogue_row_quoted_is_the_catalogues():
     catalogue = (ROOT / "docs" / "catalogue.md").read_text(encoding="utf-8")
     row = next(line for line in catalogue.splitlines()
-               if line.startswith("| `resolve_columns`"))
-    assert "Resolve every card in every column, left to right, each as its column's action " \
-        "in a clearing matching the card; if one cannot be resolved, run a hook." in row
-    assert "`on_fail` (str, required)" in row
+               if line.startswith("| `place_at_buildings`"))
+    assert "Place one piece in the clearing of each of your buildings of a type." in row
+    assert "`piece` (str, required)<br>`building` (str, required)" in row
     program = next(line for line in catalogue.splitlines()
                    if line.startswith("| `score_forests`"))
     assert "`vp` (number), `min` (number)" in program and "| 2.4 |" in program
