@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from rootlaw.spec import Bundle
 from rootlaw.spec import models as M
@@ -916,10 +916,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 mask &= ~(1 << ri)
         return mask
 
-    def first_hit(ab: M.Battle, holder: M.FactionSpec | None) -> int:
+    def first_hit(ab: Any, holder: M.FactionSpec | None) -> int:
         """The value of an ability that ignores the first hit (Law 15.2.4): 1 + the index
         of its condition, compiled (first_hit_holds_<k>)."""
-        assert ab.taking is not None
+        assert isinstance(ab, M.Battle) and ab.taking is not None
         k = len(t.first_hits)
         t.first_hits.append(compile_hit_condition(ab.taking.holds, k, ab.id, holder, pidx))
         return k + 1

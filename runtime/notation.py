@@ -86,10 +86,8 @@ class ActionSpace:
             d, rest = divmod(x, c["L"] * c["L"])
             src, dst = divmod(rest, c["L"])
             cols = n["columns"][actor_faction]
-
-            def col(k: int) -> str:
-                return cols[k] if k < len(cols) else str(k)
-            return f"shift {n['cards'][d]} from {col(src)} to {col(dst)}"
+            names = [cols[k] if k < len(cols) else str(k) for k in (src, dst)]
+            return f"shift {n['cards'][d]} from {names[0]} to {names[1]}"
         if kind == "spend_place":
             cl, d = divmod(x, c["K"])
             return f"spend {n['cards'][d]} place {n['clearings'][cl]}"

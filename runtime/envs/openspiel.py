@@ -60,7 +60,9 @@ modes; ``serialize_game_and_state`` works with ``deals`` (above).
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from hashlib import blake2b
+from typing import Any
 
 from ._extra import require
 
@@ -261,7 +263,7 @@ def _restore(content: tuple, save: dict, by_chance: bool = False) -> _Position:
 
 
 def _restore_sample(content: tuple, factions: list[str], seed: int, state: list[int],
-                    history: list[int], worlds: list = ()) -> _Position:
+                    history: list[int], worlds: Sequence[Any] = ()) -> _Position:
     def game(state: list[int], history: list[int]) -> Game:
         g = Game(factions, seed, bundle=bundle_for(*content), _restore=(state, history))
         g._sampled = True
