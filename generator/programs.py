@@ -67,6 +67,7 @@ class Instance:
     #                             suits its clearings may be of, its application says
     #                             whether a placement fell short (the card failed)
     clearing_of: str = ""       # a column's: the clearing of its action a, an expression
+    after_battle: bool = False  # parts follow its 'battle' (then_prog, run by FR_THEN)
 
 
 class _Resolver:
@@ -505,6 +506,10 @@ def _spends(body: list) -> list[int]:
     return [i for i, part in enumerate(body) if isinstance(part, M.SpendPart)]
 
 
+def _battles(body: list) -> list[int]:
+    return [i for i, part in enumerate(body) if isinstance(part, M.BattlePart)]
+
+
 def _pays(body: list) -> list[int]:
     return [i for i, part in enumerate(body) if isinstance(part, M.PayPart)]
 
@@ -781,6 +786,13 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                            "for now")
     if pays:
         now, later = body[:pays[0] + 1], body[pays[0] + 1:]
+    battles = _battles(body)
+    if battles and (spends or pays or len(battles) > 1 or inst.shape != "clearing"):
+        raise ProgramError(f"program {inst.program}: one 'battle' a program, without a "
+                           "cost, after a choice of a clearing alone, for now")
+    if battles:
+        now, later = body[:battles[0] + 1], body[battles[0] + 1:]
+        inst.after_battle = bool(later)
     if (spends or pays) and any(isinstance(x, M.ReplacePart) for x in later):
         raise ProgramError(f"program {inst.program}: a 'replace' after a cost is not "
                            "supported yet")
@@ -793,10 +805,10 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
     inst.gen = "\n".join(deco + g)
     inst.do = "\n".join(deco + d)
-    if spends or pays:
+    if spends or pays or (battles and later):
         t = [f"    def then_prog_{inst.index}(self, p: i64, c: i64) -> i64:",
              f'        """{inst.program} for faction {r.faction.id}: its parts after its '
-             'cost is paid."""',
+             f'{"battle is over" if battles else "cost is paid"}."""',
              "        d: i64 = -1"]
         if r.chose_piece:  # the piece the payment is for (start_pay kept it)
             t.append("        pc: i64 = self.s[S_BUILD_PENDING]")
@@ -1014,6 +1026,12 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             d.append(f"        self.start_pay(p, {inst.pay_slot}, c, "
                      f"{'pc' if r.chose_piece else '0'}, {r.piece(part.piece)}, {count})")
             inst.uses.add("pay")
+        elif isinstance(part, M.BattlePart):
+            # The battle (the defender asked, FR_DEFENDER, or declined); the parts after
+            # it wait below it (FR_THEN) and run once it is over (Law 4.3).
+            d.append(f"        self.prog_battle(p, c, {inst.index}, "
+                     f"{int(inst.after_battle)}, {int(not part.optional)})")
+            inst.uses.add("prog_battle")
     return d
 
 

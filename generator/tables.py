@@ -44,7 +44,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "discard_all", "draw", "put_all", "replace", "take_home",
-              "give", "show", "set_stage", "if")
+              "give", "show", "set_stage", "if", "battle")
 # Values of programs whose code lives in a family of its own (the partial they pull in).
 VALUE_KINDS = ("forests_held",)
 # Menu entries the engine has a routine for; every other entry names a program of the
@@ -86,7 +86,7 @@ assert set(ACTION_TYPES) <= set(M.VERB_SHAPES) | set(M.ENGINE_WORDS)
 # trigger with a cost: a save's frames keep their codes.)
 FRAME_KINDS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "place", "craft_any",
                "phase_end", "phase_start", "battle_effects", "effect", "react", "take_actions",
-               "zone_pay", "zone_give", "zone_trim", "react_order")
+               "zone_pay", "zone_give", "zone_trim", "react_order", "defender", "then")
 # What the core reports as it happens (Core.take_events, while events_on): one record of
 # EVENT_WIDTH numbers, the code (index here) and four arguments.  The runtime names them
 # and decides who sees what (runtime/events.py); new codes go at the end.
@@ -337,6 +337,9 @@ PARTIALS = (
     Partial("battle", menu=("battle",), columns=("battle",),
             frames=("ambush", "foil", "remove")),
     Partial("pay", parts=("pay",), frames=("pay",)),
+    # A program's 'battle' (Law 4.3): the defender's choice, and the program's parts
+    # after it waiting below the battle (FR_THEN).
+    Partial("prog_battle", parts=("battle",), frames=("defender", "then")),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
     Partial("zones", parts=("put", "spend"),
             eops=("trim_zone",),
@@ -469,6 +472,8 @@ def content_uses(bundle: Bundle) -> Uses:
     if then_battle:  # the battle that may follow is offered as a one-action menu
         menu.append("battle")
         eops.append("take_actions")
+    if "battle" in parts:  # a program's battle is the Law's (the battle family)
+        menu.append("battle")
     menu += [x for prog in programs for op in prog if isinstance(op, M.Actions)
              for x in entries(op.menu)]
     columns = []

@@ -82,8 +82,6 @@ ELSEWHERE: dict[tuple[str, str], str] = {
                               "Decree column's 'move', not a program part",
     ("program part", "march"): "'march' is a menu entry (the Law's move, 4.2), not a "
                                "program part",
-    ("program part", "battle"): "the Law's battle (4.3) is a menu's 'battle' entry or a "
-                                "Decree column's 'battle', not a program part",
     ("program part", "craft"): "crafting (Law 4.1) is a step or a menu entry 'craft', not "
                                "a program part",
     ("program part", "build"): "'build' is the standard library's program (Law 6.5.4; "

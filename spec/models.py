@@ -2209,6 +2209,20 @@ class GivePart(Strict):
         return self
 
 
+class BattlePart(Strict):
+    """The actor initiates a battle in the chosen clearing (Law 4.3: it has a warrior
+    there, another player a piece), choosing the defender among those players (asked
+    when more than one may be, or when the battle may be declined); the parts after it
+    run once the battle is over.  'optional': the actor may decline ('done': Law 10.4.3,
+    'then, if you wish, initiate a battle'); without, a battle is fought whenever one can
+    be (Law 15.5.2.II: 'you must initiate a battle there if any enemy pieces are
+    there'), and with none to fight the parts after it run at once."""
+
+    op: Literal["battle"]
+    optional: bool = False
+    """The actor may decline the battle (answer 'done')."""
+
+
 class IfPart(Strict):
     """Carry out some parts while a condition holds, others (none unless given) while it
     does not: the parts carried out at once, with no choice or cost (Law 10.4.1: the
@@ -2229,7 +2243,7 @@ AtOncePart = Annotated[ScorePart | DrawPart | DiscardAllPart | PutAllPart |
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
                         IntoBoxPart | SpendPart | PayPart | ScorePart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
-                        SetStagePart | GivePart | ShowPart | IfPart,
+                        SetStagePart | GivePart | ShowPart | IfPart | BattlePart,
                         Field(discriminator="op")]
 
 

@@ -1975,7 +1975,7 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
             if isinstance(part, M.ReplacePart):
                 yield from _replace_shape(pid, prog, i, first)
             clearing_part = isinstance(part, (M.SpendPart, M.PayPart, M.ReplacePart,
-                                              M.TakeHomePart)) or (
+                                              M.TakeHomePart, M.BattlePart)) or (
                 isinstance(part, (M.PlacePart, M.RemovePart)) and part.at == "clearing") or (
                 isinstance(part, M.DiscardAllPart) and part.matching is not None)
             if clearing_part and "clearing" not in chose:
@@ -1985,6 +1985,16 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                     isinstance(x, M.SpendPart) for x in prog.do[:i]):
                 yield ("programs", pid, "do", i), \
                     f"{pid}: one 'spend' a program (the parts after it wait on its payment)"
+            if isinstance(part, M.BattlePart) and any(
+                    isinstance(x, (M.SpendPart, M.PayPart, M.BattlePart))
+                    for j, x in enumerate(prog.do) if j != i):
+                yield ("programs", pid, "do", i), \
+                    f"{pid}: one 'battle' a program, and no cost ('spend', 'pay') with it, " \
+                    "for now (the parts after it wait on the battle)"
+            if isinstance(part, M.BattlePart) and "clearing" in chose and chose != "clearing":
+                yield ("programs", pid, "do", i), \
+                    f"{pid}: a 'battle' follows a choice of a clearing alone, for now (the " \
+                    "parts after it keep the clearing, not a chosen card or piece)"
             if isinstance(part, (M.DiscardPart, M.PutPart)) and any(
                     isinstance(x, M.SpendPart) for x in prog.do[:i]):
                 yield ("programs", pid, "do", i), \

@@ -64,14 +64,14 @@ MIXES = {
 # families bundles cover them.
 HOMEBREW_ONLY = {"run_stage"}
 HOMEBREW_VALUES = {"forests_held"}
-HOMEBREW_PARTIALS = {"forests", "cycles"}
+HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle"}
 # Program parts no base program uses (a pack's library brings the program): the packs of
 # tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
 # tests/test_card_piles.py play them); 'set_stage' moving a marker on (the standard
 # advance_cycle's) the families bundle with test-seasons, on a named stage
 # tests/data/packs/stages (tests/test_stage_parts.py).  'if' is the base's too: the
 # Eyrie's Emergency Orders (Law 7.4.1, the standard draw_if_hand_empty).
-HOMEBREW_PARTS = {"replace", "put_all", "set_stage"}
+HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "battle"}
 # Core ability kinds no base faction has: tests/data/packs/rituals covers them (ruling
 # with pieces, Law 10.2.4: tests/test_limits.py).
 HOMEBREW_ABILITIES = {"rule_with", "ignore_first_hit"}
@@ -80,6 +80,7 @@ CONSPIRACIES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "conspi
 PILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "piles"
 RITUALS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "rituals"
 STAGES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "stages"
+BATTLE_PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "battle-parts"
 FIRST_HIT_PACK = Path(__file__).resolve().parent / "data" / "packs" / "first-hit"
 
 
@@ -212,13 +213,15 @@ def test_the_base_bundle_uses_every_family():
                            [k for k in VALUE_KINDS if k not in HOMEBREW_VALUES])
     assert set(uses.partials) == set(EVERYTHING.partials) - HOMEBREW_PARTIALS
     assert {p.name for p in PARTIALS
-            if set(p.ops) & HOMEBREW_ONLY or set(p.values) & HOMEBREW_VALUES} == \
+            if set(p.ops) & HOMEBREW_ONLY or set(p.values) & HOMEBREW_VALUES or
+            set(p.parts) & HOMEBREW_PARTS and not set(p.parts) - HOMEBREW_PARTS} == \
         HOMEBREW_PARTIALS
     covered = {k for mix in MIXES for k in build_tables(mixed_bundle(mix)).uses.ops}
     assert covered >= HOMEBREW_ONLY
     covered = {k for mix in MIXES for k in build_tables(mixed_bundle(mix)).uses.values}
     assert covered >= HOMEBREW_VALUES
     assert set(build_tables(resolve([PARTS_PACK])).uses.parts) >= {"replace"}
+    assert set(build_tables(resolve([BATTLE_PARTS_PACK])).uses.parts) >= {"battle"}
     assert set(build_tables(resolve([CONSPIRACIES_PACK])).uses.parts) >= {"if", "set_stage"}
     assert set(build_tables(resolve([PILES_PACK])).uses.parts) >= {"put_all"}
     assert set(build_tables(resolve([RITUALS_PACK])).uses.abilities) | \

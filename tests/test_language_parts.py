@@ -502,8 +502,8 @@ def test_a_misspelt_piece_choice_or_pay_is_told_in_the_author_s_words(tmp_path):
 @pytest.mark.parametrize("where, op, told", [
     ("program", "move", "(the Law's move (4.2) is a menu's 'march' entry or a Decree "
                         "column's 'move', not a program part)"),
-    ("program", "battle", "(the Law's battle (4.3) is a menu's 'battle' entry or a "
-                          "Decree column's 'battle', not a program part)"),
+    ("effect", "battle", "(an effect program battles with 'actions', a menu of one "
+                         "'battle' entry (the Law's battle, 4.3))"),
     ("program", "recruit", "recruiting is the standard library's program 'recruit_at'"),
     ("effect", "move", "(an effect program moves with 'actions', a menu of one 'march' "
                        "entry (the Law's move, 4.2))"),
