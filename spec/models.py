@@ -640,7 +640,8 @@ RESCUE_KIND = "rescue_removed_warriors"
 ENGINE_DECISIONS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "place",
                     "craft_any", "phase_end", "phase_start", "battle_effects", "effect",
                     "react", "take_actions", "zone_pay", "zone_give", "zone_trim",
-                    "react_order", "program", "end_of_turn", "end_of_phase")
+                    "react_order", "defender", "then", "program", "end_of_turn",
+                    "end_of_phase")
 """The decisions the engine names (its frames, generator/tables.py FRAME_KINDS, and the
 scenario stops): a trigger's 'verb' names its decision, so it is none of these."""
 
