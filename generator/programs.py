@@ -68,6 +68,7 @@ class Instance:
     #                             whether a placement fell short (the card failed)
     clearing_of: str = ""       # a column's: the clearing of its action a, an expression
     after_battle: bool = False  # parts follow its 'battle' (then_prog, run by FR_THEN)
+    discards_resolving: bool = False  # a column's: discards the card it resolves
 
 
 class _Resolver:
@@ -897,7 +898,14 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
         if isinstance(part, (M.GivePart, M.ShowPart)):
             raise ProgramError(f"program {inst.program}: '{part.op}' is an effect program's "
                                "part (PROGRAM-SHAPE)")
-        if isinstance(part, M.DiscardPart):
+        if isinstance(part, M.DiscardPart) and part.card == "resolving":
+            # The column's card this action resolves (do_col_prog kept it, Law 15.5.2).
+            if not inst.column:
+                raise ProgramError(f"program {inst.program}: 'discard' of the resolving card "
+                                   "outside a column's program (PROGRAM-USE)")
+            d.append("        self.discard(self.s[S_RESOLVING])")
+            inst.discards_resolving = True
+        elif isinstance(part, M.DiscardPart):
             d.append("        self.discard(self.find_in(LOC_HAND + p, d))")
         elif isinstance(part, M.PutPart):
             d.append(f"        self.zone_gain(p, {r.zone(part.zone)}, "

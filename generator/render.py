@@ -77,6 +77,8 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         column_shift=bool(t.consts.get("SHIFTS")),
         # resolve_columns steps without a hook: their cards optional (Law 15.5.2).
         optional_columns=bool(t.consts.get("OPTIONAL_COLUMNS")),
+        # A column's program discards the card it resolves (Law 15.5.2): kept at S_RESOLVING.
+        resolving="RESOLVING" in t.state_layout.offsets,
         # The conditions of abilities that ignore the first hit taken (Law 15.2.4): the
         # bundle's (their state slots are its), where the ability kind is emitted.
         first_hits=t.first_hits if "ignore_first_hit" in u.abilities else [],

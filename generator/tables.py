@@ -1530,6 +1530,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         ("CYCLE", P * NCYC),
     ]:
         S.add(name, size)
+    if any(x.discards_resolving for x in t.programs):
+        # the column card a column's program resolves (its 'discard' of it, Law 15.5.2)
+        S.add("RESOLVING", 1)
     if t.first_hits:
         # battle: whether each side (attacker, defender) has taken its first hit (Law
         # 15.2.4); only in a bundle with an ability that ignores it

@@ -1862,9 +1862,15 @@ class ChoosePart(Strict):
 
 
 class DiscardPart(Strict):
-    """Discard the chosen card (Law 2.1; spent)."""
+    """Discard the chosen card (Law 2.1; spent), or, in a Decree column's program, the
+    column's card it resolves ('card': 'resolving': Law 15.5.2, the Keepers' 'discard the
+    Retinue card'; a faction card goes back to its reserve, as any discard does)."""
 
     op: Literal["discard"]
+    card: Literal["chosen", "resolving"] = Field(
+        default="chosen", json_schema_extra=ADDED_TO_LIBRARIES)
+    """The card: the one the program's first choice chose, or the column's card its
+    action resolves (a column's program only: PROGRAM-USE elsewhere)."""
 
 
 class PutPart(Strict):
@@ -2237,7 +2243,7 @@ class IfPart(Strict):
 
 
 AtOncePart = Annotated[ScorePart | DrawPart | DiscardAllPart | PutAllPart |
-                       SetStagePart | IfPart, Field(discriminator="op")]
+                       SetStagePart | IfPart | DiscardPart, Field(discriminator="op")]
 """A part an 'if' may carry out: one that asks nothing and costs nothing."""
 
 

@@ -1952,6 +1952,10 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 f"{'card or clearing' if key == 'suit' else 'clearing'}'s, and the program's "
                 f"first part chooses no {'card or clearing' if key == 'suit' else 'clearing'}")
         for at, part in M.flat_parts(prog.do):
+            if len(at) > 1 and isinstance(part, M.DiscardPart) and part.card == "chosen" \
+                    and "card" not in chose:  # inside an 'if'
+                yield ("programs", pid, "do", *at), \
+                    f"{pid}: 'discard' acts on the chosen card, and no card is chosen"
             if len(at) > 1 and getattr(part, "who", "self") != "self":  # inside an 'if'
                 yield ("programs", pid, "do", *at, "who"), (
                     f"{pid}: '{part.op}' for {part.who!r}: only an effect program has a "
@@ -1969,7 +1973,8 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
             if isinstance(part, M.ChoosePart) and i > 0:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: a choice after the first part is not supported yet"
-            if isinstance(part, (M.DiscardPart, M.PutPart)) and "card" not in chose:
+            if isinstance(part, (M.DiscardPart, M.PutPart)) and "card" not in chose and \
+                    getattr(part, "card", "chosen") == "chosen":
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts on the chosen card, and no card is chosen"
             if isinstance(part, M.ReplacePart):
@@ -1995,7 +2000,8 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: a 'battle' follows a choice of a clearing alone, for now (the " \
                     "parts after it keep the clearing, not a chosen card or piece)"
-            if isinstance(part, (M.DiscardPart, M.PutPart)) and any(
+            if isinstance(part, (M.DiscardPart, M.PutPart)) and \
+                    getattr(part, "card", "chosen") == "chosen" and any(
                     isinstance(x, M.SpendPart) for x in prog.do[:i]):
                 yield ("programs", pid, "do", i), \
                     f"{pid}: '{part.op}' acts on the chosen card, which a 'spend' before " \
@@ -2706,6 +2712,13 @@ def _use_shape(use: _Use) -> Iterator[tuple[Any, Loc, str]]:
     """A step's program that chooses and pays a cost (a cost's continuation is a menu
     entry's), or a menu entry's program that is no action (it has no verb)."""
     prog, act = use.lib.program, use.name
+    if not isinstance(use.entry, M.Column):
+        for at, part in M.flat_parts(prog.do):
+            if isinstance(part, M.DiscardPart) and part.card == "resolving":
+                yield use.doc, use.loc, (
+                    f"{act}: program {act} discards the column card it resolves at "
+                    f"{_at(use, ('do', *at))}, and a {use.what} resolves no column card "
+                    "(only a Decree column's program does)")
     if isinstance(use.entry, M.BaseModel) and "op" in type(use.entry).model_fields:
         costs = [k for k, x in enumerate(prog.do) if isinstance(x, (M.SpendPart, M.PayPart))]
         if isinstance(prog.do[0], M.ChoosePart) and costs:

@@ -155,3 +155,47 @@ def test_the_decree_with_its_hook_falls_into_turmoil_there(core_kind, order):
     sc.goto(g, "eyrie", "daylight", "resolve_columns")
     assert g.current == e and g.decision == "choose_role"
     assert g.columns(e)["move"] == []
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("ruled", [1, 2])
+def test_a_card_is_discarded_as_it_resolves_where_its_condition_holds(core_kind, order,
+                                                                      ruled):
+    """Law 15.5.2's 'discard the Retinue card if you rule fewer clearings of that suit
+    than ...': the recruit column's program musters at a roost, then discards the card
+    it resolves ('discard' of the 'resolving' card) where she rules fewer than two
+    clearings of the chosen clearing's suit: ruling fox clearing 1 alone, the fox card
+    goes to the discard pile; ruling 1 and 6, it stays."""
+    g, e = game(order, core_kind)
+    sc.put(g, "1", "roost", 1)
+    sc.put(g, "1", "bird-warrior", 1)
+    if ruled == 2:
+        sc.put(g, "6", "bird-warrior", 1)
+    sc.set_column(g, e, "recruit", [FOX])
+    discarded = g.cards_at(g.consts["LOC_DISCARD"]).count(FOX)
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    g.apply("muster 1")
+    assert sc.count(g, "1", "bird-warrior") == 2
+    assert g.columns(e)["recruit"] == ([] if ruled == 1 else [FOX])
+    assert g.cards_at(g.consts["LOC_DISCARD"]).count(FOX) == discarded + (ruled == 1)
+
+
+def test_discarding_the_resolving_card_outside_a_column_is_an_error(tmp_path):
+    """PROGRAM-USE at a menu entry naming the program: an entry resolves no column card."""
+    import json
+    import shutil
+
+    from rootlaw.spec.validate import validate
+    pack = tmp_path / "retinue"
+    shutil.copytree(PACK, pack)
+    (pack / "marquise.json").write_text(json.dumps({
+        "kind": "patch", "target": "faction:marquise",
+        "patch": [{"op": "add", "path": "/turn/daylight/1/menu/-",
+                   "value": {"action": "muster", "buildings": ["sawmill"]}}]}),
+        encoding="utf-8")
+    manifest = json.loads((pack / "pack.json").read_text(encoding="utf-8"))
+    manifest["content"].append("marquise.json")
+    (pack / "pack.json").write_text(json.dumps(manifest), encoding="utf-8")
+    found = [d for d in validate([pack]).diagnostics if d.code == "PROGRAM-USE"]
+    assert any("discards the column card it resolves" in d.message and
+               d.file.endswith("marquise.json") for d in found), found
