@@ -69,6 +69,8 @@ class Instance:
     clearing_of: str = ""       # a column's: the clearing of its action a, an expression
     after_battle: bool = False  # parts follow its 'battle' (then_prog, run by FR_THEN)
     discards_resolving: bool = False  # a column's: discards the card it resolves
+    vouched: set[int] = field(default_factory=set)  # its removes of the actor's pieces
+    #                                                 the listing requires there (id)
 
 
 class _Resolver:
@@ -507,6 +509,13 @@ def _spends(body: list) -> list[int]:
     return [i for i, part in enumerate(body) if isinstance(part, M.SpendPart)]
 
 
+def _before_split(body: list) -> list:
+    """The parts run as the action is taken: those up to a cost or a battle (the parts
+    after it wait on the payment or the battle, so the listing cannot vouch for them)."""
+    splits = _spends(body) + _pays(body) + _battles(body)
+    return body[:min(splits) + 1] if splits else body
+
+
 def _battles(body: list) -> list[int]:
     return [i for i, part in enumerate(body) if isinstance(part, M.BattlePart)]
 
@@ -562,9 +571,23 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                                        else "c"))
     cleared = False  # every enemy piece in the clearing removed by a part before
     targets: list[str] = []  # the tests of the piece a 'replace' replaces (tg)
+    removing: dict[str, int] = {}  # the actor's pieces its removes in the chosen clearing
+    has = r.piece_expr(first.clearing.has) if first is not None and \
+        first.clearing is not None and first.clearing.has is not None else None
+    now_parts = _before_split(body)
     for part in body:
         if isinstance(part, M.RemovePart) and part.pieces == "enemy":
             cleared = True
+        elif isinstance(part, M.RemovePart) and part.piece is not None and \
+                part.at == "clearing" and any(part is x for x in now_parts):
+            # One of the actor's pieces removed (a cost: Law 8.5.4 ...): offered only where
+            # as many are there as the program removes (Law 1.5.4; the choice's own 'has'
+            # says one is).
+            pc = r.piece_expr(part.piece)
+            removing[pc] = removing.get(pc, 0) + 1
+            if removing[pc] > 1 or pc != has:
+                at_clearing.append(f"self.s[S_BOARD + c * NP + {pc}] >= {removing[pc]}")
+            inst.vouched.add(id(part))
         elif isinstance(part, M.PlacePart) and part.require:
             if isinstance(part.piece, M.OfSuit):
                 # One of them left, of the clearing's suit (it checks the supply).
@@ -947,7 +970,7 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             else:
                 d.append(f"        {ind}self.place(p, c, {pc}, {count})")
         elif isinstance(part, M.RemovePart):
-            d += _remove(part, r, code)
+            d += _remove(part, r, code, vouched=id(part) in inst.vouched)
         elif isinstance(part, M.SetStagePart) and part.by is not None:
             # The marker on by 'by' stages, round the ring (a cycle is public).
             by = _value(part.by, code)
@@ -1043,7 +1066,8 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
     return d
 
 
-def _remove(part: M.RemovePart, r: _Resolver, code: _Code, effect: bool = False) -> list[str]:
+def _remove(part: M.RemovePart, r: _Resolver, code: _Code, effect: bool = False,
+            vouched: bool = False) -> list[str]:
     """The lines of a 'remove': every enemy piece or one of the actor's, in the chosen
     clearing c (an effect program's: its clearing, none when -1) or in each clearing j of
     a filter; one removal event (Law 1.5.4), whose reactions (field hospitals, triggers)
@@ -1059,7 +1083,9 @@ def _remove(part: M.RemovePart, r: _Resolver, code: _Code, effect: bool = False)
         assert part.piece is not None  # 'piece' or 'pieces' (validated)
         pc = r.piece_expr(part.piece)
         body = [f"self.remove_piece({x}, {pc}, p)"]
-        if effect or x == "j":
+        if not vouched or effect or x == "j":
+            # Only where one is there (Law 1.5.4): an action's listing requires it as it
+            # is taken (vouched), not after a cost or a battle, in an effect or a filter.
             body = [f"if self.s[S_BOARD + {x} * NP + {pc}] > 0:", *("    " + y for y in body)]
     if isinstance(part.at, M.ClearingFilter):
         tests = _clearing_test(part.at, code, "j")

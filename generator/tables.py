@@ -57,6 +57,10 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "battle_removal_vp", "exclusive_placement", "trigger_cost",
                  "ignore_ambush_as_attacker", "effect", "trigger",
                  "defender_takes_high_roll", "rule_with", "ignore_first_hit")
+# The kinds from this index on are read only by code emitted where a bundle uses them:
+# a bundle using none keeps the ability tables' rows as wide as before they were (the
+# table's layout, which the compiled core's speed is sensitive to: docs/design.md).
+LATE_ABILITY_KINDS = ABILITY_KINDS.index("ignore_first_hit")
 # Ops of effect programs (effects, triggers, immediate cards), in catalogue order.
 # 'part': a program part (models.EFFECT_PARTS), compiled on its own (EOP_A: its index,
 # generator/programs.py compile_effect_part).
@@ -751,8 +755,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                   FOX=0, RABBIT=1, MOUSE=2, BIRD=3, ANY=ANY,
                   PK_WARRIOR=0, PK_BUILDING=1, PK_TOKEN=2,
                   COUNT_ANY=COUNT_ANY, COUNT_BOX=COUNT_BOX, ANY_NUMBER=ANY_NUMBER)
+    # (the ability kinds the tables have rows for: late ones only where used)
+    late = set(t.uses.abilities) & set(ABILITY_KINDS[LATE_ABILITY_KINDS:])
+    kinds = ABILITY_KINDS if late else ABILITY_KINDS[:LATE_ABILITY_KINDS]
     for prefix, codes in (("CK", CARD_KINDS), ("OP", STEP_OPS), ("MA", MENU_ACTIONS),
-                          ("CA", COLUMN_ACTIONS), ("AB", ABILITY_KINDS)):
+                          ("CA", COLUMN_ACTIONS), ("AB", kinds)):
         for i, code in enumerate(codes):
             consts[f"{prefix}_{code.upper()}"] = i
     # Card locations (CARD_LOC values); hands, play areas and Decree columns are ranges.
@@ -902,7 +909,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("ITEM_SUPPLY", [bundle.deck.items[i] for i in items])
 
     # ---- abilities: value per faction and kind, and which roles switch them on
-    NAB = len(ABILITY_KINDS)
+    NAB = len(kinds)
 
     def ability_value(ab) -> int:
         """The one number a static ability kind carries (a VP, a count, a piece ...)."""

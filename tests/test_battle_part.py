@@ -139,3 +139,36 @@ def test_a_battle_the_engine_cannot_run_is_a_located_error(tmp_path, program, wh
     lib.write_text(json.dumps(data, indent=1), encoding="utf-8")
     found = [d for d in validate([pack]).diagnostics if d.code == "PROGRAM-SHAPE"]
     assert any(d.pointer == where and words in d.message for d in found), found
+
+
+@pytest.mark.parametrize("order", TWO + THREE)
+def test_removing_ones_own_piece_is_offered_only_where_it_is(core_kind, order):
+    """Law 1.5.4: a piece of hers removed as part of an action is one that is there: the
+    dismantling (any clearing she rules, a sawmill removed) is offered where she has a
+    sawmill, not where she rules without one.  It used to be offered in both, and the
+    removal drove the clearing's count below zero."""
+    g = game(order, core_kind)
+    sc.put(g, "1", "cat-warrior", 1)
+    sc.put(g, "1", "sawmill", 1)
+    sc.put(g, "5", "cat-warrior", 1)
+    sc.goto(g, "marquise", "daylight", "actions")
+    assert sorted(a for a in g.legal() if a.startswith("dismantle")) == ["dismantle 1"]
+    g.apply("dismantle 1")
+    assert sc.count(g, "1", "sawmill") == 0 and sc.count(g, "1", "wood") == 1
+    assert sc.count(g, "5", "sawmill") == 0
+
+
+@pytest.mark.parametrize("order", TWO)
+def test_a_removal_after_the_battle_finds_the_piece_gone(core_kind, order):
+    """The withdrawal's warrior removed after its battle: her one warrior fell in it, so
+    nothing is removed and every count stays whole (no piece below zero, the supply and
+    the map adding up to her warriors)."""
+    g = game(order, core_kind)
+    sc.put(g, "5", "cat-warrior", 1)
+    sc.put(g, "5", "bird-warrior", 3)
+    sc.goto(g, "marquise", "daylight", "actions")
+    sc.set_dice(g, 3, 2)
+    g.apply("withdraw 5")
+    assert sc.count(g, "5", "cat-warrior") == 0
+    on_map = sum(sc.count(g, str(c), "cat-warrior") for c in range(1, 13))
+    assert on_map + sc.supply(g, "cat-warrior") == sc.piece_total(g, "cat-warrior")
