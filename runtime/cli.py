@@ -633,6 +633,14 @@ def cmd_perft(args) -> int:
 # ---------------------------------------------------------------------- scenario
 
 
+def _own_pack(path: Path) -> Path | None:
+    """The pack folder a scenario file lies in (a folder above it with a pack.json)."""
+    for d in path.resolve().parents:
+        if (d / "pack.json").is_file():
+            return d
+    return None
+
+
 def cmd_scenario(args) -> int:
     from .scenario import run_file, scenarios_markdown
 
@@ -643,8 +651,15 @@ def cmd_scenario(args) -> int:
         p = Path(raw)
         files += sorted(p.rglob("*.json")) if p.is_dir() else [p]
     failed = 0
+    bundles: dict = {}
     for f in files:
-        problems = run_file(f, bundle=_bundle(args), pure=args.pure)
+        # Without --pack, a scenario inside a pack's folder is the pack's (a pack's own
+        # scenarios/ folder, as validate finds them).
+        own = None if getattr(args, "pack", None) else _own_pack(f)
+        if own not in bundles:
+            bundles[own] = resolve([own], map_id=args.map, deck_id=args.deck) \
+                if own is not None else _bundle(args)
+        problems = run_file(f, bundle=bundles[own], pure=args.pure)
         if problems:
             failed += 1
             print(f"FAIL {f}")

@@ -719,6 +719,15 @@ def test_example_pack_scenarios_pass_on_its_map(capsys):
         "'move 1->6 x1' is no action this game can express" in out
 
 
+def test_a_packs_own_scenarios_run_with_the_pack_unasked(capsys):
+    """A scenario inside a pack's folder is the pack's: its own scenarios/ run without
+    --pack (on the pack's default map), as validate runs them."""
+    example = Path(__file__).resolve().parent.parent / "examples" / "homebrew-map"
+    rc, out, err = run(capsys, "scenario", str(example / "scenarios"))
+    assert rc == 0, out + err
+    assert out.splitlines()[-1] == "3 passed, 0 failed"
+
+
 def test_an_unwritable_log_is_a_located_error_not_a_traceback(capsys, tmp_path):
     blocker = tmp_path / "file"
     blocker.write_text("x")
