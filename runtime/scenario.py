@@ -1542,7 +1542,8 @@ def scenarios_markdown() -> str:
         "docs/scenarios.md`; do not edit by hand.", "",
         "A scenario puts a game in a chosen position, takes decisions by notation, and "
         "checks what holds after each step. `rootlaw scenario FILES...` runs them (a "
-        "folder runs every `*.json` in it) and prints `N passed, M failed`; the exit code "
+        "folder runs every `*.json` in it; a file inside a pack's folder on that pack, "
+        "unless `--pack` says which) and prints `N passed, M failed`; the exit code "
         "is non-zero on failure, so content packs can run their scenarios in CI "
         "(`rootlaw check --pack` runs a pack's `scenarios/` folder too).", "",
         "```json", pretty_json(ex["scenario"]), "```", "",

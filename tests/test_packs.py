@@ -4,6 +4,7 @@ discovery path, and data-only packs that never run code (docs/packs.md)."""
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -197,11 +198,18 @@ def test_a_patch_gives_the_bundle_a_copy_and_edit_gives(tmp_path):
     assert core_key(resolve([copied])) == core_key(resolve([FOUR]))
 
 
-def test_four_actions_scenario_passes_with_the_pack_and_fails_without(capsys):
+def test_four_actions_scenario_passes_with_the_pack_and_fails_without(capsys, tmp_path):
+    """The scenario needs the pack: it passes with --pack, and inside the pack's folder
+    (its own scenarios/ run on it unasked), and fails on the base game alone (a copy
+    outside any pack, no --pack)."""
     scen = str(FOUR / "scenarios")
     assert main(["scenario", "--pack", str(FOUR), scen]) == 0
     assert "1 passed, 0 failed" in capsys.readouterr().out
-    assert main(["scenario", scen]) == 1
+    assert main(["scenario", scen]) == 0
+    assert "1 passed, 0 failed" in capsys.readouterr().out
+    outside = tmp_path / "scenarios"
+    shutil.copytree(FOUR / "scenarios", outside)
+    assert main(["scenario", str(outside)]) == 1
     assert "0 passed, 1 failed" in capsys.readouterr().out
 
 
