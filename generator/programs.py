@@ -574,19 +574,20 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     removing: dict[str, int] = {}  # the actor's pieces its removes in the chosen clearing
     has = r.piece_expr(first.clearing.has) if first is not None and \
         first.clearing is not None and first.clearing.has is not None else None
-    now_parts = _before_split(body)
+    now = _before_split(body)  # run as the action is taken; the rest once paid or fought
+    later = body[len(now):]
     for part in body:
         if isinstance(part, M.RemovePart) and part.pieces == "enemy":
             cleared = True
         elif isinstance(part, M.RemovePart) and part.piece is not None and \
-                part.at == "clearing" and any(part is x for x in now_parts):
+                part.at == "clearing" and any(part is x for x in now):
             # One of the actor's pieces removed (a cost: Law 8.5.4 ...): offered only where
             # as many are there as the program removes (Law 1.5.4; the choice's own 'has'
             # says one is).
-            pc = r.piece_expr(part.piece)
-            removing[pc] = removing.get(pc, 0) + 1
-            if removing[pc] > 1 or pc != has:
-                at_clearing.append(f"self.s[S_BOARD + c * NP + {pc}] >= {removing[pc]}")
+            gone = r.piece_expr(part.piece)
+            removing[gone] = removing.get(gone, 0) + 1
+            if removing[gone] > 1 or gone != has:
+                at_clearing.append(f"self.s[S_BOARD + c * NP + {gone}] >= {removing[gone]}")
             inst.vouched.add(id(part))
         elif isinstance(part, M.PlacePart) and part.require:
             if isinstance(part.piece, M.OfSuit):
@@ -803,20 +804,15 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     spends = _spends(body)
     if len(spends) > 1:
         raise ProgramError(f"program {inst.program}: one 'spend' a program, for now")
-    now, later = (body[:spends[0] + 1], body[spends[0] + 1:]) if spends else (body, [])
     pays = _pays(body)
     if pays and (spends or len(pays) > 1):
         raise ProgramError(f"program {inst.program}: one cost ('spend' or 'pay') a program, "
                            "for now")
-    if pays:
-        now, later = body[:pays[0] + 1], body[pays[0] + 1:]
     battles = _battles(body)
     if battles and (spends or pays or len(battles) > 1 or inst.shape != "clearing"):
         raise ProgramError(f"program {inst.program}: one 'battle' a program, without a "
                            "cost, after a choice of a clearing alone, for now")
-    if battles:
-        now, later = body[:battles[0] + 1], body[battles[0] + 1:]
-        inst.after_battle = bool(later)
+    inst.after_battle = bool(battles and later)
     if (spends or pays) and any(isinstance(x, M.ReplacePart) for x in later):
         raise ProgramError(f"program {inst.program}: a 'replace' after a cost is not "
                            "supported yet")

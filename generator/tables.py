@@ -789,7 +789,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("CLEARING_SLOTS", [clearings[c].slots for c in c_ids])
     t.put("CLEARING_RUIN", [int(clearings[c].ruin) for c in c_ids])
     t.put("CLEARING_CORNER", [int(clearings[c].corner) for c in c_ids])
-    if M.reads_edge((bundle.library, bundle.deck, bundle.factions)):
+    if bundle.reads_edge:
         # (only where content reads it: the tables of a bundle that does not are as
         # they were before maps marked their edge)
         t.put("CLEARING_EDGE", [int(clearings[c].edge) for c in c_ids])

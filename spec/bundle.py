@@ -146,6 +146,12 @@ class Bundle:
         return self.libraries if self.libraries is not None else (standard_library(),)
 
     @cached_property
+    def reads_edge(self) -> bool:
+        """Whether the bundle's content reads the map's edge (its marks are rules then:
+        in the hash and the core's tables)."""
+        return reads_edge((self.library, self.deck, self.factions))
+
+    @cached_property
     def programs(self) -> dict[str, Program]:
         """Every named program, by id (a later library's replaces an earlier one's)."""
         return {pid: prog for lib in self.library for pid, prog in lib.programs.items()}
@@ -161,8 +167,7 @@ class Bundle:
         return {
             **({"libraries": own} if own else {}),
             "map": _without_added_defaults(self.map, self.map.model_dump(
-                mode="json", exclude=_MAP_DRAWING if reads_edge(
-                    (self.library, self.deck, self.factions)) else _MAP_UNREAD_EDGE)),
+                mode="json", exclude=_MAP_DRAWING if self.reads_edge else _MAP_UNREAD_EDGE)),
             "deck": _with_losses_as_written(self.deck, _with_effect_op_dumps(
                 self.deck, _without_added_defaults(
                     self.deck, self.deck.model_dump(mode="json")))),

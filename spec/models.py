@@ -1809,15 +1809,7 @@ class ClearingFilter(Strict):
 def reads_edge(content: Any) -> bool:
     """Whether a clearing filter anywhere in this content (a model, or lists, tuples
     and dicts of them) reads the map's edge ('edge')."""
-    if isinstance(content, ClearingFilter) and content.edge is not None:
-        return True
-    if isinstance(content, BaseModel):
-        return any(reads_edge(getattr(content, name)) for name in type(content).model_fields)
-    if isinstance(content, (list, tuple)):
-        return any(reads_edge(m) for m in content)
-    if isinstance(content, dict):
-        return any(reads_edge(m) for m in content.values())
-    return False
+    return any(isinstance(x, ClearingFilter) and x.edge is not None for x in walk(content))
 
 
 class CardChoice(Strict):
