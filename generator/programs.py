@@ -1117,7 +1117,7 @@ def compile_use(entry: M.ProgramEntry | M.ProgramStep, prog: M.Program, index: i
     return inst
 
 
-def compile_column_use(column: M.Column, prog: M.Program, index: int, faction_index: int,
+def compile_column_use(column: M.ColumnWay, prog: M.Program, index: int, faction_index: int,
                        bundle, pidx: dict[str, int], pieces: list) -> Instance:
     """The instance of ``prog`` a column of faction ``faction_index`` runs (its 'action'
     names the program, its fields bind the parameters): a menu entry's, whose listing

@@ -75,6 +75,8 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         # add_to_columns steps with a cap on all columns' cards or a shift (Law 15.6.2).
         column_limits="COLUMNS_SHIFT" in t.consts,
         column_shift=bool(t.consts.get("SHIFTS")),
+        # Columns whose cards are taken one of several ways ('or', Law 15.5.2).
+        column_ways="CW" in t.consts,
         # resolve_columns steps without a hook: their cards optional (Law 15.5.2).
         optional_columns=bool(t.consts.get("OPTIONAL_COLUMNS")),
         # A column's program discards the card it resolves (Law 15.5.2): kept at S_RESOLVING.

@@ -482,7 +482,7 @@ def content_uses(bundle: Bundle) -> Uses:
              for x in entries(op.menu)]
     columns = []
     for f in bundle.factions:
-        for col in f.columns:
+        for col in (w for c in f.columns for _, w in c.ways()):
             prog = library.get(col.action) if col.action not in M.COLUMN_ROUTINES else None
             columns.append(col.action if prog is None else "program")
             if prog is not None:
@@ -975,17 +975,29 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("KIND_CARDS", kind_cards)
 
     # ---- columns and roles
+    # A column's own action is its first way (COL_ACTION, COL_PROG); its 'or' ways, where
+    # a bundle has any, are CW more a column (COL_WAY_ACTION, COL_WAY_PROG; -1: none).
+    CW = max([len(c.or_) for f in factions for c in f.columns] + [0])
     col_action = [-1] * (F * L)
     col_prog = [-1] * (F * L)  # a program's column: its instance, compiled below
-    column_uses: list[tuple[int, int, M.Column]] = []
+    way_action = [-1] * (F * L * CW)
+    way_prog = [-1] * (F * L * CW)
+    column_uses: list[tuple[list[int], int, M.ColumnWay, str]] = []
     for fi, f in enumerate(factions):
         for li, column in enumerate(f.columns):
-            if column.action in M.COLUMN_ROUTINES:
-                col_action[fi * L + li] = COLUMN_ACTIONS.index(column.action)
-            else:
-                col_action[fi * L + li] = COLUMN_ACTIONS.index("program")
-                column_uses.append((fi * L + li, fi, column))
+            for at, way in column.ways():
+                w = at[1] if at else -1
+                actions, progs = (col_action, col_prog) if w < 0 else (way_action, way_prog)
+                slot = fi * L + li if w < 0 else (fi * L + li) * CW + w
+                if way.action in M.COLUMN_ROUTINES:
+                    actions[slot] = COLUMN_ACTIONS.index(way.action)
+                else:
+                    actions[slot] = COLUMN_ACTIONS.index("program")
+                    column_uses.append((progs, slot, way, column.id))
     t.put("COL_ACTION", col_action)
+    if CW:
+        consts["CW"] = CW
+        t.put("COL_WAY_ACTION", way_action)
     t.put("FACTION_NCOLS", [len(f.columns) for f in factions])
     t.put("FACTION_NROLES", [len(f.roles) for f in factions])
     role_tuck = [0] * (F * R)  # bitmask of columns
@@ -1165,15 +1177,18 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         pc[st] = int(t.programs[-1].shape in ("card", "clearing_card"))  # of a hand card
     # The columns' programs (the Decree, Law 7.5.2): after the steps', so theirs keep
     # their numbers.
-    for slot, fi, column in column_uses:
-        col_program = library.get(column.action)
+    for progs, slot, way, column_id in column_uses:
+        col_program = library.get(way.action)
         if col_program is None:
-            raise ProgramError(f"column {column.id}: no program {column.action!r} "
+            raise ProgramError(f"column {column_id}: no program {way.action!r} "
                                "(PROGRAM-REF)")
-        col_prog[slot] = len(t.programs)
-        t.programs.append(compile_column_use(column, col_program, len(t.programs), fi,
+        fi = slot // L if progs is col_prog else slot // (L * CW)
+        progs[slot] = len(t.programs)
+        t.programs.append(compile_column_use(way, col_program, len(t.programs), fi,
                                              bundle, pidx, pieces))
     t.put("COL_PROG", col_prog)
+    if CW:
+        t.put("COL_WAY_PROG", way_prog)
     # ---- effect programs (usable effects, triggers, immediate cards): one flat table
     eop: list[int] = []
     ea: list[int] = []

@@ -55,7 +55,7 @@ NOUNS: dict[type, str] = {
     M.Clearing: "a clearing", M.Forest: "a forest", M.MapSpec: "a map", M.Card: "a card",
     M.DeckSpec: "a deck", M.Track: "a track", M.Piece: "a piece", M.Zone: "a zone",
     M.Box: "a box", M.FromBox: "a count from a box", M.FactionCard: "a faction card",
-    M.Column: "a column", M.Role: "a role", M.Cycle: "a cycle", M.Turn: "a turn",
+    M.Column: "a column", M.ColumnWay: "a way of taking a column's card", M.Role: "a role", M.Cycle: "a cycle", M.Turn: "a turn",
     M.FactionSpec: "a faction", M.PackSpec: "a pack manifest", M.PatchSpec: "a patch",
     M.ClearingFilter: "a clearing filter", M.TrackCost: "a track's next cost",
     M.WarriorsAt: "a count of warriors", M.PiecesAt: "a count of pieces",

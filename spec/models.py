@@ -316,7 +316,24 @@ column runs a program of the bundle's libraries."""
 FIRST_COLUMN_PROGRAMS = {"recruit": "recruit_at", "build": "build_ruled"}
 
 
-class Column(BaseModel):
+class ColumnWay(BaseModel):
+    """One way of taking a column's card: the general Law's move or battle, or a program
+    of the bundle's libraries whose first choice is a clearing (or a piece and a
+    clearing), its other fields binding the program's parameters as a menu entry's do."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, use_attribute_docstrings=True,
+                              strict=True)
+    __pydantic_extra__: dict[str, ParamValue]  # type: ignore[assignment]
+
+    action: ProgramName
+    """'move', 'battle', or a program's name (standard: recruit_at, build_ruled)."""
+
+    def fields(self) -> dict[str, ParamValue]:
+        """The fields that bind the program's parameters, as written."""
+        return dict(self.model_extra or {})
+
+
+class Column(ColumnWay):
     """A column of cards resolved in order by 'resolve_columns' (the Decree, Law 7.5.2):
     each card of the column is taken as the column's action in a clearing matching the
     card.  The action is the general Law's move or battle, or a program of the bundle's
@@ -324,15 +341,20 @@ class Column(BaseModel):
     fields bind the program's parameters, as a menu entry's do.  A program's card
     fails (the resolve step's 'on_fail' hook) when it has no option in a matching
     clearing, or when a placement it makes falls short (Law 1.5.4: placed as far as the
-    supply allows, yet the card is not fully taken: 7.5.2, the Charismatic's two)."""
+    supply allows, yet the card is not fully taken: 7.5.2, the Charismatic's two).
+    With 'or', each card is taken one of several ways, the player's choice (Law 15.5.2,
+    the Keepers' 'take a move from it, or recover relics from it'): a card fails only
+    when no way of taking it has an option."""
 
     model_config = ConfigDict(extra="allow", frozen=True, use_attribute_docstrings=True,
-                              strict=True)
-    __pydantic_extra__: dict[str, ParamValue]  # type: ignore[assignment]
+                              strict=True, populate_by_name=True)
 
     id: Ident
-    action: ProgramName
-    """'move', 'battle', or a program's name (standard: recruit_at, build_ruled)."""
+    or_: list[ColumnWay] = Field(default=[], alias="or", max_length=3,
+                                 json_schema_extra=ADDED_LATER)
+    """Other ways of taking the column's card, each an action and its fields: the card is
+    taken by the column's action or by one of these, as the player chooses (Law 15.5.2,
+    'Move or Recover').  No two ways may be of the same action type (COLUMN-WAYS)."""
     building: Ident | None = None
     """First spelling (with action 'recruit' or 'build'): the building recruited at or
     placed; read as the program recruit_at or build_ruled with buildings [building]."""
@@ -349,14 +371,17 @@ class Column(BaseModel):
                     "buildings": [data["building"]]}
         return data
 
-    def fields(self) -> dict[str, ParamValue]:
-        """The fields that bind the program's parameters, as written."""
-        return dict(self.model_extra or {})
+    def ways(self) -> list[tuple[tuple, ColumnWay]]:
+        """Each way of taking the column's card, with its location in the column: the
+        column's own action first, then its 'or' ones."""
+        return [((), self), *((("or", k), w) for k, w in enumerate(self.or_))]
 
     def first_spelling(self) -> dict | None:
         """The column as first written, when it says what a first spelling said (the
         rules hash's dump): {"action": "recruit", "building": b}, or None."""
         fields = self.fields()
+        if self.or_:
+            return None
         for action, program in FIRST_COLUMN_PROGRAMS.items():
             b = fields.get("buildings")
             if self.action == program and set(fields) == {"buildings"} and \
@@ -873,7 +898,7 @@ def walk(obj: Any) -> Iterator[BaseModel]:
             yield from walk(v)
 
 
-def use_fields(entry: ProgramEntry | ProgramStep | Column) -> dict[str, Any]:
+def use_fields(entry: ProgramEntry | ProgramStep | ColumnWay) -> dict[str, Any]:
     """The fields a use of a program (a menu entry, a step or a column) gives its
     parameters, as written (``Program.bind`` fills in the defaults)."""
     return entry.fields()

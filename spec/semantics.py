@@ -1476,7 +1476,7 @@ def _reads_cycle(use: Any, cycle: str) -> bool:
     """Whether a use of a program (a step, a menu entry, a column) may read a cycle: it binds a
     field to it, and its program is no standard one that only moves it on (a pack's own
     program is seen at its uses: a suit or a stage read of it, CYCLE-STAGE)."""
-    if not isinstance(use, (M.ProgramStep, M.ProgramEntry, M.Column)) or \
+    if not isinstance(use, (M.ProgramStep, M.ProgramEntry, M.ColumnWay)) or \
             cycle not in use.fields().values():
         return False
     prog = _step_program(use) if isinstance(use, M.ProgramStep) else None
@@ -1487,7 +1487,7 @@ def _may_set_cycle(use: Any, cycle: str) -> bool:
     """Whether a use of a program may put a cycle's marker on a stage (set_stage): it
     binds a field to the cycle, and its program is a pack's own (seen at its uses, not
     here) or a standard one with a 'set_stage'."""
-    if not isinstance(use, (M.ProgramStep, M.ProgramEntry, M.Column)) or \
+    if not isinstance(use, (M.ProgramStep, M.ProgramEntry, M.ColumnWay)) or \
             cycle not in use.fields().values():
         return False
     prog = _step_program(use) if isinstance(use, M.ProgramStep) else None
@@ -1504,7 +1504,8 @@ def _may_set_cycle(use: Any, cycle: str) -> bool:
 def _cycle_stuck(f: M.FactionSpec):
     steps = [s for _, prog in _programs(f) for s in prog]
     # (a column that runs a program binds its fields as a menu entry does: Law 7.5.2)
-    uses = [*steps, *(e for _, menu in _menus(f) for e in menu), *f.columns]
+    uses = [*steps, *(e for _, menu in _menus(f) for e in menu),
+            *(w for c in f.columns for _, w in c.ways())]
     for i, cy in enumerate(f.cycles):
         moves = [by for s in steps for c, by in _advances(s) if c == cy.id]
         read = any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps) or \
@@ -2220,7 +2221,12 @@ class _Use:
     def what(self) -> str:
         """What the use is, in the author's words: a step or a menu entry."""
         return "step" if isinstance(self.entry, M.ProgramStep) else \
-            "column" if isinstance(self.entry, M.Column) else "entry"
+            "column" if isinstance(self.entry, M.ColumnWay) else "entry"
+
+    @property
+    def column(self) -> str:
+        """A column's use: the column's id (its 'or' ways are uses of their own)."""
+        return self.faction.columns[self.loc[1]].id
 
 
 _UNBOUND = object()
@@ -2250,12 +2256,14 @@ def _column_uses(fs: tuple[M.FactionSpec, ...],
     fields bind the parameters, as a menu entry's do."""
     for f in fs:
         for i, col in enumerate(f.columns):
-            lib = programs.get(col.action) if col.action not in M.COLUMN_ROUTINES else None
-            if lib is None:
-                continue
-            bound = lib.program.bind(M.use_fields(col))
-            params = {name: bound.get(name, _UNBOUND) for name in lib.program.params}
-            yield _Use(f, ("columns", i), col, f, col.action, lib, params)
+            for at, way in col.ways():
+                lib = programs.get(way.action) if way.action not in M.COLUMN_ROUTINES \
+                    else None
+                if lib is None:
+                    continue
+                bound = lib.program.bind(M.use_fields(way))
+                params = {name: bound.get(name, _UNBOUND) for name in lib.program.params}
+                yield _Use(f, ("columns", i, *at), way, f, way.action, lib, params)
 
 
 def _step_uses(fs: tuple[M.FactionSpec, ...], programs: dict[str, Library]) -> Iterator[_Use]:
@@ -2374,6 +2382,30 @@ def _least_chosen_cost(use: _Use) -> int | None:
     return min(costs) if costs else None
 
 
+@check("COLUMN-WAYS", "error", USES,
+       "A column whose ways of taking a card ('or') include two of one action type (two "
+       "moves, or two programs of one verb): a card is taken by the way whose action the "
+       "player picks, and the engine tells ways apart by their action's type.",
+       example="keepers.json:60: COLUMN-WAYS at /columns/2/or/0/action: column roam: "
+               "'move' is taken as the column's own action is (a move): one way per "
+               "action type")
+def _column_ways(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                 programs: dict[str, Library]):
+    for f in fs:
+        for i, col in enumerate(f.columns):
+            seen: dict[str, str] = {}
+            for at, way in col.ways():
+                lib = programs.get(way.action)
+                kind = way.action if way.action in M.COLUMN_ROUTINES or lib is None else \
+                    lib.program.verb or way.action
+                if kind in seen:
+                    yield f, ("columns", i, *at, "action"), (
+                        f"column {col.id}: {way.action!r} is taken as {seen[kind]} is "
+                        f"(a {kind}): one way per action type")
+                seen.setdefault(kind, "the column's own action" if not at
+                                else f"way {at[1]} ({way.action!r})")
+
+
 @check("PROGRAM-USE", "error", USES,
        "A menu entry runs a program that cannot run for its faction: the program names a "
        "piece, zone or box (by its id, or through a parameter the entry binds) that the "
@@ -2461,12 +2493,13 @@ def _entry_programs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                         f"{', '.join(sorted(programs)) or 'none'})")
     for f in fs:
         for i, col in enumerate(f.columns):
-            if col.action not in M.COLUMN_ROUTINES and col.action not in programs:
-                yield f, ("columns", i, "action"), (
-                    f"column {col.id}: {col.action!r} is no column action or program"
-                    f"{did_you_mean(col.action, [*M.COLUMN_ROUTINES, *programs])} (the "
-                    f"Law's: {', '.join(M.COLUMN_ROUTINES)}; programs: "
-                    f"{', '.join(sorted(programs)) or 'none'})")
+            for at, way in col.ways():
+                if way.action not in M.COLUMN_ROUTINES and way.action not in programs:
+                    yield f, ("columns", i, *at, "action"), (
+                        f"column {col.id}: {way.action!r} is no column action or program"
+                        f"{did_you_mean(way.action, [*M.COLUMN_ROUTINES, *programs])} (the "
+                        f"Law's: {', '.join(M.COLUMN_ROUTINES)}; programs: "
+                        f"{', '.join(sorted(programs)) or 'none'})")
     steps = [*M.ENGINE_STEP_OPS, *programs]
     for f in fs:
         for loc, program in _programs(f):
@@ -2712,7 +2745,7 @@ def _use_shape(use: _Use) -> Iterator[tuple[Any, Loc, str]]:
     """A step's program that chooses and pays a cost (a cost's continuation is a menu
     entry's), or a menu entry's program that is no action (it has no verb)."""
     prog, act = use.lib.program, use.name
-    if not isinstance(use.entry, M.Column):
+    if not isinstance(use.entry, M.ColumnWay):
         for at, part in M.flat_parts(prog.do):
             if isinstance(part, M.DiscardPart) and part.card == "resolving":
                 yield use.doc, use.loc, (
@@ -2726,25 +2759,25 @@ def _use_shape(use: _Use) -> Iterator[tuple[Any, Loc, str]]:
                 f"{act}: program {act} chooses and pays a cost at "
                 f"{_at(use, ('do', costs[0]))}: a step's choice pays none (a cost's "
                 "parts after it are a menu entry's; name it in an 'actions' menu)")
-    elif isinstance(use.entry, M.Column):
+    elif isinstance(use.entry, M.ColumnWay):
         first = prog.do[0]
         chooses = isinstance(first, M.ChoosePart) and first.clearing is not None and \
             first.card is None and first.stage is None
         costs = [k for k, x in enumerate(prog.do) if isinstance(x, (M.SpendPart, M.PayPart))]
         if prog.verb is None or prog.verb == M.STEP_CHOICE_VERB or not chooses:
             yield use.doc, use.loc, (
-                f"column {use.entry.id}: program {act} ({_at(use, ())}) must begin with a "
+                f"column {use.column}: program {act} ({_at(use, ())}) must begin with a "
                 "choice of a clearing (or of a piece and a clearing), in a verb of its "
                 "own: a column's card is taken as its action in a clearing matching the "
                 "card (Law 7.5.2)")
         elif costs:
             yield use.doc, use.loc, (
-                f"column {use.entry.id}: program {act} pays a cost at "
+                f"column {use.column}: program {act} pays a cost at "
                 f"{_at(use, ('do', costs[0]))}: a column's action pays none (its card is "
                 "its cost, Law 7.5.2)")
         elif prog.once_per_turn:
             yield use.doc, use.loc, (
-                f"column {use.entry.id}: program {act} is once a turn "
+                f"column {use.column}: program {act} is once a turn "
                 f"({_at(use, ('once_per_turn',))}): a column takes it once for each card")
     elif prog.verb is None:
         yield use.doc, use.loc, (

@@ -689,7 +689,8 @@ def test_every_check_code_has_a_fixture_that_triggers_it():
                   "ZONE-CAPACITY", "CYCLE-STUCK", "FOREST-SCORE", "PROGRAM-USE",
                   "PROGRAM-NEVER", "ZONE-DISCARDS-TWO", "KEY-UNKNOWN",
                   "CYCLE-STAGE",  # (test_stage_parts.py)
-                  "MAP-EDGE-NONE"}  # (test_map_edge.py)
+                  "MAP-EDGE-NONE",  # (test_map_edge.py)
+                  "COLUMN-WAYS"}  # (test_column_ways.py)
     assert {c.code for c in CHECKS} <= triggered
 
 
