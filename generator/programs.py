@@ -505,6 +505,42 @@ def _count(f: M.ClearingFilter, code: _Code) -> str:
                    ("        n: i64 = 0",))
 
 
+def _forest_test(f: M.ForestFilter, code: _Code, fo: str) -> list[str]:
+    """The tests of a forest filter on forest ``fo`` (its pieces, and the clearings it
+    touches)."""
+    r = code.r
+    tests: list[str] = []
+    if f.has is not None:
+        tests.append(f"self.s[S_FOREST + {fo} * NP + {r.piece(f.has)}] > 0")
+    if f.lacks is not None:
+        tests += [f"self.s[S_FOREST + {fo} * NP + {x}] == 0" for x in r.pieces(f.lacks)]
+    if f.adjacent_to is not None:
+        tests.append(f"self.{_touching(f.adjacent_to, code)}(p, c, {fo})")
+    if f.away_from is not None:
+        tests.append(f"not self.{_touching(f.away_from, code)}(p, c, {fo})")
+    return tests
+
+
+def _touching(f: M.ClearingFilter, code: _Code) -> str:
+    """A helper method: whether forest x touches a clearing that passes f (Law 2.4)."""
+    return _helper(code, "touch", "Whether forest x touches a clearing that passes the "
+                   "filter (c: the chosen clearing).", f, "p: i64, c: i64, x: i64",
+                   "self.forest_touches(x, j)", "return 1", "0")
+
+
+def _placing(part: M.PlacePart, r: _Resolver, count: str, place: str,
+             indent: str) -> list[str]:
+    """The lines placing ``count`` of a placement's piece at one place (``place``: the
+    call, with slots for the piece and how many): a random piece drawn for each one."""
+    if not isinstance(part.piece, M.RandomPiece):
+        return [indent + place.format(r.piece_expr(part.piece), count)]
+    mask = _mask(r.pieces(part.piece.random))
+    return [f"{indent}for u in range({count}):",
+            f"{indent}    b = self.draw_piece({mask})",
+            f"{indent}    if b >= 0:",
+            f"{indent}        {place.format('b', 1)}"]
+
+
 def _spends(body: list) -> list[int]:
     return [i for i, part in enumerate(body) if isinstance(part, M.SpendPart)]
 
@@ -590,6 +626,15 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                 at_clearing.append(f"self.s[S_BOARD + c * NP + {gone}] >= {removing[gone]}")
             inst.vouched.add(id(part))
         elif isinstance(part, M.PlacePart) and part.require:
+            if isinstance(part.piece, M.RandomPiece):
+                # Drawn from the supply as it is placed: one of them must be left.
+                among = r.pieces(part.piece.random)
+                before.append("(" + " + ".join(f"self.s[S_SUPPLY + {x}]" for x in among)
+                              + ") == 0")
+                continue  # in each clearing or forest of a filter, as far as it allows
+            if isinstance(part.at, M.AtEachForest):
+                before.append(f"self.s[S_SUPPLY + {r.piece(part.piece)}] == 0")
+                continue  # as far as the supply allows (Law 1.5.4)
             if isinstance(part.piece, M.OfSuit):
                 # One of them left, of the clearing's suit (it checks the supply).
                 among = r.pieces(part.piece.among)
@@ -900,7 +945,8 @@ def _locals(lines: list[str]) -> list[str]:
     """Lines with the declarations of the locals they use (b: a piece of a suit, e: an
     enemy piece, j: a clearing of a filter) first."""
     decls = [f"        {v}: i64" for v, use in (("b", "        b = "), ("e", "for e in "),
-                                                   ("j", "for j in "))
+                                                   ("j", "for j in "), ("fo", "for fo in "),
+                                                   ("u", "for u in "))
              if any(use in x for x in lines)]
     return decls + lines
 
@@ -940,9 +986,28 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                          f"{_suit_expr(part.piece)})")
                 d.append("        if b >= 0:")
                 pc, ind = "b", "    "
+            elif isinstance(part.piece, M.RandomPiece):
+                pc = "b"  # drawn anew for each piece placed
+                if isinstance(part.at, str) or isinstance(part.at, M.AtEach):
+                    raise ProgramError(f"program {inst.program}: a random piece is placed "
+                                       "in each clearing or forest of a filter")
             else:
                 pc = r.piece_expr(part.piece)
-            if isinstance(part.at, M.AtEach):
+            if isinstance(part.at, M.AtEachForest):
+                # One placement per forest passing the filter, in the map's order of its
+                # forests (Law 15.3.1: a relic in each forest).
+                tests = _forest_test(part.at.each_forest, code, "fo")
+                d += [f"        for fo in range(NFOREST):",
+                      f"            if {' and '.join(tests) or '1'}:"]
+                d += _placing(part, r, count, "self.place_in_forest(p, fo, {}, {})",
+                              "                ")
+            elif isinstance(part.piece, M.RandomPiece):
+                assert isinstance(part.at, M.AtEachClearing)
+                tests = _clearing_test(part.at.each_clearing, code, "j")
+                d += ["        for j in range(C):",
+                      f"            if {' and '.join(tests) or '1'}:"]
+                d += _placing(part, r, count, "self.place(p, j, {}, {})", "                ")
+            elif isinstance(part.at, M.AtEach):
                 d.append(f"        {ind}self.place_per_building(p, {r.piece(part.at.each)}, "
                          f"{pc})")
             elif isinstance(part.at, M.AtEachClearing):
@@ -1483,7 +1548,8 @@ def _effect_place(part: M.PlacePart, r: _Resolver, code: _Code, inst: Instance,
     keep's clearing), for p: in the program's clearing c, or in each clearing that passes
     a filter; as far as the supply allows (Law 1.5.4).  With the lines of its check:
     whether it would place anywhere (a clearing, the piece in the supply)."""
-    if isinstance(part.piece, M.OfSuit) or isinstance(part.at, M.AtEach) or part.score:
+    if isinstance(part.piece, (M.OfSuit, M.RandomPiece)) or \
+            isinstance(part.at, (M.AtEach, M.AtEachForest)) or part.score:
         raise ProgramError(f"{where}: an effect program's place puts a piece in its "
                            "clearing or in each clearing of a filter (EFFECT-PART)")
     count = _value(part.count, code)

@@ -63,6 +63,7 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         abilities=u.abilities,
         eops=u.eops,
         parts=u.parts,
+        values=u.values,
         frames=u.frames,
         # A zone of the bundle's takes every card spent or discarded (Law 10.6.2).
         catch_discards=t.consts.get("CATCH_F", -1) >= 0,

@@ -45,8 +45,9 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "discard_all", "draw", "put_all", "replace", "take_home",
               "give", "show", "set_stage", "if", "battle")
-# Values of programs whose code lives in a family of its own (the partial they pull in).
-VALUE_KINDS = ("forests_held",)
+# Values and places of programs whose code lives in a family of its own (the partial
+# they pull in): a count of forests held, pieces placed in forests.
+VALUE_KINDS = ("forests_held", "each_forest")
 # Menu entries the engine has a routine for; every other entry names a program of the
 # bundle's libraries ("program": MENU_A is its instance, generator/programs.py).
 MENU_ACTIONS = ("battle", "march", "craft", "program")
@@ -110,8 +111,9 @@ FRAME_KINDS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "plac
 #   moved       (from clearing, to clearing, piece, how many)
 #   paid        (seat, clearing, piece: one piece back to its supply as a cost, Law 6.5.4)
 #   hit_ignored (seat, clearing: the first hit it took in the battle there, Law 15.2.4)
+#   placed_in_forest (seat, forest, piece, how many: Law 15.3.1)
 EVENTS = ("card", "placed", "removed", "scored", "roll", "hits", "shown", "hook", "trigger",
-          "reshuffled", "won", "turn", "moved", "paid", "hit_ignored")
+          "reshuffled", "won", "turn", "moved", "paid", "hit_ignored", "placed_in_forest")
 EVENT_WIDTH = 5
 # Why VP were scored (the 'scored' event): a track's space uncovered by a piece placed, a
 # card crafted, a usable effect or a card's program, an enemy piece removed (Law 3.2.1),
@@ -169,6 +171,7 @@ class Obs:
     slots: str = ""
     visibility: str = "public"
     empty: int = 0
+    optional: bool = False  # a state field only some bundles have: left out elsewhere
 
 
 # The terms of the agents' evaluation of a position (core/agent.py.j2), in the order of
@@ -238,6 +241,8 @@ OBSERVATION = (
     # Zones their content declares face up (a pile every player sees): their cards, for
     # every seat (a face-down zone's part stays empty: see "zones" and "zone_size").
     Obs("open_zones", "cards", "LOC_ZONE", per_seat=True, slots="Z", visibility="face_up"),
+    # The pieces in each forest (public), in a bundle whose content puts pieces there.
+    Obs("forests", "state", "FOREST", optional=True),
 )
 
 
@@ -272,6 +277,8 @@ def place_observation(fields: tuple[Obs, ...], consts: dict[str, int],
         assert f.visibility != "owner" or f.per_seat, f"{f.name}: 'owner' needs per_seat"
         assert not f.slots or (f.kind == "cards" and f.per_seat), f"{f.name}: slots"
         source, block = "", 0
+        if f.optional and f.source not in state.offsets:
+            continue
         if f.kind in ("state", "flag", "seat"):
             assert f.source in state.offsets, f"{f.name}: no state field {f.source!r}"
             source, whole = "S_" + f.source, state.sizes[f.source]
@@ -357,7 +364,7 @@ PARTIALS = (
             frames=("phase_start", "battle_effects", "effect", "take_actions")),
     Partial("triggers", abilities=("trigger",), frames=("react_order",)),
     Partial("trigger_cost", abilities=("trigger_cost",), frames=("trigger_cost",)),
-    Partial("forests", values=("forests_held",)),
+    Partial("forests", values=("forests_held", "each_forest")),
     Partial("cycles", ops=("run_stage",), parts=("set_stage",)),
     Partial("api", always=True),
     Partial("scenario", always=True),
@@ -419,8 +426,10 @@ EVERYTHING = uses_of(STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS, EFFE
 
 
 def value_kinds(obj) -> list[str]:
-    """The values of VALUE_KINDS a program (or any part of one) reads, at any depth."""
-    return ["forests_held" for m in M.walk(obj) if isinstance(m, M.ForestsHeld)]
+    """The values and places of VALUE_KINDS a program (or any part of one) reads, at any
+    depth."""
+    return ["forests_held" if isinstance(m, M.ForestsHeld) else "each_forest"
+            for m in M.walk(obj) if isinstance(m, (M.ForestsHeld, M.AtEachForest))]
 
 
 def content_uses(bundle: Bundle) -> Uses:
@@ -612,6 +621,7 @@ class Names(TypedDict, total=False):
     Not total: a fresh ``Tables`` holds ``{}`` until ``build_tables`` fills in every key."""
 
     clearings: list[str]
+    forests: list[str]             # the map's forests' ids, in its order
     factions: list[str]
     pieces: list[str]
     cards: list[str]
@@ -1555,6 +1565,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     if any(x.discards_resolving for x in t.programs):
         # the column card a column's program resolves (its 'discard' of it, Law 15.5.2)
         S.add("RESOLVING", 1)
+    if bundle.forest_places:
+        # the pieces in each forest (Law 15.3.1), in the map's order of its forests
+        S.add("FOREST", len(bundle.map.forests) * NP)
     if t.first_hits:
         # battle: whether each side (attacker, defender) has taken its first hit (Law
         # 15.2.4); only in a bundle with an ability that ignores it
@@ -1586,6 +1599,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
 
     t.names = {
         "clearings": [str(c) for c in c_ids],
+        "forests": [fo.id for fo in m.forests],
         "factions": [f.id for f in factions],
         "pieces": [name for _, name, _ in pieces],
         "cards": [d["id"] for d in defs],

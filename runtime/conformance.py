@@ -66,7 +66,12 @@ def invariant_violations(g: Game) -> Iterator[str]:
         if min(cells) < 0 or st[S["SUPPLY"] + pc] < 0:
             yield f"negative count of {name}"
         total = tab[off["PIECE_COUNT"] + pc]
-        if sum(cells) + st[S["SUPPLY"] + pc] + st[S["OUT"] + pc] + boxed[pc] != total:
+        in_forests = [st[S["FOREST"] + fo * NP + pc] for fo in range(c["NFOREST"])] \
+            if "FOREST" in S else []  # pieces in forests (Law 15.3.1)
+        if in_forests and min(in_forests) < 0:
+            yield f"negative count of {name} in a forest"
+        if sum(cells) + sum(in_forests) + st[S["SUPPLY"] + pc] + st[S["OUT"] + pc] + \
+                boxed[pc] != total:
             yield f"{name}: map + supply + out + boxes != {total} (Law 1.5.1)"
         limit = tab[off["PIECE_PER_CLEARING"] + pc]
         if limit and max(cells) > limit:

@@ -213,6 +213,9 @@ def describe(g: Game, e: Event, viewer: int | None = None) -> str:
     if k == "placed":
         n = f"{e.d} " if e.d != 1 else ""
         return f"{f[e.a]} places {n}{_piece(g, e.c)} in clearing {_clearing(g, e.b)}"
+    if k == "placed_in_forest":
+        n = f"{e.d} " if e.d != 1 else ""
+        return f"{f[e.a]} places {n}{_piece(g, e.c)} in forest {g.names['forests'][e.b]}"
     if k == "removed":
         by = f" by the {f[e.c]}" if e.c >= 0 else ""
         return f"{_piece(g, e.b)} removed from clearing {_clearing(g, e.a)}{by}"
@@ -264,6 +267,9 @@ def record(g: Game, e: Event) -> dict:
                 "seen_by": "all" if sees_card(g, e, None) else seen}
     if k == "placed":
         return {"event": k, "faction": f[e.a], "clearing": _clearing(g, e.b),
+                "piece": _piece(g, e.c), "count": e.d}
+    if k == "placed_in_forest":
+        return {"event": k, "faction": f[e.a], "forest": g.names["forests"][e.b],
                 "piece": _piece(g, e.c), "count": e.d}
     if k == "removed":
         return {"event": k, "clearing": _clearing(g, e.a), "piece": _piece(g, e.b),

@@ -538,6 +538,17 @@ class Game:
             out[self.names["clearings"][c]] = row
         return out
 
+    def forest_counts(self) -> dict[str, dict[str, int]]:
+        """Pieces in forests: forest -> piece -> count (every forest listed, empty ones
+        too, where the bundle's content puts pieces in forests; else none)."""
+        if "FOREST" not in self.S:
+            return {}
+        NP = self.consts["NP"]
+        at = self.S["FOREST"]
+        return {fo: {self.names["pieces"][pc]: n for pc in range(NP)
+                     if (n := self.state[at + i * NP + pc])}
+                for i, fo in enumerate(self.names["forests"])}
+
     @property
     def card_defs(self) -> list[int]:
         """The card def of each physical card (static for the bundle)."""
@@ -748,6 +759,7 @@ class Game:
             "decision": self.decision,
             "players": players,
             "board": self.piece_counts(),
+            **({"forests": self.forest_counts()} if "FOREST" in self.S else {}),
             "discard": self.cards_at(self.consts["LOC_DISCARD"]),
             # Law 3.3.3: face up, public; removed from the game, e.g. Law 5.1.3
             "available_dominance": self.cards_at(self.consts["LOC_AVAILABLE"]),

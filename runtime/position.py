@@ -163,12 +163,40 @@ def put(g: Game, clearing: str | int, piece: str, n: int) -> None:
     g.state[g.S["SUPPLY"] + pc] -= delta
 
 
+def forest_index(g: Game, forest: str) -> int:
+    """A forest's index, by its id ('1_2_5_10'), in a bundle whose content puts pieces in
+    forests."""
+    if "FOREST" not in g.S:
+        raise _bad("no piece is ever in a forest in this game (its content puts none there)")
+    if forest not in g.names["forests"]:
+        raise _bad(f"no forest {forest!r} (the map's: {', '.join(g.names['forests'])})")
+    return g.names["forests"].index(forest)
+
+
+def put_in_forest(g: Game, forest: str, piece: str, n: int) -> None:
+    """Set the count of a piece in a forest, taking from or returning to the supply."""
+    fo, pc = forest_index(g, forest), piece_index(g, piece)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise _bad(f"a count of pieces is a whole number from 0, not {n!r}")
+    at = g.S["FOREST"] + fo * g.consts["NP"] + pc
+    delta = n - g.state[at]
+    if delta > g.state[g.S["SUPPLY"] + pc]:
+        raise _bad(f"{n} {piece} in forest {forest}: the supply holds only "
+                   f"{g.state[g.S['SUPPLY'] + pc]} more (of {piece_total(g, piece)})")
+    g.state[at] = n
+    g.state[g.S["SUPPLY"] + pc] -= delta
+
+
 def clear_board(g: Game) -> None:
-    """Return every piece on the map to its supply (homes are kept)."""
+    """Return every piece on the map, in its clearings and forests, to its supply (homes
+    are kept)."""
     for c in g.names["clearings"]:
         for pc in g.names["pieces"]:
             if count(g, c, pc):
                 put(g, c, pc, 0)
+    for forest, pieces in g.forest_counts().items():
+        for pc in pieces:
+            put_in_forest(g, forest, pc, 0)
 
 
 def set_supply(g: Game, piece: str, n: int) -> None:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 
 from rootlaw.spec import Bundle
@@ -149,6 +149,7 @@ class MapLook:
     centres: dict[int, tuple[float, float]]
     svg: str             # under the pieces: board, forests, paths, rivers, clearings
     labels: str          # over the pieces: clearing numbers and suits
+    forests: dict[str, tuple[float, float]] = field(default_factory=dict)  # their middles
 
 
 _MAP_CACHE: dict[str, MapLook] = {}
@@ -170,11 +171,13 @@ def _draw_map(m: MapSpec) -> MapLook:
            f'fill="{PAPER}" stroke="#b9a77f" stroke-width="3"/>']
     # Forests: the face between their clearings, drawn smaller so paths stay clear.
     out.append('<g class="forests">')
+    middles: dict[str, tuple[float, float]] = {}
     for f in m.forests:
         pts = [centres[c] for c in f.clearings if c in centres]
         if len(pts) < 2:
             continue
         cx, cy = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+        middles[f.id] = (cx, cy)
         pts.sort(key=lambda p: math.atan2(p[1] - cy, p[0] - cx))
         shrunk = " ".join(f"{_n(cx + 0.4 * (x - cx))},{_n(cy + 0.4 * (y - cy))}"
                           for x, y in pts)
@@ -221,7 +224,7 @@ def _draw_map(m: MapSpec) -> MapLook:
                     f'stroke="#ffffff" stroke-width="2"/>{_suit_icon(sx, sy, c.suit)}</g>')
     out.append("</g>")
     over.append("</g>")
-    return MapLook(centres=centres, svg="".join(out), labels="".join(over))
+    return MapLook(centres=centres, svg="".join(out), labels="".join(over), forests=middles)
 
 
 def _link(a: int, b: int, centres: dict[int, tuple[float, float]]) -> str:
@@ -463,6 +466,10 @@ def picture(g: Game, seat: int | None = None) -> Picture:
     for cid in sorted(look.centres):
         x, y = look.centres[cid]
         parts.append(Part(f"c{cid}", x, y, _clearing(v, cid)))
+    for fid, pieces in g.forest_counts().items():
+        if pieces and fid in look.forests:
+            x, y = look.forests[fid]
+            parts.append(Part(f"f{fid}", x, y, _forest(v, pieces)))
     y = float(HEADER_H)
     for q in range(g.num_players):
         for name, draw in (("head", _panel_head), ("tracks", _panel_tracks),
@@ -569,6 +576,15 @@ def _clearing(v: _View, cid: int) -> str:
         for (p, k), x in zip(tokens, _row_x(widths, 0), strict=True):
             out.append(_token(x, ty, p.colour, p.mark, k, f"{k} {_label(p.name)}"))
     return "".join(out)
+
+
+def _forest(v: _View, row: dict[str, int]) -> str:
+    """Pieces in a forest (Law 15.3.1), drawn as tokens in a row around its middle."""
+    looks = [(v.pieces[n], row[n]) for n in sorted(row, key=lambda n: (v.pieces[n].seat,
+                                                                      v.piece_index[n]))]
+    widths = [10 + 8.2 * len(_token_text(p.mark, k)) for p, k in looks]
+    return "".join(_token(x, 0, p.colour, p.mark, k, f"{k} {_label(p.name)} in the forest")
+                   for (p, k), x in zip(looks, _row_x(widths, 0), strict=True))
 
 
 # ---------------------------------------------------------------------- faction panels

@@ -68,6 +68,7 @@ from .models import (
     ShowPart,
     Trigger,
     reads_edge,
+    uses_forest_places,
 )
 from .patch import PatchError, Touch, apply, clash, overlap, parse_pointer, pointer_of
 from .words import did_you_mean, unknown_name
@@ -150,6 +151,12 @@ class Bundle:
         """Whether the bundle's content reads the map's edge (its marks are rules then:
         in the hash and the core's tables)."""
         return reads_edge((self.library, self.deck, self.factions))
+
+    @cached_property
+    def forest_places(self) -> bool:
+        """Whether the bundle's content puts pieces in forests (the core keeps each
+        forest's pieces then)."""
+        return uses_forest_places((self.library, self.deck, self.factions))
 
     @cached_property
     def programs(self) -> dict[str, Program]:

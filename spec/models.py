@@ -1911,16 +1911,56 @@ class AtEachClearing(Strict):
     each_clearing: ClearingFilter
 
 
+class ForestFilter(Strict):
+    """Forests that pass every test given.  A forest (Law 2.4) is a place for pieces
+    where content puts them there (Law 15.3.1: a relic in each forest); pieces in a
+    forest are on the map but in no clearing, and every player sees them."""
+
+    has: Ref | None = None
+    """Holding at least one of this piece."""
+    lacks: Ref | list[Ref] | None = None
+    """Holding none of this piece, or of these."""
+    adjacent_to: ClearingFilter | None = None
+    """Touching at least one clearing that passes this filter (the clearings a forest
+    touches are the ones adjacent to it, Law 2.4)."""
+    away_from: ClearingFilter | None = None
+    """Touching no clearing that passes this filter (Law 15.3.4: 'forests not adjacent to
+    clearings with your warriors', ``{"away_from": {"has": "warrior"}}``)."""
+
+
+class AtEachForest(Strict):
+    """In each forest that passes a filter (one placement per forest, in the map's order
+    of its forests): Law 15.3.1, a relic placed in each forest."""
+
+    each_forest: ForestFilter
+
+
+class RandomPiece(Strict):
+    """One piece drawn at random from the supply of these kinds, each piece there as
+    likely as any other, drawn anew for each piece placed (Law 15.3.1: the relics
+    shuffled, one placed at random in each forest)."""
+
+    random: Ref | list[Ref]
+    """The kinds ('$param' of type pieces, or a list)."""
+
+
+def uses_forest_places(content: Any) -> bool:
+    """Whether this content (a model, or lists, tuples and dicts of them) puts pieces in
+    forests: the core then keeps the pieces in each forest."""
+    return any(isinstance(x, AtEachForest) for x in walk(content))
+
+
 class PlacePart(Strict):
     """Place pieces from the supply, as far as it allows (Law 1.5.4): in the chosen
-    clearing, or one at each of a building; score the track space a piece uncovers.  A
+    clearing, or one at each of a building, or in each clearing or forest of a filter
+    (a step's); score the track space a piece uncovers.  A
     building needs an open slot; after a 'remove' of every enemy piece there, the slots
     their buildings held count as open and no other player's piece forbids it (Law
     8.4.1)."""
 
     op: Literal["place"]
-    piece: Ref | OfSuit
-    at: Literal["clearing"] | AtEach | AtEachClearing = "clearing"
+    piece: Ref | OfSuit | RandomPiece
+    at: Literal["clearing"] | AtEach | AtEachClearing | AtEachForest = "clearing"
     count: Value = 1
     """How many (a value: Law 8.4.1's warriors, one per sympathetic clearing of the suit)."""
     score: bool = False

@@ -872,11 +872,13 @@ def _effect_part_names(doc: Any):
     for loc, prog, op in _ops(doc):
         if not isinstance(op, M.EFFECT_PARTS):
             continue
-        if isinstance(op, M.PlacePart) and (isinstance(op.piece, M.OfSuit) or
-                                            isinstance(op.at, M.AtEach) or op.score):
+        if isinstance(op, M.PlacePart) and (
+                isinstance(op.piece, (M.OfSuit, M.RandomPiece)) or
+                isinstance(op.at, (M.AtEach, M.AtEachForest)) or op.score):
             yield loc, (f"{prog.where}: an effect program's place puts a piece in its "
                         "clearing or in each clearing of a filter ('at'), not one of a "
-                        "suit, at each building, or scoring its track")
+                        "suit or drawn at random, at each building or in forests, or "
+                        "scoring its track")
         if isinstance(op, M.PlacePart) and faction is not None and \
                 isinstance(op.piece, str) and op.piece in faction.pieces and \
                 faction.pieces[op.piece].kind == "building":
@@ -1793,9 +1795,18 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
         yield from _filter_refs(at, ("at",))
     if isinstance(at, M.AtEachClearing):
         yield from _filter_refs(at.each_clearing, ("at", "each_clearing"))
+    if isinstance(at, M.AtEachForest):
+        f = at.each_forest
+        if f.has is not None:
+            yield ("at", "each_forest", "has"), f.has, _PIECE
+        yield from _pieces_refs(f.lacks, ("at", "each_forest", "lacks"))
+        yield from _filter_refs(f.adjacent_to, ("at", "each_forest", "adjacent_to"))
+        yield from _filter_refs(f.away_from, ("at", "each_forest", "away_from"))
     if isinstance(part, M.PlacePart):
         if isinstance(part.piece, M.OfSuit):
             yield from _pieces_refs(part.piece.among, ("piece", "among"))
+        if isinstance(part.piece, M.RandomPiece):
+            yield from _pieces_refs(part.piece.random, ("piece", "random"))
         yield from _value_refs(part.count, ("count",))
     if isinstance(part, M.SpendPart):
         yield ("from",), part.source, ("zone",)
@@ -1925,8 +1936,10 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
        "filter's 'when' (the "
        "same for every clearing) counts pieces in the clearing being chosen, or a filter "
        "has and lacks one piece (it passes no clearing), or a part for a 'who' other "
-       "than 'self' (only an effect program has a target or an opponent), or a 'give' "
-       "or 'show' (a card between two players: an effect program's part).",
+       "than 'self' (only an effect program has a target or an opponent), a 'give' "
+       "or 'show' (a card between two players: an effect program's part), or a piece "
+       "drawn at random ('random') placed elsewhere than in each clearing or forest of "
+       "a filter.",
        example="library.json:4: PROGRAM-SHAPE at /programs/perch/verb: 'mobilize' is "
                "offered one card at a time; perch's first choice chooses a clearing")
 def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
@@ -1974,6 +1987,11 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
             if isinstance(part, M.ChoosePart) and i > 0:
                 yield ("programs", pid, "do", i), \
                     f"{pid}: a choice after the first part is not supported yet"
+            if isinstance(part, M.PlacePart) and isinstance(part.piece, M.RandomPiece) and \
+                    not isinstance(part.at, (M.AtEachClearing, M.AtEachForest)):
+                yield ("programs", pid, "do", i, "piece"), (
+                    f"{pid}: a piece drawn at random is placed in each clearing or forest "
+                    "of a filter ('at': each_clearing or each_forest)")
             if isinstance(part, (M.DiscardPart, M.PutPart)) and "card" not in chose and \
                     getattr(part, "card", "chosen") == "chosen":
                 yield ("programs", pid, "do", i), \

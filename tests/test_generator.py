@@ -63,7 +63,7 @@ MIXES = {
 # Primitives added for homebrew content (examples/): no base faction uses them, and the
 # families bundles cover them.
 HOMEBREW_ONLY = {"run_stage"}
-HOMEBREW_VALUES = {"forests_held"}
+HOMEBREW_VALUES = {"forests_held", "each_forest"}
 HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle"}
 # Program parts no base program uses (a pack's library brings the program): the packs of
 # tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
@@ -81,6 +81,7 @@ PILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "piles"
 RITUALS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "rituals"
 STAGES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "stages"
 BATTLE_PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "battle-parts"
+FOREST_PACK = Path(__file__).resolve().parent / "data" / "packs" / "forest-relics"
 FIRST_HIT_PACK = Path(__file__).resolve().parent / "data" / "packs" / "first-hit"
 
 
@@ -219,7 +220,9 @@ def test_the_base_bundle_uses_every_family():
     covered = {k for mix in MIXES for k in build_tables(mixed_bundle(mix)).uses.ops}
     assert covered >= HOMEBREW_ONLY
     covered = {k for mix in MIXES for k in build_tables(mixed_bundle(mix)).uses.values}
-    assert covered >= HOMEBREW_VALUES
+    assert covered >= HOMEBREW_VALUES - {"each_forest"}
+    # (pieces in forests: the pack tests/test_forest_places.py plays)
+    assert "each_forest" in build_tables(resolve([FOREST_PACK])).uses.values
     assert set(build_tables(resolve([PARTS_PACK])).uses.parts) >= {"replace"}
     assert set(build_tables(resolve([BATTLE_PARTS_PACK])).uses.parts) >= {"battle"}
     assert set(build_tables(resolve([CONSPIRACIES_PACK])).uses.parts) >= {"if", "set_stage"}
