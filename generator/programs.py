@@ -71,6 +71,8 @@ class Instance:
     discards_resolving: bool = False  # a column's: discards the card it resolves
     vouched: set[int] = field(default_factory=set)  # its removes of the actor's pieces
     #                                                 the listing requires there (id)
+    choice: str = ""            # a second choice's: its listing, whether it has an option
+    #                             and its parts after it (FR_CHOICE), or ''
 
 
 class _Resolver:
@@ -165,6 +167,7 @@ class _Code:
         self.inst, self.r, self.hoisting = inst, r, hoisting
         self.lines: list[str] = []
         self.decls: list[str] = []
+        self.choice_vars: set[str] = set()  # what a second choice chose, in its parts after
 
     def hoist(self, expr: str) -> str:
         if not self.hoisting or expr.lstrip("-").isdigit():
@@ -298,6 +301,9 @@ def _condition(cond, code: _Code, c: str = "c") -> str:
         if not terms:
             return NEVER
         return "(" + (" and " if every else " or ").join(terms) + ")"
+    if isinstance(cond, M.Here):
+        # The chosen clearing passes a filter (Law 15.5.2: "if you rule the clearing").
+        return "(" + (" and ".join(_clearing_test(cond.here, code, c)) or "1") + ")"
     if isinstance(cond, M.AtStage):
         # A cycle's marker on a stage (public, Law 1.2), the same for every clearing.
         k, stages = _cycle_of(cond.cycle, code)
@@ -505,16 +511,59 @@ def _count(f: M.ClearingFilter, code: _Code) -> str:
                    ("        n: i64 = 0",))
 
 
+def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolver) -> None:
+    """A second choice's code (inst.choice): its listing in the chosen clearing c
+    (gen_choice_<i>: a forest that passes its filter and a piece there, 'forest <forest>
+    <piece>'), whether it has an option (choice_has_<i>), and the parts after it on the
+    option taken (choice_prog_<i>, with fo the forest and pc the piece)."""
+    if choice.forest is None or choice.piece is None or choice.clearing is not None or \
+            choice.card is not None or choice.stage is not None:
+        raise ProgramError(f"program {inst.program}: a second choice chooses a forest and a "
+                           "piece in it (PROGRAM-SHAPE)")
+    code = _Code(inst, r, hoisting=False)
+    tests = _forest_test(choice.forest, code, "fo")
+    mask = _mask(r.pieces(choice.piece.among))
+    loop = ["        for fo in range(NFOREST):",
+            f"            if not ({' and '.join(tests) or '1'}):",
+            "                continue",
+            "            for pc in range(NP):",
+            f"                if ({mask} >> pc) & 1 and self.s[S_FOREST + fo * NP + pc] > 0:"]
+    deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
+    head = ["        fo: i64", "        pc: i64", *code.decls, *code.lines]
+    gen = [*deco, f"    def gen_choice_{inst.index}(self, n: i64, p: i64, c: i64) -> i64:",
+           f'        """{inst.program}: the options of its second choice in clearing c."""',
+           *head, *loop, "                    n = self.add(n, A_FOREST + fo * NP + pc)",
+           "        return n"]
+    has = [*deco, f"    def choice_has_{inst.index}(self, p: i64, c: i64) -> i64:",
+           f'        """{inst.program}: whether its second choice has an option in clearing '
+           'c."""', *head, *loop, "                    return 1", "        return 0"]
+    after = _Code(inst, r, hoisting=False)
+    after.choice_vars = {"fo", "pc"}
+    chose, r.chose_piece = r.chose_piece, True  # 'piece': the one chosen in the forest
+    lines = _apply(post, r, after, inst)
+    r.chose_piece = chose
+    do = [*deco, f"    def choice_prog_{inst.index}(self, p: i64, c: i64, a: i64) -> i64:",
+          f'        """{inst.program}: its parts after its second choice, on option a."""',
+          "        d: i64 = -1", "        fo: i64 = (a - A_FOREST) // NP",
+          "        pc: i64 = (a - A_FOREST) % NP", *after.decls, *after.lines,
+          *_locals(lines), "        return 0"]
+    inst.choice = "\n\n".join("\n".join(x) for x in (gen, has, do))
+
+
 def _forest_test(f: M.ForestFilter, code: _Code, fo: str) -> list[str]:
     """The tests of a forest filter on forest ``fo`` (its pieces, and the clearings it
-    touches)."""
+    touches; 'clearing': the chosen one, c)."""
     r = code.r
     tests: list[str] = []
+    if f.when is not None:
+        tests.append(_condition(f.when, code))
     if f.has is not None:
         tests.append(f"self.s[S_FOREST + {fo} * NP + {r.piece(f.has)}] > 0")
     if f.lacks is not None:
         tests += [f"self.s[S_FOREST + {fo} * NP + {x}] == 0" for x in r.pieces(f.lacks)]
-    if f.adjacent_to is not None:
+    if f.adjacent_to == "clearing":
+        tests.append(f"self.forest_touches({fo}, c)")
+    elif f.adjacent_to is not None:
         tests.append(f"self.{_touching(f.adjacent_to, code)}(p, c, {fo})")
     if f.away_from is not None:
         tests.append(f"not self.{_touching(f.away_from, code)}(p, c, {fo})")
@@ -532,6 +581,9 @@ def _placing(part: M.PlacePart, r: _Resolver, count: str, place: str,
              indent: str) -> list[str]:
     """The lines placing ``count`` of a placement's piece at one place (``place``: the
     call, with slots for the piece and how many): a random piece drawn for each one."""
+    if isinstance(part.piece, M.OfSuit):
+        raise ProgramError(f"program {r.program}: a piece of a suit is placed in the chosen "
+                           "clearing (PROGRAM-SHAPE)")
     if not isinstance(part.piece, M.RandomPiece):
         return [indent + place.format(r.piece_expr(part.piece), count)]
     mask = _mask(r.pieces(part.piece.random))
@@ -568,6 +620,12 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     verb = f"A_{inst.verb.upper()}"
     first = prog.do[0] if isinstance(prog.do[0], M.ChoosePart) else None
     body = prog.do[1:] if first is not None else prog.do
+    # A second choice (a forest and a piece in it): the parts up to it run as any do, it
+    # asks (FR_CHOICE), and the parts after it run on its option (choice_prog).
+    second = next((k for k, x in enumerate(body) if isinstance(x, M.ChoosePart)), None)
+    post: list = []
+    if second is not None:
+        body, post = body[:second + 1], body[second + 1:]
     limit = {i: p.per_clearing or 0 for i, (_, _, p) in enumerate(pieces)}
     gen_code = _Code(inst, r, hoisting=True)
     r.chose_piece = first is not None and first.piece is not None
@@ -632,8 +690,8 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                 before.append("(" + " + ".join(f"self.s[S_SUPPLY + {x}]" for x in among)
                               + ") == 0")
                 continue  # in each clearing or forest of a filter, as far as it allows
-            if isinstance(part.at, M.AtEachForest):
-                before.append(f"self.s[S_SUPPLY + {r.piece(part.piece)}] == 0")
+            if isinstance(part.at, M.AtEachForest) and isinstance(part.piece, str):
+                before.append(f"self.s[S_SUPPLY + {r.piece_expr(part.piece)}] == 0")
                 continue  # as far as the supply allows (Law 1.5.4)
             if isinstance(part.piece, M.OfSuit):
                 # One of them left, of the clearing's suit (it checks the supply).
@@ -721,6 +779,16 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                 raise ProgramError(f"program {inst.program}: pay's count is left out")
             if count != "0":
                 costs.append(f"self.reachable_tokens(p, c, {r.piece(part.piece)}) >= {count}")
+    if second is not None:
+        choice = body[-1]
+        assert isinstance(choice, M.ChoosePart)
+        if r.chose_piece or inst.shape not in ("clearing", "clearing_card"):
+            raise ProgramError(f"program {inst.program}: a second choice follows a first "
+                               "choice of a clearing (and no piece)")
+        _second_choice(inst, choice, post, r)
+        if not choice.optional and any(choice is x for x in _before_split(body)):
+            # Offered only where the choice has an option (it asks as the action is taken).
+            at_clearing.append(f"self.choice_has_{inst.index}(p, c)")
     if inst.column:
         # A column's card: its action in a clearing of the suits the card allows (Law
         # 7.5.2), tested first; no other shape is a column's (validation: PROGRAM-USE).
@@ -945,7 +1013,7 @@ def _locals(lines: list[str]) -> list[str]:
     """Lines with the declarations of the locals they use (b: a piece of a suit, e: an
     enemy piece, j: a clearing of a filter) first."""
     decls = [f"        {v}: i64" for v, use in (("b", "        b = "), ("e", "for e in "),
-                                                   ("j", "for j in "), ("fo", "for fo in "),
+                                                   ("j", "for j in "), ("fx", "for fx in "),
                                                    ("u", "for u in "))
              if any(use in x for x in lines)]
     return decls + lines
@@ -959,7 +1027,19 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             d += _apply_step_part(part, r, code, inst)
             continue
         if isinstance(part, M.ChoosePart):
-            raise ProgramError(f"program {inst.program}: a second choice is not supported yet")
+            # The second choice (the last of the parts before it, choice_prog the rest):
+            # asked once the parts before it are carried out, if it has an option.
+            if not inst.choice:
+                raise ProgramError(f"program {inst.program}: a second choice is not "
+                                   "supported here")
+            d.append(f"        self.prog_choice(p, c, {inst.index}, {int(part.optional)})")
+            continue
+        if isinstance(part, M.MovePart):
+            if "fo" not in code.choice_vars:
+                raise ProgramError(f"program {inst.program}: 'move' moves the piece a "
+                                   "second choice chose in a forest (PROGRAM-SHAPE)")
+            d.append("        self.move_from_forest(p, fo, c, pc)")
+            continue
         if isinstance(part, (M.GivePart, M.ShowPart)):
             raise ProgramError(f"program {inst.program}: '{part.op}' is an effect program's "
                                "part (PROGRAM-SHAPE)")
@@ -996,10 +1076,10 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             if isinstance(part.at, M.AtEachForest):
                 # One placement per forest passing the filter, in the map's order of its
                 # forests (Law 15.3.1: a relic in each forest).
-                tests = _forest_test(part.at.each_forest, code, "fo")
-                d += [f"        for fo in range(NFOREST):",
+                tests = _forest_test(part.at.each_forest, code, "fx")
+                d += ["        for fx in range(NFOREST):",
                       f"            if {' and '.join(tests) or '1'}:"]
-                d += _placing(part, r, count, "self.place_in_forest(p, fo, {}, {})",
+                d += _placing(part, r, count, "self.place_in_forest(p, fx, {}, {})",
                               "                ")
             elif isinstance(part.piece, M.RandomPiece):
                 assert isinstance(part.at, M.AtEachClearing)

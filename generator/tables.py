@@ -44,7 +44,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "discard_all", "draw", "put_all", "replace", "take_home",
-              "give", "show", "set_stage", "if", "battle")
+              "give", "show", "set_stage", "if", "battle", "move", "second_choice")
 # Values and places of programs whose code lives in a family of its own (the partial
 # they pull in): a count of forests held, pieces placed in forests.
 VALUE_KINDS = ("forests_held", "each_forest")
@@ -91,7 +91,8 @@ assert set(ACTION_TYPES) <= set(M.VERB_SHAPES) | set(M.ENGINE_WORDS)
 # trigger with a cost: a save's frames keep their codes.)
 FRAME_KINDS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "place", "craft_any",
                "phase_end", "phase_start", "battle_effects", "effect", "react", "take_actions",
-               "zone_pay", "zone_give", "zone_trim", "react_order", "defender", "then")
+               "zone_pay", "zone_give", "zone_trim", "react_order", "defender", "then",
+               "choice")
 # What the core reports as it happens (Core.take_events, while events_on): one record of
 # EVENT_WIDTH numbers, the code (index here) and four arguments.  The runtime names them
 # and decides who sees what (runtime/events.py); new codes go at the end.
@@ -112,8 +113,10 @@ FRAME_KINDS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "plac
 #   paid        (seat, clearing, piece: one piece back to its supply as a cost, Law 6.5.4)
 #   hit_ignored (seat, clearing: the first hit it took in the battle there, Law 15.2.4)
 #   placed_in_forest (seat, forest, piece, how many: Law 15.3.1)
+#   moved_from_forest (forest, clearing, piece, how many: Law 15.5.2, Delve)
 EVENTS = ("card", "placed", "removed", "scored", "roll", "hits", "shown", "hook", "trigger",
-          "reshuffled", "won", "turn", "moved", "paid", "hit_ignored", "placed_in_forest")
+          "reshuffled", "won", "turn", "moved", "paid", "hit_ignored", "placed_in_forest",
+          "moved_from_forest")
 EVENT_WIDTH = 5
 # Why VP were scored (the 'scored' event): a track's space uncovered by a piece placed, a
 # card crafted, a usable effect or a card's program, an enemy piece removed (Law 3.2.1),
@@ -351,6 +354,7 @@ PARTIALS = (
     # A program's 'battle' (Law 4.3): the defender's choice, and the program's parts
     # after it waiting below the battle (FR_THEN).
     Partial("prog_battle", parts=("battle",), frames=("defender", "then")),
+    Partial("choices", parts=("second_choice",), frames=("choice",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
     Partial("zones", parts=("put", "spend"),
             eops=("trim_zone",),
@@ -429,7 +433,16 @@ def value_kinds(obj) -> list[str]:
     """The values and places of VALUE_KINDS a program (or any part of one) reads, at any
     depth."""
     return ["forests_held" if isinstance(m, M.ForestsHeld) else "each_forest"
-            for m in M.walk(obj) if isinstance(m, (M.ForestsHeld, M.AtEachForest))]
+            for m in M.walk(obj) if isinstance(m, (M.ForestsHeld, M.ForestFilter))]
+
+
+def part_ops(prog: M.Program) -> list[str]:
+    """The part kinds (PART_KINDS) of a program: its parts' ops, and 'second_choice' for
+    a choice after its first part (the FR_CHOICE family)."""
+    ops = [part.op for _, part in M.flat_parts(prog.do)]
+    if any(isinstance(x, M.ChoosePart) for x in prog.do[1:]):
+        ops.append("second_choice")
+    return ops
 
 
 def content_uses(bundle: Bundle) -> Uses:
@@ -451,7 +464,7 @@ def content_uses(bundle: Bundle) -> Uses:
                 out.append(m.action)
             else:
                 out.append("program")
-                parts.extend(part.op for _, part in M.flat_parts(prog.do))
+                parts.extend(part_ops(prog))
                 values.extend(value_kinds(prog))
         return out
 
@@ -495,7 +508,7 @@ def content_uses(bundle: Bundle) -> Uses:
             prog = library.get(col.action) if col.action not in M.COLUMN_ROUTINES else None
             columns.append(col.action if prog is None else "program")
             if prog is not None:
-                parts.extend(part.op for _, part in M.flat_parts(prog.do))
+                parts.extend(part_ops(prog))
                 values.extend(value_kinds(prog))
     return uses_of(ops, menu, columns,
                    [k for a in abilities for k, _ in table_kinds(a, None)], eops, parts,
@@ -1444,6 +1457,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # One card moved between columns (Law 15.6.2): its card, from, to; only in a
         # bundle with such a step (the others keep the engine's action space).
         A.add("shift", K * L * L)
+    if any(x.choice for x in t.programs):
+        # A program's second choice of a forest and a piece in it: only in a bundle with
+        # one (the others keep the engine's action space).
+        A.add("forest", consts["NFOREST"] * NP)
     if any(optional_columns):
         consts["OPTIONAL_COLUMNS"] = 1
     if any(capping):  # (the others' cores are as they were before these were)

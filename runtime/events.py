@@ -213,6 +213,9 @@ def describe(g: Game, e: Event, viewer: int | None = None) -> str:
     if k == "placed":
         n = f"{e.d} " if e.d != 1 else ""
         return f"{f[e.a]} places {n}{_piece(g, e.c)} in clearing {_clearing(g, e.b)}"
+    if k == "moved_from_forest":
+        return f"{e.d} {_piece(g, e.c)} move from forest {g.names['forests'][e.a]} to " \
+               f"clearing {_clearing(g, e.b)}"
     if k == "placed_in_forest":
         n = f"{e.d} " if e.d != 1 else ""
         return f"{f[e.a]} places {n}{_piece(g, e.c)} in forest {g.names['forests'][e.b]}"
@@ -268,6 +271,9 @@ def record(g: Game, e: Event) -> dict:
     if k == "placed":
         return {"event": k, "faction": f[e.a], "clearing": _clearing(g, e.b),
                 "piece": _piece(g, e.c), "count": e.d}
+    if k == "moved_from_forest":
+        return {"event": k, "from_forest": g.names["forests"][e.a],
+                "to": _clearing(g, e.b), "piece": _piece(g, e.c), "count": e.d}
     if k == "placed_in_forest":
         return {"event": k, "faction": f[e.a], "forest": g.names["forests"][e.b],
                 "piece": _piece(g, e.c), "count": e.d}

@@ -93,6 +93,9 @@ class ActionSpace:
             return f"spend {n['cards'][d]} place {n['clearings'][cl]}"
         if kind == "remove":
             return f"remove {n['pieces'][x]}"
+        if kind == "forest":
+            fo, pc = divmod(x, c["NP"])
+            return f"forest {n['forests'][fo]} {n['pieces'][pc]}"
         if kind == "activate":
             return f"activate {n['cards'][x]}"
         if kind == "take":

@@ -78,8 +78,6 @@ UNIONS: list[tuple[Any, str]] = [
 """The tagged unions: what their members are ("step": the 'op' of a step names it)."""
 
 ELSEWHERE: dict[tuple[str, str], str] = {
-    ("program part", "move"): "the Law's move (4.2) is a menu's 'march' entry or a "
-                              "Decree column's 'move', not a program part",
     ("program part", "march"): "'march' is a menu entry (the Law's move, 4.2), not a "
                                "program part",
     ("program part", "craft"): "crafting (Law 4.1) is a step or a menu entry 'craft', not "
@@ -102,6 +100,14 @@ ELSEWHERE: dict[tuple[str, str], str] = {
 """The Law's verbs that the language says elsewhere than where they were written, by
 (the union's noun, the word): told instead of the nearest spelling ('move' is not a
 misspelt 'remove')."""
+
+KEY_HINTS: dict[type, str] = {
+    M.MovePart: "a program's 'move' moves the piece a second choice chose out of its "
+                "forest; the Law's move (4.2) is a menu's 'march' entry or a Decree "
+                "column's 'move'",
+}
+"""What a model whose name is also a Law's verb is, told with a key it does not have
+(``{"op": "move", "count": 2}`` meant the Law's move)."""
 
 PATTERNS: dict[str, str] = {
     r"^[a-z][a-z0-9-]*$": "an id (lowercase letters, digits and '-', starting with a letter)",
@@ -420,7 +426,9 @@ def explain(err: Mapping[str, Any], data: object) -> tuple[str, str, tuple]:
         owner = f.ann if _is_model(f.ann) and len(rest) == 1 else None
         if owner is None:
             return code, f"{quoted(loc[-1])} is not a key here", ()
-        return code, unknown_key(loc[-1], noun_at(frames, owner), keys_of(owner)), ()
+        said = unknown_key(loc[-1], noun_at(frames, owner), keys_of(owner))
+        hint = KEY_HINTS.get(owner) if isinstance(owner, type) else None
+        return code, said + (f" ({hint})" if hint else ""), ()
     if kind == "missing":
         if f.how != "field" or f.model is None:
             return code, f"{quoted(loc[-1] if loc else '')} is missing", ()

@@ -665,7 +665,7 @@ RESCUE_KIND = "rescue_removed_warriors"
 ENGINE_DECISIONS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "place",
                     "craft_any", "phase_end", "phase_start", "battle_effects", "effect",
                     "react", "take_actions", "zone_pay", "zone_give", "zone_trim",
-                    "react_order", "defender", "then", "program", "end_of_turn",
+                    "react_order", "defender", "then", "choice", "program", "end_of_turn",
                     "end_of_phase")
 """The decisions the engine names (its frames, generator/tables.py FRAME_KINDS, and the
 scenario stops): a trigger's 'verb' names its decision, so it is none of these."""
@@ -1561,6 +1561,14 @@ class NotCondition(Strict):
     not_: Condition = Field(alias="not")
 
 
+class Here(Strict):
+    """The chosen clearing passes a clearing filter (Law 15.5.2: "if you rule the clearing
+    and it has at least one Keeper warrior", ``{"here": {"rule": "self", "has":
+    "warrior"}}``)."""
+
+    here: ClearingFilter
+
+
 class AllOf(Strict):
     """Every one of these conditions holds (Law 10.4.1: a suit has more cards than each
     other suit)."""
@@ -1696,7 +1704,7 @@ _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "s
                 "pieces": "pieces-at"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
                     "at_stage": "at-stage", "all_of": "all-of", "any_of": "any-of",
-                    "most_cards": "most-cards"}
+                    "most_cards": "most-cards", "here": "here"}
 
 
 # Every value's and condition's branch name is a union tag of a location, too.
@@ -1753,7 +1761,7 @@ Condition = Annotated[
     Annotated[AtLeast, Tag("at-least")] | Annotated[NoneOnMap, Tag("none-on-map")] |
     Annotated[NotCondition, Tag("negation")] | Annotated[AtStage, Tag("at-stage")] |
     Annotated[AllOf, Tag("all-of")] | Annotated[AnyOf, Tag("any-of")] |
-    Annotated[MostCards, Tag("most-cards")],
+    Annotated[MostCards, Tag("most-cards")] | Annotated[Here, Tag("here")],
     Discriminator(_condition_form),
 ]
 """A test of the game: a comparison of values, no piece of a kind on the map, a cycle's
@@ -1766,7 +1774,7 @@ _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": S
                  "half-of": HalfValue, "law-number": LawNumber, "pieces-at": PiecesAt}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
                      "at-stage": AtStage, "all-of": AllOf, "any-of": AnyOf,
-                     "most-cards": MostCards}
+                     "most-cards": MostCards, "here": Here}
 
 
 class ClearingFilter(Strict):
@@ -1876,6 +1884,14 @@ class ChoosePart(Strict):
     """Alone: one of the stages of one of the actor's cycles ('$name' of a cycle
     parameter), one option per stage, in the cycle's order (Law 10.3.3: the outcast
     marker placed on any suit space); the part 'set_stage' puts the marker there."""
+    forest: ForestFilter | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """A second choice, after the first (a clearing): a forest that passes the filter,
+    with a 'piece' in it (one option per forest and piece there: 'forest <forest>
+    <piece>'); the parts after it act on them (Law 15.5.2, Delve: "Move any relic from
+    an adjacent forest into that clearing").  With none to choose, the parts after it
+    are not carried out."""
+    optional: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
+    """A second choice the actor may decline ('done': "you may delve")."""
 
 
 class DiscardPart(Strict):
@@ -1920,12 +1936,16 @@ class ForestFilter(Strict):
     """Holding at least one of this piece."""
     lacks: Ref | list[Ref] | None = None
     """Holding none of this piece, or of these."""
-    adjacent_to: ClearingFilter | None = None
-    """Touching at least one clearing that passes this filter (the clearings a forest
-    touches are the ones adjacent to it, Law 2.4)."""
+    adjacent_to: Literal["clearing"] | ClearingFilter | None = None
+    """Touching the chosen clearing ('clearing': Law 15.5.2, "an adjacent forest"), or at
+    least one clearing that passes this filter (the clearings a forest touches are the
+    ones adjacent to it, Law 2.4)."""
     away_from: ClearingFilter | None = None
     """Touching no clearing that passes this filter (Law 15.3.4: 'forests not adjacent to
     clearings with your warriors', ``{"away_from": {"has": "warrior"}}``)."""
+    when: Condition | None = None
+    """While this condition holds (the same for every forest: Law 15.5.2, "if you rule
+    the clearing", ``{"here": {"rule": "self"}}``)."""
 
 
 class AtEachForest(Strict):
@@ -1946,8 +1966,8 @@ class RandomPiece(Strict):
 
 def uses_forest_places(content: Any) -> bool:
     """Whether this content (a model, or lists, tuples and dicts of them) puts pieces in
-    forests: the core then keeps the pieces in each forest."""
-    return any(isinstance(x, AtEachForest) for x in walk(content))
+    forests or reads them (a forest filter): the core then keeps each forest's pieces."""
+    return any(isinstance(x, ForestFilter) for x in walk(content))
 
 
 class PlacePart(Strict):
@@ -1969,6 +1989,22 @@ class PlacePart(Strict):
     """Offer the action only where this placement can be made (a piece left, a clearing
     that takes it); false: placed as far as the supply allows, the action offered
     without it (Law 8.4.1's warriors)."""
+
+
+class MovePart(Strict):
+    """Move the piece a second choice chose from the forest it chose into the chosen
+    clearing (Law 15.5.2, Delve: "Move any relic from an adjacent forest into that
+    clearing").  Moving pieces between clearings is the Law's move (4.2), a menu's."""
+
+    op: Literal["move"]
+    piece: Literal["piece"] = "piece"
+    """The piece the second choice chose."""
+    source: Literal["forest"] = Field(default="forest", alias="from")
+    """From the forest the second choice chose."""
+    to: Literal["clearing"] = "clearing"
+    """Into the clearing the first choice chose."""
+
+    model_config = ConfigDict(**Strict.model_config, populate_by_name=True)
 
 
 class RemovePart(Strict):
@@ -2307,7 +2343,7 @@ AtOncePart = Annotated[ScorePart | DrawPart | DiscardAllPart | PutAllPart |
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
                         IntoBoxPart | SpendPart | PayPart | ScorePart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
-                        SetStagePart | GivePart | ShowPart | IfPart | BattlePart,
+                        SetStagePart | GivePart | ShowPart | IfPart | BattlePart | MovePart,
                         Field(discriminator="op")]
 
 
@@ -2558,7 +2594,8 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 
 
 # Cards and abilities name effect programs and abilities defined after them.
-for _m in (SumValue, IfValue, TimesValue, HalfValue, AtLeast, NotCondition, AllOf, AnyOf,
+for _m in (SumValue, IfValue, TimesValue, HalfValue, AtLeast, NotCondition, AllOf, AnyOf, Here,
+           ForestFilter, ChoosePart, AtEachForest,
            ClearingFilter, ClearingCount, SpendPart, PlacePart, ScorePart, DrawPart,
            IntoBoxPart, IfPart, BattleAction, MarchAction, Actions, Turn):
     _m.model_rebuild()

@@ -1705,6 +1705,18 @@ def _filter_refs(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple,
         yield from _filter_refs(g, (*at, "first_of", j))
 
 
+def _forest_refs(f: M.ForestFilter, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
+    """(where, name, the parameter types it may be) of each name a forest filter gives."""
+    if f.has is not None:
+        yield (*at, "has"), f.has, _PIECE
+    yield from _pieces_refs(f.lacks, (*at, "lacks"))
+    if isinstance(f.adjacent_to, M.ClearingFilter):
+        yield from _filter_refs(f.adjacent_to, (*at, "adjacent_to"))
+    yield from _filter_refs(f.away_from, (*at, "away_from"))
+    if f.when is not None:
+        yield from _condition_refs(f.when, (*at, "when"))
+
+
 def _value_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
     if isinstance(v, str):
         yield at, v, _NUMBER
@@ -1774,6 +1786,8 @@ def _condition_refs(c: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
         key = "all_of" if isinstance(c, M.AllOf) else "any_of"
         for j, x in enumerate(getattr(c, key)):
             yield from _condition_refs(x, (*at, key, j))
+    elif isinstance(c, M.Here):
+        yield from _filter_refs(c.here, (*at, "here"))
     elif isinstance(c, M.MostCards):
         if c.most_cards not in _OWN_PLACES:
             yield (*at, "most_cards"), c.most_cards, ("zone",)
@@ -1784,6 +1798,13 @@ def _condition_refs(c: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
 def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
     """(where in the part, name, the parameter types it may be) of each name a program
     part gives."""
+    if isinstance(part, M.MovePart):
+        return  # the piece a second choice chose
+    if isinstance(part, M.ChoosePart) and part.forest is not None:
+        yield from _forest_refs(part.forest, ("forest",))
+        if part.piece is not None:
+            yield from _pieces_refs(part.piece.among, ("piece", "among"))
+        return
     for key, want in (("piece", _PIECE), ("zone", ("zone",)), ("box", ("box",))):
         v = getattr(part, key, None)
         if isinstance(v, str):
@@ -1796,12 +1817,7 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
     if isinstance(at, M.AtEachClearing):
         yield from _filter_refs(at.each_clearing, ("at", "each_clearing"))
     if isinstance(at, M.AtEachForest):
-        f = at.each_forest
-        if f.has is not None:
-            yield ("at", "each_forest", "has"), f.has, _PIECE
-        yield from _pieces_refs(f.lacks, ("at", "each_forest", "lacks"))
-        yield from _filter_refs(f.adjacent_to, ("at", "each_forest", "adjacent_to"))
-        yield from _filter_refs(f.away_from, ("at", "each_forest", "away_from"))
+        yield from _forest_refs(at.each_forest, ("at", "each_forest"))
     if isinstance(part, M.PlacePart):
         if isinstance(part.piece, M.OfSuit):
             yield from _pieces_refs(part.piece.among, ("piece", "among"))
@@ -1985,8 +2001,21 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                     f"{pid}: '{part.op}' for {who!r}: only an effect program has a "
                     "target or a battle's opponent; a program's parts are its actor's")
             if isinstance(part, M.ChoosePart) and i > 0:
-                yield ("programs", pid, "do", i), \
-                    f"{pid}: a choice after the first part is not supported yet"
+                yield from _second_choice_shape(pid, prog, i, part, chose)
+            if isinstance(part, M.MovePart) and not any(
+                    isinstance(x, M.ChoosePart) for x in prog.do[1:i]):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: 'move' moves the piece a second choice chose in a forest, and "
+                    "no choice before it chooses one")
+            if isinstance(part, M.ChoosePart) and i == 0 and part.forest is not None:
+                yield ("programs", pid, "do", i, "forest"), (
+                    f"{pid}: a forest is a second choice's, after a first choice of a "
+                    "clearing")
+            if isinstance(part, M.PlacePart) and isinstance(part.piece, M.OfSuit) and \
+                    isinstance(part.at, M.AtEachForest):
+                yield ("programs", pid, "do", i, "piece"), (
+                    f"{pid}: a piece of a suit ('of_suit') is placed in the chosen clearing, "
+                    "not in forests")
             if isinstance(part, M.PlacePart) and isinstance(part.piece, M.RandomPiece) and \
                     not isinstance(part.at, (M.AtEachClearing, M.AtEachForest)):
                 yield ("programs", pid, "do", i, "piece"), (
@@ -2176,6 +2205,22 @@ def _menu_verb_dup(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 seen.setdefault(verb, (k, action))
 
 
+def _second_choice_shape(pid: str, prog: M.Program, i: int, part: M.ChoosePart,
+                         chose: str) -> Iterator[tuple[Loc, str]]:
+    """PROGRAM-SHAPE of a choice after the first part: a forest and a piece in it, once,
+    after a first choice of a clearing (and no piece)."""
+    at: Loc = ("programs", pid, "do", i)
+    if part.forest is None or part.piece is None or part.clearing is not None or \
+            part.card is not None or part.stage is not None:
+        yield at, (f"{pid}: a second choice chooses a 'forest' and a 'piece' in it (Law "
+                   "15.5.2: a relic from an adjacent forest), nothing else")
+    elif chose not in ("clearing", "clearing_card"):
+        yield at, (f"{pid}: a second choice follows a first choice of a clearing (and "
+                   "no piece)")
+    elif any(isinstance(x, M.ChoosePart) for x in prog.do[1:i]):
+        yield at, f"{pid}: one second choice a program, for now"
+
+
 def _pay_shape(pid: str, prog: M.Program, chose: str) -> Iterator[tuple[Loc, str]]:
     """PROGRAM-SHAPE of the chosen piece and a 'pay': 'piece' named where no piece is
     chosen, a second cost (the parts after a cost wait on its payment)."""
@@ -2183,8 +2228,10 @@ def _pay_shape(pid: str, prog: M.Program, chose: str) -> Iterator[tuple[Loc, str
         refs = [(("piece",), getattr(part, "piece", None))]
         refs += [(("count", *w), v.track_cost) for w, v in _track_costs(
             getattr(part, "count", None), ())]
+        chosen_later = any(isinstance(x, M.ChoosePart) and x.piece is not None
+                           for x in prog.do[1:i])  # a second choice's piece
         for where, v in refs:
-            if v == "piece" and chose != "piece_clearing":
+            if v == "piece" and chose != "piece_clearing" and not chosen_later:
                 yield ("programs", pid, "do", i, *where), \
                     f"{pid}: 'piece' is the chosen piece, and no piece is chosen"
         if isinstance(part, M.PayPart) and any(

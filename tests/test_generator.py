@@ -64,14 +64,14 @@ MIXES = {
 # families bundles cover them.
 HOMEBREW_ONLY = {"run_stage"}
 HOMEBREW_VALUES = {"forests_held", "each_forest"}
-HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle"}
+HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle", "choices"}
 # Program parts no base program uses (a pack's library brings the program): the packs of
 # tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
 # tests/test_card_piles.py play them); 'set_stage' moving a marker on (the standard
 # advance_cycle's) the families bundle with test-seasons, on a named stage
 # tests/data/packs/stages (tests/test_stage_parts.py).  'if' is the base's too: the
 # Eyrie's Emergency Orders (Law 7.4.1, the standard draw_if_hand_empty).
-HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "battle"}
+HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "battle", "move", "second_choice"}
 # Core ability kinds no base faction has: tests/data/packs/rituals covers them (ruling
 # with pieces, Law 10.2.4: tests/test_limits.py).
 HOMEBREW_ABILITIES = {"rule_with", "ignore_first_hit"}
@@ -222,7 +222,8 @@ def test_the_base_bundle_uses_every_family():
     covered = {k for mix in MIXES for k in build_tables(mixed_bundle(mix)).uses.values}
     assert covered >= HOMEBREW_VALUES - {"each_forest"}
     # (pieces in forests: the pack tests/test_forest_places.py plays)
-    assert "each_forest" in build_tables(resolve([FOREST_PACK])).uses.values
+    forest = build_tables(resolve([FOREST_PACK])).uses
+    assert "each_forest" in forest.values and {"move", "second_choice"} <= set(forest.parts)
     assert set(build_tables(resolve([PARTS_PACK])).uses.parts) >= {"replace"}
     assert set(build_tables(resolve([BATTLE_PARTS_PACK])).uses.parts) >= {"battle"}
     assert set(build_tables(resolve([CONSPIRACIES_PACK])).uses.parts) >= {"if", "set_stage"}
