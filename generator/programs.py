@@ -222,6 +222,12 @@ def _value(v, code: _Code, c: str = "c"):
     if isinstance(v, M.PiecesAt):
         return "(" + " + ".join(f"self.s[S_BOARD + {c} * NP + {pc}]"
                                 for pc in r.pieces(v.pieces)) + ")"
+    if isinstance(v, M.ValueOf):
+        # The number printed on the chosen piece (a first choice's, or a second's).
+        if not r.chose_piece:
+            raise ProgramError(f"program {r.program}: 'value_of' the chosen piece, and no "
+                               "piece is chosen (PROGRAM-SHAPE)")
+        return "self.t[T_PIECE_VALUE + pc]"
     if isinstance(v, M.ClearingCount):
         return f"self.{_count(v.clearings, code)}(p, {c})"
     if isinstance(v, M.SumValue):
@@ -401,6 +407,10 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         tests.append("(" + " or ".join(f"({w})" for w in ways) + ")")
     if f.adjacent_to is not None:
         tests.append(f"self.{_adjacent(f.adjacent_to, code)}(p, c, {x})")
+    if f.adjacent_to_forest is not None:
+        # The forest a second choice chose (kept at S_FOREST_CHOSEN as its parts run).
+        tests.append(f"{'' if f.adjacent_to_forest else 'not '}"
+                     f"self.forest_touches(self.s[S_FOREST_CHOSEN], {x})")
     if f.placeable is not None:
         tests += _placeable(f.placeable, r, x)
     return tests + _relative_tests(f, code, x)
@@ -545,7 +555,8 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
     do = [*deco, f"    def choice_prog_{inst.index}(self, p: i64, c: i64, a: i64) -> i64:",
           f'        """{inst.program}: its parts after its second choice, on option a."""',
           "        d: i64 = -1", "        fo: i64 = (a - A_FOREST) // NP",
-          "        pc: i64 = (a - A_FOREST) % NP", *after.decls, *after.lines,
+          "        pc: i64 = (a - A_FOREST) % NP",
+          "        self.s[S_FOREST_CHOSEN] = fo", *after.decls, *after.lines,
           *_locals(lines), "        return 0"]
     inst.choice = "\n\n".join("\n".join(x) for x in (gen, has, do))
 
@@ -1033,6 +1044,12 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 raise ProgramError(f"program {inst.program}: a second choice is not "
                                    "supported here")
             d.append(f"        self.prog_choice(p, c, {inst.index}, {int(part.optional)})")
+            continue
+        if isinstance(part, M.RevealPart):
+            if "fo" not in code.choice_vars:
+                raise ProgramError(f"program {inst.program}: 'reveal' turns over the piece "
+                                   "a second choice chose (PROGRAM-SHAPE)")
+            d.append("        pc = self.reveal_piece(p, c, pc)")
             continue
         if isinstance(part, M.MovePart):
             if "fo" not in code.choice_vars:

@@ -44,7 +44,8 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "discard_all", "draw", "put_all", "replace", "take_home",
-              "give", "show", "set_stage", "if", "battle", "move", "second_choice")
+              "give", "show", "set_stage", "if", "battle", "move", "second_choice",
+              "reveal")
 # Values and places of programs whose code lives in a family of its own (the partial
 # they pull in): a count of forests held, pieces placed in forests.
 VALUE_KINDS = ("forests_held", "each_forest")
@@ -114,9 +115,10 @@ FRAME_KINDS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "plac
 #   hit_ignored (seat, clearing: the first hit it took in the battle there, Law 15.2.4)
 #   placed_in_forest (seat, forest, piece, how many: Law 15.3.1)
 #   moved_from_forest (forest, clearing, piece, how many: Law 15.5.2, Delve)
+#   revealed    (seat, clearing, the face-down piece, the piece it turned out to be)
 EVENTS = ("card", "placed", "removed", "scored", "roll", "hits", "shown", "hook", "trigger",
           "reshuffled", "won", "turn", "moved", "paid", "hit_ignored", "placed_in_forest",
-          "moved_from_forest")
+          "moved_from_forest", "revealed")
 EVENT_WIDTH = 5
 # Why VP were scored (the 'scored' event): a track's space uncovered by a piece placed, a
 # card crafted, a usable effect or a card's program, an enemy piece removed (Law 3.2.1),
@@ -844,6 +846,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("PIECE_PERMANENT", [int(p.permanent_removal) for _, _, p in pieces])
     t.put("PIECE_SUIT", [SUIT[p.suit] if p.suit else -1 for _, _, p in pieces])
     t.put("PIECE_PER_CLEARING", [p.per_clearing or 0 for _, _, p in pieces])  # 0: no limit
+    if any(p.value is not None or p.reveals for _, _, p in pieces):
+        # Numbers printed on pieces, and what a face-down piece may turn out to be (a
+        # bitmask of pieces: Law 15.2.1's relics); only where some piece has them.
+        t.put("PIECE_VALUE", [p.value or 0 for _, _, p in pieces])
+        t.put("PIECE_REVEALS", [sum(1 << pidx[x] for x in p.reveals) for _, _, p in pieces])
     vp, cost, draw = [], [], []
     for _, _, p in pieces:
         tr = p.track or M.Track()
@@ -1585,6 +1592,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     if bundle.forest_places:
         # the pieces in each forest (Law 15.3.1), in the map's order of its forests
         S.add("FOREST", len(bundle.map.forests) * NP)
+    if any(x.choice for x in t.programs):
+        # the forest a program's second choice chose, as the parts after it run
+        S.add("FOREST_CHOSEN", 1)
     if t.first_hits:
         # battle: whether each side (attacker, defender) has taken its first hit (Law
         # 15.2.4); only in a bundle with an ability that ignores it

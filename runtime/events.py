@@ -213,6 +213,9 @@ def describe(g: Game, e: Event, viewer: int | None = None) -> str:
     if k == "placed":
         n = f"{e.d} " if e.d != 1 else ""
         return f"{f[e.a]} places {n}{_piece(g, e.c)} in clearing {_clearing(g, e.b)}"
+    if k == "revealed":
+        return f"{f[e.a]} turns over {_piece(g, e.c)} in clearing {_clearing(g, e.b)}: " \
+               f"{_piece(g, e.d)}"
     if k == "moved_from_forest":
         return f"{e.d} {_piece(g, e.c)} move from forest {g.names['forests'][e.a]} to " \
                f"clearing {_clearing(g, e.b)}"
@@ -271,6 +274,9 @@ def record(g: Game, e: Event) -> dict:
     if k == "placed":
         return {"event": k, "faction": f[e.a], "clearing": _clearing(g, e.b),
                 "piece": _piece(g, e.c), "count": e.d}
+    if k == "revealed":
+        return {"event": k, "faction": f[e.a], "clearing": _clearing(g, e.b),
+                "piece": _piece(g, e.c), "is": _piece(g, e.d)}
     if k == "moved_from_forest":
         return {"event": k, "from_forest": g.names["forests"][e.a],
                 "to": _clearing(g, e.b), "piece": _piece(g, e.c), "count": e.d}

@@ -237,6 +237,15 @@ class Piece(Strict):
     per_clearing: int | None = Field(default=None, ge=1, le=64)
     """Tokens only: at most this many of the token in one clearing (Law 8.2.5.I); no
     limit without."""
+    value: int | None = Field(default=None, ge=0, le=99, json_schema_extra=ADDED_LATER)
+    """A number printed on the piece, read by the value 'value_of' (Law 15.2.1: a relic's
+    back shows 1, 2 or 3)."""
+    reveals: list[Ident] = Field(default=[], max_length=20, json_schema_extra=ADDED_LATER)
+    """A piece lying face down: the faction's pieces it may turn out to be when the part
+    'reveal' turns it over, one drawn at random from their supply, each piece there as
+    likely as any other (Law 15.2.1, 15.3.1: relics shuffled face down, their values
+    unknown to everyone until one is flipped).  Nobody knows which it is before: the
+    draw is made as it is turned over."""
 
 
 class Zone(Strict):
@@ -1272,6 +1281,13 @@ class FactionSpec(Strict):
             if name not in pieces:
                 raise Err("REF-UNDEF", loc, f"{where}: {unknown('piece', name, pieces)}")
 
+        for pid, pc in pieces.items():
+            for j, x in enumerate(pc.reveals):
+                need(x, ("pieces", pid, "reveals", j), f"piece {pid}")
+                if pieces[x].kind != pc.kind or pieces[x].reveals:
+                    raise Err("VALUE-INVALID", ("pieces", pid, "reveals", j),
+                              f"piece {pid}: it turns over to {x!r}, which must be a "
+                              f"{pc.kind} lying face up (with no 'reveals' of its own)")
         if isinstance(self.crafting_piece, CraftingPieces):
             for j, x in enumerate(self.crafting_piece.among):
                 need(x, ("crafting_piece", "among", j), "crafting_piece")
@@ -1690,6 +1706,13 @@ class HalfValue(Strict):
     half: Value
 
 
+class ValueOf(Strict):
+    """The number printed on the chosen piece (its 'value'; 0 for a piece without one):
+    Law 15.5.2, "Score victory points equal to the relic's value"."""
+
+    value_of: Literal["piece"]
+
+
 class TimesValue(Strict):
     """A value times another (VP for each forest held)."""
 
@@ -1701,7 +1724,7 @@ _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "s
                 "draw_bonus": "draw-bonus", "cards": "card-count",
                 "forests_held": "forests-held", "times": "times", "event": "event-pieces",
                 "box": "box-pieces", "half": "half-of", "number": "law-number",
-                "pieces": "pieces-at"}
+                "pieces": "pieces-at", "value_of": "value-of"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
                     "at_stage": "at-stage", "all_of": "all-of", "any_of": "any-of",
                     "most_cards": "most-cards", "here": "here"}
@@ -1751,7 +1774,8 @@ Value = Annotated[
     Annotated[CardCount, Tag("card-count")] | Annotated[ForestsHeld, Tag("forests-held")] |
     Annotated[TimesValue, Tag("times")] | Annotated[EventPieces, Tag("event-pieces")] |
     Annotated[BoxValue, Tag("box-pieces")] | Annotated[HalfValue, Tag("half-of")] |
-    Annotated[LawNumber, Tag("law-number")] | Annotated[PiecesAt, Tag("pieces-at")],
+    Annotated[LawNumber, Tag("law-number")] | Annotated[PiecesAt, Tag("pieces-at")] |
+    Annotated[ValueOf, Tag("value-of")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
@@ -1771,7 +1795,8 @@ _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": S
                  "draw-bonus": DrawBonus, "card-count": CardCount,
                  "forests-held": ForestsHeld, "times": TimesValue,
                  "event-pieces": EventPieces, "box-pieces": BoxValue,
-                 "half-of": HalfValue, "law-number": LawNumber, "pieces-at": PiecesAt}
+                 "half-of": HalfValue, "law-number": LawNumber, "pieces-at": PiecesAt,
+                 "value-of": ValueOf}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
                      "at-stage": AtStage, "all-of": AllOf, "any-of": AnyOf,
                      "most-cards": MostCards, "here": Here}
@@ -1828,6 +1853,11 @@ class ClearingFilter(Strict):
     """Where each of these pieces of the actor's may be placed (Law 2.2.3: an open slot
     for a building; no other player's exclusive placement forbidding it, Law 6.2.2; room
     under a per-clearing limit): Law 7.4.3, where the roost and warriors can be placed."""
+    adjacent_to_forest: bool | None = Field(default=None,
+                                            json_schema_extra=ADDED_TO_LIBRARIES)
+    """A clearing the forest a second choice chose touches (true), or one it does not
+    (false): Law 15.5.2, Delve, "the clearings you rule adjacent to the forest from which
+    you delved the relic"."""
     fewest_warriors: bool | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """Of the clearings that pass the filter's other tests, those with the fewest
     warriors, everyone's counted (Law 7.4.3)."""
@@ -1989,6 +2019,17 @@ class PlacePart(Strict):
     """Offer the action only where this placement can be made (a piece left, a clearing
     that takes it); false: placed as far as the supply allows, the action offered
     without it (Law 8.4.1's warriors)."""
+
+
+class RevealPart(Strict):
+    """Turn the chosen piece face up where it lies in the chosen clearing (Law 15.5.2,
+    Delve: "Flip that relic so its value is showing if it is not"): a piece with
+    'reveals' becomes one of those, drawn at random from their supply; the parts after
+    it read the piece it turned out to be as 'piece'.  A piece face up already stays."""
+
+    op: Literal["reveal"]
+    piece: Literal["piece"] = "piece"
+    """The piece the second choice chose."""
 
 
 class MovePart(Strict):
@@ -2343,7 +2384,8 @@ AtOncePart = Annotated[ScorePart | DrawPart | DiscardAllPart | PutAllPart |
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
                         IntoBoxPart | SpendPart | PayPart | ScorePart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
-                        SetStagePart | GivePart | ShowPart | IfPart | BattlePart | MovePart,
+                        SetStagePart | GivePart | ShowPart | IfPart | BattlePart | MovePart |
+                        RevealPart,
                         Field(discriminator="op")]
 
 

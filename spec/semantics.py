@@ -1798,7 +1798,7 @@ def _condition_refs(c: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
 def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
     """(where in the part, name, the parameter types it may be) of each name a program
     part gives."""
-    if isinstance(part, M.MovePart):
+    if isinstance(part, (M.MovePart, M.RevealPart)):
         return  # the piece a second choice chose
     if isinstance(part, M.ChoosePart) and part.forest is not None:
         yield from _forest_refs(part.forest, ("forest",))
@@ -2002,6 +2002,21 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                     "target or a battle's opponent; a program's parts are its actor's")
             if isinstance(part, M.ChoosePart) and i > 0:
                 yield from _second_choice_shape(pid, prog, i, part, chose)
+            second = any(isinstance(x, M.ChoosePart) for x in prog.do[1:i])
+            if isinstance(part, M.RevealPart) and not second:
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: 'reveal' turns over the piece a second choice chose, and no "
+                    "choice before it chooses one")
+            if not second and any(isinstance(x, M.ClearingFilter) and
+                                  x.adjacent_to_forest is not None for x in M.walk(part)):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: a filter's 'adjacent_to_forest' reads the forest a second "
+                    "choice chose, and no choice before it chooses one")
+            if not second and chose != "piece_clearing" and any(
+                    isinstance(x, M.ValueOf) for x in M.walk(part)):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: 'value_of' reads the chosen piece, and no piece is chosen "
+                    "before it")
             if isinstance(part, M.MovePart) and not any(
                     isinstance(x, M.ChoosePart) for x in prog.do[1:i]):
                 yield ("programs", pid, "do", i), (

@@ -71,7 +71,8 @@ HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle", "choices"}
 # advance_cycle's) the families bundle with test-seasons, on a named stage
 # tests/data/packs/stages (tests/test_stage_parts.py).  'if' is the base's too: the
 # Eyrie's Emergency Orders (Law 7.4.1, the standard draw_if_hand_empty).
-HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "battle", "move", "second_choice"}
+HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "battle", "move", "second_choice",
+                  "reveal"}
 # Core ability kinds no base faction has: tests/data/packs/rituals covers them (ruling
 # with pieces, Law 10.2.4: tests/test_limits.py).
 HOMEBREW_ABILITIES = {"rule_with", "ignore_first_hit"}
@@ -223,7 +224,8 @@ def test_the_base_bundle_uses_every_family():
     assert covered >= HOMEBREW_VALUES - {"each_forest"}
     # (pieces in forests: the pack tests/test_forest_places.py plays)
     forest = build_tables(resolve([FOREST_PACK])).uses
-    assert "each_forest" in forest.values and {"move", "second_choice"} <= set(forest.parts)
+    assert "each_forest" in forest.values and \
+        {"move", "second_choice", "reveal"} <= set(forest.parts)
     assert set(build_tables(resolve([PARTS_PACK])).uses.parts) >= {"replace"}
     assert set(build_tables(resolve([BATTLE_PARTS_PACK])).uses.parts) >= {"battle"}
     assert set(build_tables(resolve([CONSPIRACIES_PACK])).uses.parts) >= {"if", "set_stage"}

@@ -100,7 +100,9 @@ def test_delve_after_a_battle_won_may_move_a_relic(core_kind, order):
     assert g.decision == "choice"
     assert sorted(g.legal()) == ["done", "forest 1_2_5_10 tablet"]
     g.apply("forest 1_2_5_10 tablet")
-    assert sc.count(g, "5", "tablet") == 1 and g.forest_counts()["1_2_5_10"] == {}
+    # moved into 5 and turned over (test_a_delved_relic_is_turned_over_...)
+    assert sum(sc.count(g, "5", x) for x in ("tablet-1", "tablet-2", "tablet-3")) == 1
+    assert sc.count(g, "5", "tablet") == 0 and g.forest_counts()["1_2_5_10"] == {}
 
 
 @pytest.mark.parametrize("order", ORDERS)
@@ -176,3 +178,96 @@ def test_a_second_choice_naming_an_unknown_piece_is_found_at_the_use(tmp_path):
     found = [d for d in validate([pack], []).diagnostics if d.severity == "error"]
     assert [d.code for d in found] == ["PROGRAM-USE"]
     assert "'relik'" in found[0].message and "/do/1/forest/lacks" in found[0].message
+
+
+# ---------------------------------------------------------------- turning a relic over
+
+
+def _delve_a_face_down_tablet(order, core_kind, seed=1, ruled=()):
+    g = past_setup(order, seed, bundle=relics(), pure=core_kind == "pure", clear=True,
+                   empty_hands=True)
+    sc.put(g, "5", "cat-warrior", 1)
+    for c in ruled:
+        sc.put(g, c, "cat-warrior", 1)
+    sc.put_in_forest(g, "1_2_5_10", "tablet", 1)
+    sc.goto(g, "marquise", "daylight", "actions")
+    m = g.factions.index("marquise")
+    before = g.scores[m]
+    g.record_events()
+    g.apply("delve 5")
+    g.apply("forest 1_2_5_10 tablet")
+    turned = [x for x in ("tablet-1", "tablet-2", "tablet-3") if sc.count(g, "5", x)]
+    return g, m, before, turned
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("ruled", [(), ("1", "2", "10")])
+def test_a_delved_relic_is_turned_over_and_scores_its_value(core_kind, order, ruled):
+    """Law 15.5.2: the face-down tablet moved into 5 is flipped: it is now one of the
+    tablets of value 1, 2 or 3 (no face-down tablet left there); she scores its value,
+    and loses one back where she rules fewer clearings around forest 1_2_5_10 (1, 2, 5,
+    10) than the value: ruling 5 alone, for a 2 or a 3; ruling all four, never."""
+    g, m, before, turned = _delve_a_face_down_tablet(order, core_kind, ruled=ruled)
+    assert len(turned) == 1 and sc.count(g, "5", "tablet") == 0
+    value = int(turned[0][-1])
+    rules = 1 + len(ruled)
+    assert g.scores[m] - before == value - (1 if rules < value else 0)
+    said = [record(g, e) for e in g.take_events() if e.kind == "revealed"]
+    assert said == [{"event": "revealed", "faction": "marquise", "clearing": "5",
+                     "piece": "tablet", "is": turned[0]}]
+
+
+def test_a_relic_turns_out_as_likely_as_its_values_are_many():
+    """Four tablets, valued 1, 2, 3 and 3: over 200 seeds a delved tablet is a 3 about
+    half the time, a 1 and a 2 about a quarter each."""
+    seen = {"tablet-1": 0, "tablet-2": 0, "tablet-3": 0}
+    for seed in range(1, 201):
+        _, _, _, turned = _delve_a_face_down_tablet(ORDERS[0], "pure", seed)
+        seen[turned[0]] += 1
+    assert 70 <= seen["tablet-3"] <= 130 and all(25 <= seen[x] <= 75 for x in
+                                                   ("tablet-1", "tablet-2")), seen
+
+
+@pytest.mark.parametrize("order", ORDERS[:2])
+def test_a_relic_face_up_already_stays_as_it_is(core_kind, order):
+    g = daylight(order, core_kind)
+    sc.put(g, "5", "cat-warrior", 1)
+    sc.put_in_forest(g, "1_2_5_10", "jewel-2", 1)
+    sc.goto(g, "marquise", "daylight", "actions")
+    m = g.factions.index("marquise")
+    before = g.scores[m]
+    g.apply("delve 5")
+    g.apply("forest 1_2_5_10 jewel-2")
+    assert sc.count(g, "5", "jewel-2") == 1
+    assert g.scores[m] - before == 2 - 1  # ruling 5 alone, fewer than 2: one back
+
+
+@pytest.mark.parametrize("do, pointer, words", [
+    ([{"op": "choose", "clearing": {"has": "warrior"}}, {"op": "reveal"}],
+     "/programs/dig/do/1", "'reveal' turns over the piece a second choice chose"),
+    ([{"op": "choose", "clearing": {"has": "warrior"}},
+      {"op": "score", "vp": {"value_of": "piece"}}],
+     "/programs/dig/do/1", "'value_of' reads the chosen piece"),
+    ([{"op": "choose", "clearing": {"has": "warrior"}},
+      {"op": "score", "vp": {"clearings": {"adjacent_to_forest": True}}}],
+     "/programs/dig/do/1", "'adjacent_to_forest' reads the forest a second choice chose"),
+])
+def test_what_reads_a_second_choice_before_one_is_a_shape_error(tmp_path, do, pointer,
+                                                                words):
+    pack = _pack_with(tmp_path, {"law": "15.5.2", "verb": "dig",
+                                 "params": {"relics": "tokens"}, "do": do})
+    found = _shape(pack)
+    assert any(p == pointer and words in m for p, m in found), found
+
+
+def test_a_piece_that_turns_over_to_another_kind_is_refused(tmp_path):
+    pack = tmp_path / "forest-relics"
+    shutil.copytree(PACK, pack)
+    patch = json.loads((pack / "marquise.json").read_text(encoding="utf-8"))
+    for op in patch["patch"]:
+        if op["path"] == "/pieces/tablet":
+            op["value"]["reveals"] = ["tablet-1", "sawmill"]
+    (pack / "marquise.json").write_text(json.dumps(patch, indent=1), encoding="utf-8")
+    found = [d for d in validate([pack], []).diagnostics if d.severity == "error"]
+    assert found and "turns over to 'sawmill', which must be a token lying face up" in \
+        found[0].message
