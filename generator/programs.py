@@ -1085,7 +1085,7 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 pc, ind = "b", "    "
             elif isinstance(part.piece, M.RandomPiece):
                 pc = "b"  # drawn anew for each piece placed
-                if isinstance(part.at, str) or isinstance(part.at, M.AtEach):
+                if isinstance(part.at, (str, M.AtEach)):
                     raise ProgramError(f"program {inst.program}: a random piece is placed "
                                        "in each clearing or forest of a filter")
             else:

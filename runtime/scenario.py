@@ -351,6 +351,37 @@ def _check_pieces(g, v, ptr):
                            pos.count(g, c, piece), n)]
 
 
+# ---- forests
+
+def _read_forests(r: Reader, v, ptr):
+    out: dict[str, dict[str, int]] = {}
+    for fo, row in r.obj(v, ptr, "an object of forest -> piece -> count").items():
+        fp = pointer(ptr, fo)
+        if "FOREST" not in r.g.S:
+            raise Invalid(fp, "no piece is ever in a forest in this game (its content puts "
+                          "none there)")
+        r.one_of(fo, fp, r.g.names["forests"], "forest")
+        out[fo] = {}
+        for piece, n in r.obj(row, fp, "an object of piece -> count").items():
+            pp = pointer(fp, piece)
+            r.piece(piece, pp)
+            out[fo][piece] = r.piece_count(piece, n, pp)
+    return out
+
+
+def _put_forests(g, v, st, ptr):
+    for fo, row in v.items():
+        for piece, n in row.items():
+            _guard(pointer(ptr, fo, piece), pos.put_in_forest, g, fo, piece, n)
+
+
+def _check_forests(g, v, ptr):
+    held = g.forest_counts()
+    return [f for fo, row in v.items() for piece, n in row.items()
+            for f in _diff(pointer(ptr, fo, piece), f"{piece} in forest {fo}",
+                           held[fo].get(piece, 0), n)]
+
+
 # ---- ruins
 
 def _read_ruins(r: Reader, v, ptr):
@@ -995,6 +1026,11 @@ KEYS: tuple[Key, ...] = (
         "clearing's slots.",
         expect_doc="Counts of pieces in clearings (pieces not named are not checked).",
         schema=_of(_of(_int()))),
+    Key("forests", _read_forests, put=_put_forests, check=_check_forests,
+        doc="Pieces in forests (where the content puts pieces there, Law 15.3.1): forest "
+        "id ('1_2_5_10') -> piece -> count, taken from (or returned to) the supply.",
+        expect_doc="Counts of pieces in forests (pieces not named are not checked).",
+        schema=_of(_of(_int()))),
     Key("ruins", _read_ruins, put=_put_ruins, check=_check_ruins,
         doc="Ruins: clearing -> 1 (a ruin) or 0 (none). A ruin takes a building slot.",
         expect_doc="Ruins: clearing -> 1 or 0.",
@@ -1523,13 +1559,16 @@ EXAMPLES_PATH = Path(__file__).resolve().parent / "scenario_examples.json"
 
 def examples() -> dict:
     """The docs' examples (on the base game): a whole scenario, and one value per key;
-    under "homebrew", the values of keys no base-game faction has a use for, read on a
-    pack of the repository's examples/ folder (its id and factions given there)."""
+    under "homebrew", the values of keys no base-game faction has a use for, each section
+    read on a pack of the repository (an examples/ folder's name, or a path; its
+    factions given there)."""
     return json.loads(EXAMPLES_PATH.read_text(encoding="utf-8"))
 
 
 def _example(ex: dict, side: str, key: str):
-    return ex[side][key] if key in ex[side] else ex["homebrew"][side][key]
+    if key in ex[side]:
+        return ex[side][key]
+    return next(home[side][key] for home in ex["homebrew"] if key in home[side])
 
 
 def scenarios_markdown() -> str:

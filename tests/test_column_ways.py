@@ -11,7 +11,6 @@ cores; and validation of the ways."""
 from __future__ import annotations
 
 import json
-import shutil
 from functools import cache
 from pathlib import Path
 
@@ -177,7 +176,7 @@ def _found(pack: Path) -> list[tuple[str, str, str]]:
 
 
 def test_the_pack_validates_clean():
-    assert [d for d in validate([PACK], []).diagnostics] == []
+    assert list(validate([PACK], []).diagnostics) == []
 
 
 def test_two_ways_of_one_action_type_are_an_error(tmp_path):

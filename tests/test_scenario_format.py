@@ -15,6 +15,7 @@ from conftest import example_bundle
 from rootlaw.runtime import Game
 from rootlaw.runtime import position as pos
 from rootlaw.runtime import scenario as sc
+from rootlaw.spec import resolve
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -359,14 +360,22 @@ SEATED = {"zones": ["marquise", "eyrie", "alliance"], "boxes": ["alliance", "mar
 # "homebrew" section names it).
 HOMEBREW_ROUND_TRIP = {
     "cycles": ({"druids": {"wheel": "fall"}}, {"druids": {"wheel": "spring"}}),
+    "forests": ({"4_9_12": {"idol": 2}}, {"4_9_12": {"idol": 1}}),
 }
 
 
-def homebrew_scenario() -> tuple[dict, object]:
-    home = sc.examples()["homebrew"]
+def home_bundle(home: dict):
+    """A homebrew section's pack: an examples/ folder's name, or a path in the repo."""
+    return resolve([ROOT / home["pack"]]) if "/" in home["pack"] else \
+        example_bundle(home["pack"])
+
+
+def homebrew_scenario(key: str) -> tuple[dict, object]:
+    home = next(h for h in sc.examples()["homebrew"]
+                if key in h["position"] or key in h["expect"])
     data = {"name": "a homebrew position", "law": "-", "factions": home["factions"],
             "position": {"clear": True}, "steps": []}
-    return data, example_bundle(home["pack"])
+    return data, home_bundle(home)
 
 
 def test_every_shared_key_has_a_round_trip_case():
@@ -378,7 +387,7 @@ def test_every_shared_key_has_a_round_trip_case():
 @pytest.mark.parametrize("key", sorted(HOMEBREW_ROUND_TRIP))
 def test_a_homebrew_key_set_in_a_position_is_checked_by_expect(key):
     value, other = HOMEBREW_ROUND_TRIP[key]
-    data, bundle = homebrew_scenario()
+    data, bundle = homebrew_scenario(key)
     data["position"][key] = value
     data["steps"] = [{"expect": {key: value}}]
     assert sc.run_scenario(data, bundle=bundle) == []
@@ -450,17 +459,20 @@ def test_scenario_docs_are_current():
 def test_every_key_has_a_documented_example_that_reads():
     ex = sc.examples()
     g = Game(None, 1)  # every faction of the bundle seated: the examples name them all
-    home = ex["homebrew"]  # keys no base faction uses, on a pack of examples/
-    h = Game(home["factions"], 1, bundle=example_bundle(home["pack"]))
+    homes = ex["homebrew"]  # keys no base faction uses, each section on a pack of its own
+    games = [Game(home["factions"], 1, bundle=home_bundle(home)) for home in homes]
     for side, names in (("position", sc.POSITION_KEYS), ("expect", sc.EXPECT_KEYS)):
-        assert sorted([*ex[side], *home[side]]) == sorted(names), side
-        assert not set(ex[side]) & set(home[side])
-        r, rh = sc.Reader(g, side), sc.Reader(h, side)
+        theirs = [k for home in homes for k in home[side]]
+        assert sorted([*ex[side], *theirs]) == sorted(names), side
+        assert not set(ex[side]) & set(theirs) and len(set(theirs)) == len(theirs)
+        r = sc.Reader(g, side)
         for k in sc.KEYS:
             if k.name in ex[side]:
                 k.read(r, ex[side][k.name], f"/{side}/{k.name}")
-            elif k.name in home[side]:
-                k.read(rh, home[side][k.name], f"/homebrew/{side}/{k.name}")
+            for i, (home, h) in enumerate(zip(homes, games, strict=True)):
+                if k.name in home[side]:
+                    k.read(sc.Reader(h, side), home[side][k.name],
+                           f"/homebrew/{i}/{side}/{k.name}")
     assert all(k.doc for k in sc.KEYS if k.put) and all(k.expect_doc for k in sc.KEYS
                                                          if k.check)
 
@@ -656,7 +668,8 @@ def test_every_documented_example_value_follows_its_keys_schema():
     assert list(jsonschema.Draft202012Validator(s).iter_errors(ex["scenario"])) == []
     for side, part in (("position", "Position"), ("expect", "Expect")):
         props = s["$defs"][part]["properties"]
-        for name, value in {**ex[side], **ex["homebrew"][side]}.items():
+        for name, value in {**ex[side], **{k: v for home in ex["homebrew"]
+                                           for k, v in home[side].items()}}.items():
             errors = list(jsonschema.Draft202012Validator(props[name]).iter_errors(value))
             assert errors == [], f"{side} {name}: {errors[0].message}"
 
