@@ -8,7 +8,7 @@ import jinja2
 
 from rootlaw.spec import Bundle
 
-from .tables import Tables, Uses, build_tables
+from .tables import Tables, Uses, build_tables, late_const
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 REGENERATE = "rootlaw build"
@@ -92,7 +92,9 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         programs=[x for x in t.programs if x.uses <= set(partials)],
         effect_parts=[x for x in t.effect_parts if x.uses <= set(partials)],
         bundle_hash=t.bundle_hash,
-        consts=list(t.consts.items()),
+        # (a late frame's or event's code: declared only where used, in no layout)
+        consts=[(k, v) for k, v in t.consts.items() if late_const(k, u) is not False],
+        layout_consts=[(k, v) for k, v in t.consts.items() if late_const(k, u) is None],
         table_offsets=list(t.table_layout.offsets.items()),
         state_offsets=list(t.state_layout.offsets.items()),
         action_offsets=list(t.actions.offsets.items()),
