@@ -152,15 +152,21 @@ def buildings(g: Game, clearing: str | int) -> int:
 def put(g: Game, clearing: str | int, piece: str, n: int) -> None:
     """Set the count of a piece in a clearing, taking from or returning to the supply."""
     c, pc = clearing_index(g, clearing), piece_index(g, piece)
+    _set_count(g, g.S["BOARD"] + c * g.consts["NP"] + pc, piece, n, str(clearing))
+
+
+def _set_count(g: Game, at: int, piece: str, n: int, where: str) -> None:
+    """Set a place's count of a piece (state slot ``at``), taking from or returning to
+    its supply."""
     if isinstance(n, bool) or not isinstance(n, int) or n < 0:
         raise _bad(f"a count of pieces is a whole number from 0, not {n!r}")
-    at = g.S["BOARD"] + c * g.consts["NP"] + pc
+    supply = g.S["SUPPLY"] + piece_index(g, piece)
     delta = n - g.state[at]
-    if delta > g.state[g.S["SUPPLY"] + pc]:
-        raise _bad(f"{n} {piece} in {clearing}: the supply holds only "
-                   f"{g.state[g.S['SUPPLY'] + pc]} more (of {piece_total(g, piece)})")
+    if delta > g.state[supply]:
+        raise _bad(f"{n} {piece} in {where}: the supply holds only {g.state[supply]} more "
+                   f"(of {piece_total(g, piece)})")
     g.state[at] = n
-    g.state[g.S["SUPPLY"] + pc] -= delta
+    g.state[supply] -= delta
 
 
 def forest_index(g: Game, forest: str) -> int:
@@ -176,15 +182,7 @@ def forest_index(g: Game, forest: str) -> int:
 def put_in_forest(g: Game, forest: str, piece: str, n: int) -> None:
     """Set the count of a piece in a forest, taking from or returning to the supply."""
     fo, pc = forest_index(g, forest), piece_index(g, piece)
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise _bad(f"a count of pieces is a whole number from 0, not {n!r}")
-    at = g.S["FOREST"] + fo * g.consts["NP"] + pc
-    delta = n - g.state[at]
-    if delta > g.state[g.S["SUPPLY"] + pc]:
-        raise _bad(f"{n} {piece} in forest {forest}: the supply holds only "
-                   f"{g.state[g.S['SUPPLY'] + pc]} more (of {piece_total(g, piece)})")
-    g.state[at] = n
-    g.state[g.S["SUPPLY"] + pc] -= delta
+    _set_count(g, g.S["FOREST"] + fo * g.consts["NP"] + pc, piece, n, f"forest {forest}")
 
 
 def clear_board(g: Game) -> None:
