@@ -271,3 +271,28 @@ def test_a_piece_that_turns_over_to_another_kind_is_refused(tmp_path):
     found = [d for d in validate([pack], []).diagnostics if d.severity == "error"]
     assert found and "turns over to 'sawmill', which must be a token lying face up" in \
         found[0].message
+
+
+@pytest.mark.parametrize("order", ORDERS[:2])
+def test_what_a_face_down_relic_is_is_no_ones_to_know_before_it_is_turned(core_kind, order):
+    """Law 1.2 (hidden information) with Law 15.2.1: a face-down relic's value is drawn
+    as it is turned over, so twins whose futures differ (every seat's determinized copy,
+    the future drawn from fresh streams) ask the same question, with the same options
+    and the same observation, up to the flip; the values they turn over are each
+    game's own (over several copies, not all the same)."""
+    g = daylight(order, core_kind)
+    sc.put(g, "5", "cat-warrior", 1)
+    sc.put_in_forest(g, "1_2_5_10", "tablet", 1)
+    sc.goto(g, "marquise", "daylight", "actions")
+    g.apply("delve 5")
+    m = g.factions.index("marquise")
+    turned = set()
+    for seed in range(12):
+        twin = g.determinize(m, seed)
+        assert twin.decision == g.decision == "choice"
+        assert sorted(twin.legal()) == sorted(g.legal())
+        for q in range(g.num_players):
+            assert twin.observation(q) == g.observation(q)
+        twin.apply("forest 1_2_5_10 tablet")
+        turned |= {x for x in ("tablet-1", "tablet-2", "tablet-3") if sc.count(twin, "5", x)}
+    assert len(turned) > 1
