@@ -1045,17 +1045,14 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                                    "supported here")
             d.append(f"        self.prog_choice(p, c, {inst.index}, {int(part.optional)})")
             continue
-        if isinstance(part, M.RevealPart):
+        if isinstance(part, (M.RevealPart, M.MovePart)):
+            # The piece a second choice chose (pc) in its forest (fo): turned over where
+            # it lies, or moved into the chosen clearing.
             if "fo" not in code.choice_vars:
-                raise ProgramError(f"program {inst.program}: 'reveal' turns over the piece "
+                raise ProgramError(f"program {inst.program}: '{part.op}' acts on the piece "
                                    "a second choice chose (PROGRAM-SHAPE)")
-            d.append("        pc = self.reveal_piece(p, c, pc)")
-            continue
-        if isinstance(part, M.MovePart):
-            if "fo" not in code.choice_vars:
-                raise ProgramError(f"program {inst.program}: 'move' moves the piece a "
-                                   "second choice chose in a forest (PROGRAM-SHAPE)")
-            d.append("        self.move_from_forest(p, fo, c, pc)")
+            d.append("        pc = self.reveal_piece(p, c, pc)" if isinstance(part, M.RevealPart)
+                     else "        self.move_from_forest(p, fo, c, pc)")
             continue
         if isinstance(part, (M.GivePart, M.ShowPart)):
             raise ProgramError(f"program {inst.program}: '{part.op}' is an effect program's "

@@ -1036,7 +1036,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     col_prog = [-1] * (F * L)  # a program's column: its instance, compiled below
     way_action = [-1] * (F * L * CW)
     way_prog = [-1] * (F * L * CW)
-    column_uses: list[tuple[list[int], int, M.ColumnWay, str]] = []
+    column_uses: list[tuple[list[int], int, M.ColumnWay, str, int]] = []
     for fi, f in enumerate(factions):
         for li, column in enumerate(f.columns):
             for at, way in column.ways():
@@ -1047,7 +1047,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                     actions[slot] = COLUMN_ACTIONS.index(way.action)
                 else:
                     actions[slot] = COLUMN_ACTIONS.index("program")
-                    column_uses.append((progs, slot, way, column.id))
+                    column_uses.append((progs, slot, way, column.id, fi))
     t.put("COL_ACTION", col_action)
     if CW:
         consts["CW"] = CW
@@ -1231,12 +1231,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         pc[st] = int(t.programs[-1].shape in ("card", "clearing_card"))  # of a hand card
     # The columns' programs (the Decree, Law 7.5.2): after the steps', so theirs keep
     # their numbers.
-    for progs, slot, way, column_id in column_uses:
+    for progs, slot, way, column_id, fi in column_uses:
         col_program = library.get(way.action)
         if col_program is None:
             raise ProgramError(f"column {column_id}: no program {way.action!r} "
                                "(PROGRAM-REF)")
-        fi = slot // L if progs is col_prog else slot // (L * CW)
         progs[slot] = len(t.programs)
         t.programs.append(compile_column_use(way, col_program, len(t.programs), fi,
                                              bundle, pidx, pieces))

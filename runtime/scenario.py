@@ -324,16 +324,22 @@ def _put_clear(g, v, st, ptr):
 # ---- pieces
 
 def _read_pieces(r: Reader, v, ptr):
+    return _read_rows(r, v, ptr, "clearing", r.clearing, per_clearing=True)
+
+
+def _read_rows(r: Reader, v, ptr, place: str, name_place, per_clearing: bool = False):
+    """place -> piece -> count (a clearing's or a forest's pieces), each place named by
+    ``name_place``; with ``per_clearing``, a token's limit in one clearing holds."""
     out: dict[str, dict[str, int]] = {}
-    for c, row in r.obj(v, ptr, "an object of clearing -> piece -> count").items():
-        cp = pointer(ptr, c)
-        r.clearing(c, cp)
-        out[c] = {}
-        for piece, n in r.obj(row, cp, "an object of piece -> count").items():
-            pp = pointer(cp, piece)
+    for at, row in r.obj(v, ptr, f"an object of {place} -> piece -> count").items():
+        ap = pointer(ptr, at)
+        name_place(at, ap)
+        out[at] = {}
+        for piece, n in r.obj(row, ap, "an object of piece -> count").items():
+            pp = pointer(ap, piece)
             r.piece(piece, pp)
-            out[c][piece] = r.piece_count(piece, n, pp)
-            limit = pos.per_clearing_limit(r.g, piece)
+            out[at][piece] = r.piece_count(piece, n, pp)
+            limit = pos.per_clearing_limit(r.g, piece) if per_clearing else None
             if limit is not None and n > limit:
                 raise Invalid(pp, f"at most {limit} {piece} in a clearing")
     return out
@@ -354,19 +360,13 @@ def _check_pieces(g, v, ptr):
 # ---- forests
 
 def _read_forests(r: Reader, v, ptr):
-    out: dict[str, dict[str, int]] = {}
-    for fo, row in r.obj(v, ptr, "an object of forest -> piece -> count").items():
-        fp = pointer(ptr, fo)
+    def forest(fo, fp):
         if "FOREST" not in r.g.S:
             raise Invalid(fp, "no piece is ever in a forest in this game (its content puts "
                           "none there)")
         r.one_of(fo, fp, r.g.names["forests"], "forest")
-        out[fo] = {}
-        for piece, n in r.obj(row, fp, "an object of piece -> count").items():
-            pp = pointer(fp, piece)
-            r.piece(piece, pp)
-            out[fo][piece] = r.piece_count(piece, n, pp)
-    return out
+
+    return _read_rows(r, v, ptr, "forest", forest)
 
 
 def _put_forests(g, v, st, ptr):
@@ -1028,7 +1028,8 @@ KEYS: tuple[Key, ...] = (
         schema=_of(_of(_int()))),
     Key("forests", _read_forests, put=_put_forests, check=_check_forests,
         doc="Pieces in forests (where the content puts pieces there, Law 15.3.1): forest "
-        "id ('1_2_5_10') -> piece -> count, taken from (or returned to) the supply.",
+        "id (its clearings' numbers joined by '_') -> piece -> count, taken from (or "
+        "returned to) the supply.",
         expect_doc="Counts of pieces in forests (pieces not named are not checked).",
         schema=_of(_of(_int()))),
     Key("ruins", _read_ruins, put=_put_ruins, check=_check_ruins,
