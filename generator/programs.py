@@ -73,6 +73,8 @@ class Instance:
     #                                                 the listing requires there (id)
     choice: str = ""            # a second choice's: its listing, whether it has an option
     #                             and its parts after it (FR_CHOICE), or ''
+    choice_kind: str = ""       # what a second choice chooses: 'forest' (and a piece in
+    #                             it), 'piece' (in the chosen clearing), or ''
 
 
 class _Resolver:
@@ -109,6 +111,22 @@ class _Resolver:
             raise ProgramError(f"program {self.program}: {ref!r} is no piece of "
                                f"{self.faction.id} ({v!r})")
         return self.pidx[v]
+
+    def piece_type(self, index: int) -> str | None:
+        """The type piece ``index`` of the faction shows (models.Piece.type), or None."""
+        return next((p.type for k, p in self.faction.pieces.items()
+                     if self.pidx[k] == index), None)
+
+    def box_holding(self, index: int) -> int:
+        """The faction's box that holds piece ``index``: its piece, or one of its list
+        (validation: exactly one where a 'move' puts the piece in a box)."""
+        for b, box in enumerate(self.faction.boxes):
+            held = [box.piece] if isinstance(box.piece, str) else box.piece
+            if any(self.pidx[x] == index for x in held):
+                return b
+        name = next((k for k, v in self.pidx.items() if v == index), str(index))
+        raise ProgramError(f"program {self.program}: no box of {self.faction.id} holds "
+                           f"{name} (PROGRAM-SHAPE)")
 
     def pieces(self, ref: str | list[str]) -> list[int]:
         v = self._value(ref) if isinstance(ref, str) else ref
@@ -168,6 +186,7 @@ class _Code:
         self.lines: list[str] = []
         self.decls: list[str] = []
         self.choice_vars: set[str] = set()  # what a second choice chose, in its parts after
+        self.choice_pieces: list[int] = []  # the pieces it may have chosen
 
     def hoist(self, expr: str) -> str:
         if not self.hoisting or expr.lstrip("-").isdigit():
@@ -257,8 +276,19 @@ def _value(v, code: _Code, c: str = "c"):
             return None
         code.inst.uses.add("forests")
         return f"self.forests_held(p, {least})"
+    if isinstance(v, M.BoxValue) and v.box == "piece":
+        # The box that holds the piece a second choice chose (Law 15.5.2: its Relics row).
+        if "pc" not in code.choice_vars:
+            raise ProgramError(f"program {r.program}: the box that holds 'piece', and no "
+                               "second choice chose one before it (PROGRAM-SHAPE)")
+        return f"self.s[S_BOX + p * B + {_box_of_chosen(r, code, code.inst)}]"
     if isinstance(v, M.BoxValue):
         return f"self.s[S_BOX + p * B + {r.box(v.box)}]"
+    if isinstance(v, M.LeastValue):
+        terms = [_value(x, code, c) for x in v.least]
+        if any(t is None for t in terms):
+            return None
+        return f"min({', '.join(t for t in terms if t is not None)})"
     if isinstance(v, M.LawNumber):
         # The actor's number (an ability of its 'numbers' may say it: Law 7.8.2), else 1.
         return "(self.ability(p, AB_RECRUIT_COUNT) or 1)"
@@ -524,41 +554,79 @@ def _count(f: M.ClearingFilter, code: _Code) -> str:
 def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolver) -> None:
     """A second choice's code (inst.choice): its listing in the chosen clearing c
     (gen_choice_<i>: a forest that passes its filter and a piece there, 'forest <forest>
-    <piece>'), whether it has an option (choice_has_<i>), and the parts after it on the
-    option taken (choice_prog_<i>, with fo the forest and pc the piece)."""
-    if choice.forest is None or choice.piece is None or choice.clearing is not None or \
+    <piece>'; or a piece in c, 'piece <piece>'), whether it has an option
+    (choice_has_<i>), and the parts after it on the option taken (choice_prog_<i>, with
+    fo the forest and pc the piece: 1 when a choice that repeats is to be asked again)."""
+    if choice.piece is None or choice.clearing is not None or \
             choice.card is not None or choice.stage is not None:
         raise ProgramError(f"program {inst.program}: a second choice chooses a forest and a "
-                           "piece in it (PROGRAM-SHAPE)")
+                           "piece in it, or a piece in the chosen clearing (PROGRAM-SHAPE)")
     code = _Code(inst, r, hoisting=False)
-    tests = _forest_test(choice.forest, code, "fo")
-    mask = _mask(r.pieces(choice.piece.among))
-    loop = ["        for fo in range(NFOREST):",
-            f"            if not ({' and '.join(tests) or '1'}):",
-            "                continue",
-            "            for pc in range(NP):",
-            f"                if ({mask} >> pc) & 1 and self.s[S_FOREST + fo * NP + pc] > 0:"]
+    among = r.pieces(choice.piece.among)
     deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
-    head = ["        fo: i64", "        pc: i64", *code.decls, *code.lines]
+    if choice.forest is not None:
+        tests = _forest_test(choice.forest, code, "fo")
+        loop = ["        for fo in range(NFOREST):",
+                f"            if not ({' and '.join(tests) or '1'}):",
+                "                continue",
+                "            for pc in range(NP):",
+                f"                if ({_mask(among)} >> pc) & 1 and "
+                "self.s[S_FOREST + fo * NP + pc] > 0:"]
+        option, decode = "A_FOREST + fo * NP + pc", [
+            "        fo: i64 = (a - A_FOREST) // NP", "        pc: i64 = (a - A_FOREST) % NP",
+            "        self.s[S_FOREST_CHOSEN] = fo"]
+        head = ["        fo: i64", "        pc: i64", *code.decls, *code.lines]
+        chosen = {"fo", "pc"}
+    else:
+        # A piece in the chosen clearing: one of 'among' there, of a type a piece of
+        # 'same_type_as' there shows (the types are the content's: known here).
+        like = r.pieces(choice.piece.same_type_as) if choice.piece.same_type_as else []
+        loop = ["        for pc in range(NP):",
+                f"            if ({_mask(among)} >> pc) & 1 and "
+                "self.s[S_BOARD + c * NP + pc] > 0:"]
+        tests = []
+        for x in among:
+            mates = [y for y in like if r.piece_type(y) is not None and
+                     r.piece_type(y) == r.piece_type(x)]
+            if choice.piece.same_type_as is not None:
+                tests.append((x, _any_of("c", mates) if mates else NEVER))
+        if tests:
+            loop = ["        for pc in range(NP):",
+                    f"            if ({_mask(among)} >> pc) & 1 and "
+                    "self.s[S_BOARD + c * NP + pc] > 0 and self.same_type_{0}(c, pc):"
+                    .format(inst.index)]
+            body = [f"        if pc == {x}:\n            return 1 if {t} else 0"
+                    for x, t in tests]
+            inst.helpers.append("\n".join([
+                *deco, f"    def same_type_{inst.index}(self, c: i64, pc: i64) -> i64:",
+                f'        """{inst.program}: whether piece pc\'s type is one a piece of its '
+                'choice\'s \'same_type_as\' in clearing c shows."""', *body,
+                "        return 0"]))
+        option, decode = "A_PIECE + pc", ["        pc: i64 = a - A_PIECE"]
+        head = ["        pc: i64", *code.decls, *code.lines]
+        chosen = {"pc"}
     gen = [*deco, f"    def gen_choice_{inst.index}(self, n: i64, p: i64, c: i64) -> i64:",
            f'        """{inst.program}: the options of its second choice in clearing c."""',
-           *head, *loop, "                    n = self.add(n, A_FOREST + fo * NP + pc)",
+           *head, *loop, f"                    n = self.add(n, {option})",
            "        return n"]
     has = [*deco, f"    def choice_has_{inst.index}(self, p: i64, c: i64) -> i64:",
            f'        """{inst.program}: whether its second choice has an option in clearing '
            'c."""', *head, *loop, "                    return 1", "        return 0"]
+    if choice.forest is None:  # one loop level less: the option's line one level out
+        gen[-2] = f"                n = self.add(n, {option})"
+        has[-2] = "                return 1"
     after = _Code(inst, r, hoisting=False)
-    after.choice_vars = {"fo", "pc"}
-    chose, r.chose_piece = r.chose_piece, True  # 'piece': the one chosen in the forest
+    after.choice_vars, after.choice_pieces = chosen, among
+    chose, r.chose_piece = r.chose_piece, True  # 'piece': the one the choice chose
     lines = _apply(post, r, after, inst)
     r.chose_piece = chose
     do = [*deco, f"    def choice_prog_{inst.index}(self, p: i64, c: i64, a: i64) -> i64:",
-          f'        """{inst.program}: its parts after its second choice, on option a."""',
-          "        d: i64 = -1", "        fo: i64 = (a - A_FOREST) // NP",
-          "        pc: i64 = (a - A_FOREST) % NP",
-          "        self.s[S_FOREST_CHOSEN] = fo", *after.decls, *after.lines,
-          *_locals(lines), "        return 0"]
+          f'        """{inst.program}: its parts after its second choice, on option a (1: '
+          'the choice is asked again)."""',
+          "        d: i64 = -1", *decode, *after.decls, *after.lines,
+          *_locals(lines), f"        return {int(choice.repeat)}"]
     inst.choice = "\n\n".join("\n".join(x) for x in (gen, has, do))
+    inst.choice_kind = "forest" if choice.forest is not None else "piece"
 
 
 def _forest_test(f: M.ForestFilter, code: _Code, fo: str) -> list[str]:
@@ -1046,13 +1114,31 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             d.append(f"        self.prog_choice(p, c, {inst.index}, {int(part.optional)})")
             continue
         if isinstance(part, (M.RevealPart, M.MovePart)):
-            # The piece a second choice chose (pc) in its forest (fo): turned over where
-            # it lies, or moved into the chosen clearing.
-            if "fo" not in code.choice_vars:
+            # The piece a second choice chose (pc), in its forest (fo) or in the chosen
+            # clearing: turned over where it lies, moved into the chosen clearing, or
+            # moved from the clearing into the actor's box that holds it.
+            from_forest = isinstance(part, M.MovePart) and part.source == "forest"
+            if "pc" not in code.choice_vars or (from_forest and "fo" not in code.choice_vars):
                 raise ProgramError(f"program {inst.program}: '{part.op}' acts on the piece "
                                    "a second choice chose (PROGRAM-SHAPE)")
-            d.append("        pc = self.reveal_piece(p, c, pc)" if isinstance(part, M.RevealPart)
-                     else "        self.move_from_forest(p, fo, c, pc)")
+            if isinstance(part, M.RevealPart):
+                d.append("        pc = self.reveal_piece(p, c, pc)")
+            elif from_forest and part.to == "clearing":
+                d.append("        self.move_from_forest(p, fo, c, pc)")
+            elif part.source == "clearing" and part.to == "box":
+                d += _into_box_holding(r, code, inst)
+            else:
+                raise ProgramError(f"program {inst.program}: 'move' from the "
+                                   f"{part.source} to the {part.to}: a piece moves from its "
+                                   "forest into the chosen clearing, or from the clearing "
+                                   "into a box (PROGRAM-SHAPE)")
+            continue
+        if isinstance(part, M.StopPart):
+            # The action ends here (a repeated choice is not asked again).
+            if "pc" not in code.choice_vars:
+                raise ProgramError(f"program {inst.program}: 'stop' ends the parts after a "
+                                   "second choice (PROGRAM-SHAPE)")
+            d.append("        return 0")
             continue
         if isinstance(part, (M.GivePart, M.ShowPart)):
             raise ProgramError(f"program {inst.program}: '{part.op}' is an effect program's "
@@ -1218,6 +1304,39 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             d.append(f"        self.prog_battle(p, c, {inst.index}, "
                      f"{int(inst.after_battle)}, {int(not part.optional)})")
             inst.uses.add("prog_battle")
+    return d
+
+
+def _held(r: _Resolver, code: _Code, inst: Instance) -> list[tuple[int, int, bool]]:
+    """The boxes the pieces a second choice may choose go into: (box, mask of the
+    pieces, whether the box is a tally of pieces taken out of play)."""
+    out: dict[int, int] = {}
+    for x in code.choice_pieces:
+        b = r.box_holding(x)
+        out[b] = out.get(b, 0) | (1 << x)
+    return [(b, m, not isinstance(r.faction.boxes[b].piece, str)) for b, m in out.items()]
+
+
+def _box_of_chosen(r: _Resolver, code: _Code, inst: Instance) -> str:
+    """The index of the actor's box that holds the chosen piece pc, an expression."""
+    held = _held(r, code, inst)
+    expr = str(held[-1][0])
+    for b, m, _ in reversed(held[:-1]):
+        expr = f"({b} if ({m} >> pc) & 1 else {expr})"
+    return expr
+
+
+def _into_box_holding(r: _Resolver, code: _Code, inst: Instance) -> list[str]:
+    """The lines moving the chosen piece pc from the chosen clearing into the actor's
+    box that holds it (Law 15.5.2: a relic recovered into its Relics row)."""
+    held = _held(r, code, inst)
+    if len(held) == 1:
+        b, _, tally = held[0]
+        return [f"        self.move_to_box(p, c, pc, {b}, {int(tally)})"]
+    d: list[str] = []
+    for k, (b, m, tally) in enumerate(held):
+        d += [f"        {'if' if k == 0 else 'elif'} ({m} >> pc) & 1:",
+              f"            self.move_to_box(p, c, pc, {b}, {int(tally)})"]
     return d
 
 

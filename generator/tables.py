@@ -45,10 +45,11 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "discard_all", "draw", "put_all", "replace", "take_home",
               "give", "show", "set_stage", "if", "battle", "move", "second_choice",
-              "reveal")
+              "reveal", "stop")
 # Values and places of programs whose code lives in a family of its own (the partial
-# they pull in): a count of forests held, pieces placed in forests.
-VALUE_KINDS = ("forests_held", "each_forest")
+# they pull in): a count of forests held, pieces placed in forests, a piece drawn at
+# random from the supply (draw_piece).
+VALUE_KINDS = ("forests_held", "each_forest", "random_piece")
 # Menu entries the engine has a routine for; every other entry names a program of the
 # bundle's libraries ("program": MENU_A is its instance, generator/programs.py).
 MENU_ACTIONS = ("battle", "march", "craft", "program")
@@ -116,9 +117,10 @@ FRAME_KINDS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "plac
 #   placed_in_forest (seat, forest, piece, how many: Law 15.3.1)
 #   moved_from_forest (forest, clearing, piece, how many: Law 15.5.2, Delve)
 #   revealed    (seat, clearing, the face-down piece, the piece it turned out to be)
+#   moved_to_box (seat, clearing, piece, box: Law 15.5.2, Recover)
 EVENTS = ("card", "placed", "removed", "scored", "roll", "hits", "shown", "hook", "trigger",
           "reshuffled", "won", "turn", "moved", "paid", "hit_ignored", "placed_in_forest",
-          "moved_from_forest", "revealed")
+          "moved_from_forest", "revealed", "moved_to_box")
 EVENT_WIDTH = 5
 # Frames and events added after the base game's core was measured, which only some
 # families use: a core declares their codes only where it emits those families
@@ -127,7 +129,7 @@ EVENT_WIDTH = 5
 # anew); left out where unused, x1.00.
 LATE_FRAMES = ("choice",)
 LATE_EVENTS = {"placed_in_forest": ("forests",), "moved_from_forest": ("forests",),
-               "revealed": ("forests",)}
+               "revealed": ("forests",), "moved_to_box": ("choices",)}
 
 
 def late_const(name: str, uses: Uses) -> bool | None:
@@ -394,7 +396,7 @@ PARTIALS = (
             frames=("phase_start", "battle_effects", "effect", "take_actions")),
     Partial("triggers", abilities=("trigger",), frames=("react_order",)),
     Partial("trigger_cost", abilities=("trigger_cost",), frames=("trigger_cost",)),
-    Partial("forests", values=("forests_held", "each_forest")),
+    Partial("forests", values=("forests_held", "each_forest", "random_piece")),
     Partial("cycles", ops=("run_stage",), parts=("set_stage",)),
     Partial("api", always=True),
     Partial("scenario", always=True),
@@ -458,8 +460,10 @@ EVERYTHING = uses_of(STEP_OPS, MENU_ACTIONS, COLUMN_ACTIONS, ABILITY_KINDS, EFFE
 def value_kinds(obj) -> list[str]:
     """The values and places of VALUE_KINDS a program (or any part of one) reads, at any
     depth."""
-    return ["forests_held" if isinstance(m, M.ForestsHeld) else "each_forest"
-            for m in M.walk(obj) if isinstance(m, (M.ForestsHeld, M.ForestFilter))]
+    return ["forests_held" if isinstance(m, M.ForestsHeld) else
+            "random_piece" if isinstance(m, M.RandomPiece) else "each_forest"
+            for m in M.walk(obj) if isinstance(m, (M.ForestsHeld, M.ForestFilter,
+                                                   M.RandomPiece))]
 
 
 def part_ops(prog: M.Program) -> list[str]:
@@ -918,7 +922,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
             zone_cap.append(-1 if z is None or z.capacity is None else z.capacity)
             zone_lift.append(sum(1 << pidx[b] for b in z.unlimited_while) if z else 0)
         for bi in range(B):
-            box_piece.append(pidx[f.boxes[bi].piece] if bi < len(f.boxes) else -1)
+            # (-1: no such box, or a tally of pieces taken out of play, models.Box.piece)
+            box_piece.append(pidx[f.boxes[bi].piece] if bi < len(f.boxes) and
+                             isinstance(f.boxes[bi].piece, str) else -1)
     t.put("ZONE_CAP", zone_cap)        # [F][Z]: -1 no limit
     # [F][Z]: 1 when only the owner sees the zone's cards (hidden information, Law 1.2)
     t.put("ZONE_FACE_DOWN", [int(f.zones[zi].face_down) if zi < len(f.zones) else 0
@@ -1487,10 +1493,14 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # One card moved between columns (Law 15.6.2): its card, from, to; only in a
         # bundle with such a step (the others keep the engine's action space).
         A.add("shift", K * L * L)
-    if any(x.choice for x in t.programs):
+    if any(x.choice_kind == "forest" for x in t.programs):
         # A program's second choice of a forest and a piece in it: only in a bundle with
         # one (the others keep the engine's action space).
         A.add("forest", consts["NFOREST"] * NP)
+    if any(x.choice_kind == "piece" for x in t.programs):
+        # A program's second choice of a piece in the chosen clearing (Law 15.5.2,
+        # Recover): only in a bundle with one.
+        A.add("piece", NP)
     if any(optional_columns):
         consts["OPTIONAL_COLUMNS"] = 1
     if any(capping):  # (the others' cores are as they were before these were)
@@ -1615,7 +1625,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     if bundle.forest_places:
         # the pieces in each forest (Law 15.3.1), in the map's order of its forests
         S.add("FOREST", len(bundle.map.forests) * NP)
-    if any(x.choice for x in t.programs):
+    if any(x.choice_kind == "forest" for x in t.programs):
         # the forest a program's second choice chose, as the parts after it run
         S.add("FOREST_CHOSEN", 1)
     if t.first_hits:

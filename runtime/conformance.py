@@ -58,8 +58,9 @@ def invariant_violations(g: Game) -> Iterator[str]:
             n = st[S["BOX"] + p * B + b]
             if n < 0:
                 yield f"negative count in box {b} of seat {p}"
-            if n:
-                boxed[tab[off["BOX_PIECE"] + f * B + b]] += n
+            pc = tab[off["BOX_PIECE"] + f * B + b]
+            if n and pc >= 0:  # (a tally box's pieces are out of play: counted there)
+                boxed[pc] += n
     for pc in range(NP):
         cells = [st[S["BOARD"] + cl * NP + pc] for cl in range(C)]
         name = g.names["pieces"][pc]

@@ -202,6 +202,12 @@ def _card_words(g: Game, e: Event, viewer: int | None) -> str:
     return f"{who} moves {name} from {place_name(g, src)} to {place_name(g, dst)}"
 
 
+def _box(g: Game, seat: int, b: int) -> str:
+    """The name of box b of seat's faction."""
+    boxes = g.names["boxes"][g._seats[seat]]
+    return boxes[b] if 0 <= b < len(boxes) else str(b)
+
+
 def describe(g: Game, e: Event, viewer: int | None = None) -> str:
     """The event in words, as ``viewer`` saw it (None: the table, public facts only).
     ``g`` is the game just after the event (a hand shown is read from the viewer's
@@ -219,6 +225,9 @@ def describe(g: Game, e: Event, viewer: int | None = None) -> str:
     if k == "moved_from_forest":
         return f"{e.d} {_piece(g, e.c)} move from forest {g.names['forests'][e.a]} to " \
                f"clearing {_clearing(g, e.b)}"
+    if k == "moved_to_box":
+        return f"{f[e.a]} takes {_piece(g, e.c)} from clearing {_clearing(g, e.b)} into " \
+               f"its {_box(g, e.a, e.d)}"
     if k == "placed_in_forest":
         n = f"{e.d} " if e.d != 1 else ""
         return f"{f[e.a]} places {n}{_piece(g, e.c)} in forest {g.names['forests'][e.b]}"
@@ -280,6 +289,9 @@ def record(g: Game, e: Event) -> dict:
     if k == "moved_from_forest":
         return {"event": k, "from_forest": g.names["forests"][e.a],
                 "to": _clearing(g, e.b), "piece": _piece(g, e.c), "count": e.d}
+    if k == "moved_to_box":
+        return {"event": k, "faction": f[e.a], "from": _clearing(g, e.b),
+                "piece": _piece(g, e.c), "box": _box(g, e.a, e.d)}
     if k == "placed_in_forest":
         return {"event": k, "faction": f[e.a], "forest": g.names["forests"][e.b],
                 "piece": _piece(g, e.c), "count": e.d}

@@ -96,6 +96,8 @@ class ActionSpace:
         if kind == "forest":
             fo, pc = divmod(x, c["NP"])
             return f"forest {n['forests'][fo]} {n['pieces'][pc]}"
+        if kind == "piece":
+            return f"piece {n['pieces'][x]}"
         if kind == "activate":
             return f"activate {n['cards'][x]}"
         if kind == "take":

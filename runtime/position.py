@@ -428,6 +428,13 @@ def set_box(g: Game, seat: int, box_id: str, n: int) -> None:
     b = _index(boxes_of(g, seat), box_id, f"box of {g.factions[seat]}")
     at = g.box_index(seat, box_id)
     pc = _tab(g, "BOX_PIECE", g._seats[seat] * g.consts["B"] + b)
+    if pc < 0:
+        # A tally of pieces taken out of play (models.Box.piece, a list): its count
+        # alone, the pieces it stands for not taken from anywhere.
+        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= 64:
+            raise _bad(f"{g.factions[seat]}'s {box_id}: {n!r} is not a count from 0 to 64")
+        g.state[at] = n
+        return
     have = g.state[at] + g.state[g.S["SUPPLY"] + pc]
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= have:
         raise _bad(f"{g.factions[seat]}'s {box_id}: {n!r} is not between 0 and {have}, "

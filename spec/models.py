@@ -246,6 +246,10 @@ class Piece(Strict):
     likely as any other (Law 15.2.1, 15.3.1: relics shuffled face down, their values
     unknown to everyone until one is flipped).  Nobody knows which it is before: the
     draw is made as it is turned over."""
+    type: Ident | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """The type the piece shows, a word of the content's (Law 15.2.1: a relic is a
+    figure, a tablet or jewelry; 15.2.2: a waystation shows one relic type), read by a
+    piece choice's 'same_type_as'."""
 
 
 class Zone(Strict):
@@ -276,8 +280,11 @@ class Box(Strict):
     warriors in it are neither on the map nor in the supply."""
 
     id: Ident
-    piece: Ident
-    """The warrior it holds."""
+    piece: Ident | list[Ident]
+    """The warrior it holds; or a list: pieces of these kinds taken out of play into it
+    for good, the box a tally of them (Law 15.5.2: a Relics row holds the relics of its
+    type recovered, whatever their values; the part 'move' puts them there, and nothing
+    takes them out)."""
 
 
 class FromBox(Strict):
@@ -1320,7 +1327,11 @@ class FactionSpec(Strict):
             for j, lifter in enumerate(z.unlimited_while):
                 need(lifter, ("zones", i, "unlimited_while", j), f"zone {z.id}")
         for i, box in enumerate(self.boxes):
-            need(box.piece, ("boxes", i, "piece"), f"box {box.id}")
+            if isinstance(box.piece, str):
+                need(box.piece, ("boxes", i, "piece"), f"box {box.id}")
+            else:
+                for j, x in enumerate(box.piece):
+                    need(x, ("boxes", i, "piece", j), f"box {box.id}")
         ability_ids = [a.id for a in self.abilities]
         for i, a in enumerate(self.abilities):
             if isinstance(a, ExclusivePlacement):
@@ -1689,7 +1700,8 @@ class BoxValue(Strict):
     box)."""
 
     box: Ref
-    """The box ('$name' of a box parameter)."""
+    """The box ('$name' of a box parameter), or 'piece': the one that holds the piece a
+    second choice chose (Law 15.5.2: the Relics row of the recovered relic's type)."""
 
 
 class LawNumber(Strict):
@@ -1713,6 +1725,13 @@ class ValueOf(Strict):
     value_of: Literal["piece"]
 
 
+class LeastValue(Strict):
+    """The least of values (Law 15.5.2: a Relics column is filled once every row holds
+    as many relics as it has spaces up to it: the least of the rows' counts)."""
+
+    least: list[Value] = Field(min_length=2, max_length=20)
+
+
 class TimesValue(Strict):
     """A value times another (VP for each forest held)."""
 
@@ -1724,7 +1743,7 @@ _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "s
                 "draw_bonus": "draw-bonus", "cards": "card-count",
                 "forests_held": "forests-held", "times": "times", "event": "event-pieces",
                 "box": "box-pieces", "half": "half-of", "number": "law-number",
-                "pieces": "pieces-at", "value_of": "value-of"}
+                "pieces": "pieces-at", "value_of": "value-of", "least": "least-of"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
                     "at_stage": "at-stage", "all_of": "all-of", "any_of": "any-of",
                     "most_cards": "most-cards", "here": "here"}
@@ -1775,7 +1794,7 @@ Value = Annotated[
     Annotated[TimesValue, Tag("times")] | Annotated[EventPieces, Tag("event-pieces")] |
     Annotated[BoxValue, Tag("box-pieces")] | Annotated[HalfValue, Tag("half-of")] |
     Annotated[LawNumber, Tag("law-number")] | Annotated[PiecesAt, Tag("pieces-at")] |
-    Annotated[ValueOf, Tag("value-of")],
+    Annotated[ValueOf, Tag("value-of")] | Annotated[LeastValue, Tag("least-of")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
@@ -1796,7 +1815,7 @@ _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": S
                  "forests-held": ForestsHeld, "times": TimesValue,
                  "event-pieces": EventPieces, "box-pieces": BoxValue,
                  "half-of": HalfValue, "law-number": LawNumber, "pieces-at": PiecesAt,
-                 "value-of": ValueOf}
+                 "value-of": ValueOf, "least-of": LeastValue}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
                      "at-stage": AtStage, "all-of": AllOf, "any-of": AnyOf,
                      "most-cards": MostCards, "here": Here}
@@ -1898,6 +1917,11 @@ class PieceChoice(Strict):
 
     among: Ref | list[Ref]
     """The pieces ('$param' of type pieces, or a list)."""
+    same_type_as: Ref | list[Ref] | None = Field(default=None,
+                                                 json_schema_extra=ADDED_TO_LIBRARIES)
+    """A second choice's: only a piece of a type one of these pieces in the chosen
+    clearing shows (Law 15.5.2, Recover: "a relic there of the same type as a waystation
+    there"; each piece's 'type')."""
 
 
 class ChoosePart(Strict):
@@ -1909,7 +1933,10 @@ class ChoosePart(Strict):
     clearing: ClearingFilter | None = None
     card: CardChoice | None = None
     piece: PieceChoice | None = None
-    """With a clearing: one option per piece and clearing (the pieces' order first)."""
+    """With a clearing: one option per piece and clearing (the pieces' order first).  As
+    a second choice, alone: one of these pieces in the chosen clearing ('piece
+    <piece>'; Law 15.5.2, Recover: "Take a relic there"), the parts after it acting on
+    it."""
     stage: Ref | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """Alone: one of the stages of one of the actor's cycles ('$name' of a cycle
     parameter), one option per stage, in the cycle's order (Law 10.3.3: the outcast
@@ -1922,6 +1949,10 @@ class ChoosePart(Strict):
     are not carried out."""
     optional: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
     """A second choice the actor may decline ('done': "you may delve")."""
+    repeat: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
+    """A second choice asked again, the actor free to decline it ('done'), each time its
+    parts are carried out and no 'stop' ended them, while it has an option (Law 15.5.2,
+    Recover: "you may return to the Take Relic step or end this Recover action")."""
 
 
 class DiscardPart(Strict):
@@ -2033,19 +2064,31 @@ class RevealPart(Strict):
 
 
 class MovePart(Strict):
-    """Move the piece a second choice chose from the forest it chose into the chosen
+    """Move the piece a second choice chose: from the forest it chose into the chosen
     clearing (Law 15.5.2, Delve: "Move any relic from an adjacent forest into that
-    clearing").  Moving pieces between clearings is the Law's move (4.2), a menu's."""
+    clearing"), or from the chosen clearing into the actor's box that holds it (Law
+    15.5.2, Recover: "Take a relic there ... Place it in your leftmost empty Relics
+    space of that relic type").  Moving pieces between clearings is the Law's move
+    (4.2), a menu's."""
 
     op: Literal["move"]
     piece: Literal["piece"] = "piece"
     """The piece the second choice chose."""
-    source: Literal["forest"] = Field(default="forest", alias="from")
-    """From the forest the second choice chose."""
-    to: Literal["clearing"] = "clearing"
-    """Into the clearing the first choice chose."""
+    source: Literal["forest", "clearing"] = Field(default="forest", alias="from")
+    """From the forest the second choice chose, or the chosen clearing."""
+    to: Literal["clearing", "box"] = "clearing"
+    """Into the clearing the first choice chose, or the box of the actor's that holds
+    the piece (its 'piece', or one of its list)."""
 
     model_config = ConfigDict(**Strict.model_config, populate_by_name=True)
+
+
+class StopPart(Strict):
+    """End the action here: the parts after it are not carried out, and a repeated
+    choice is not asked again (Law 15.5.2, Recover: "you must end this Recover action").
+    The parts after a second choice that repeats may hold it (inside an 'if')."""
+
+    op: Literal["stop"]
 
 
 class RemovePart(Strict):
@@ -2377,7 +2420,8 @@ class IfPart(Strict):
 
 
 AtOncePart = Annotated[ScorePart | DrawPart | DiscardAllPart | PutAllPart |
-                       SetStagePart | IfPart | DiscardPart, Field(discriminator="op")]
+                       SetStagePart | IfPart | DiscardPart | StopPart,
+                       Field(discriminator="op")]
 """A part an 'if' may carry out: one that asks nothing and costs nothing."""
 
 
@@ -2385,7 +2429,7 @@ Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemoveP
                         IntoBoxPart | SpendPart | PayPart | ScorePart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
                         SetStagePart | GivePart | ShowPart | IfPart | BattlePart | MovePart |
-                        RevealPart,
+                        RevealPart | StopPart,
                         Field(discriminator="op")]
 
 
@@ -2430,7 +2474,8 @@ VERB_SHAPES = {"recruit_all": "none", "mobilize": "card", "train": "card",
 # the core), and none of the engine's words that are no verb: its other action types and
 # the first words of their notation (ENGINE_WORDS; 'pay' is a suit's, 'recruit' recruit_all's).
 ENGINE_WORDS = ("done", "clearing", "role", "move", "battle", "craft", "spend", "discard",
-                "add", "remove", "activate", "take", "suit", "fail", "use", "first", "pay")
+                "add", "remove", "activate", "take", "suit", "fail", "use", "first", "pay",
+                "forest", "piece")
 STEP_CHOICE_VERB = "clearing"
 """The verb of a step's program whose first choice is a clearing alone, offered as the
 engine's 'clearing <n>' (the setups' corners, Law 6.3.1, 7.3.1; a new roost, 7.4.3): an
@@ -2636,8 +2681,8 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 
 
 # Cards and abilities name effect programs and abilities defined after them.
-for _m in (SumValue, IfValue, TimesValue, HalfValue, AtLeast, NotCondition, AllOf, AnyOf, Here,
-           ForestFilter, ChoosePart, AtEachForest,
+for _m in (SumValue, IfValue, TimesValue, LeastValue, HalfValue, AtLeast, NotCondition, AllOf,
+           AnyOf, Here, ForestFilter, ChoosePart, AtEachForest,
            ClearingFilter, ClearingCount, SpendPart, PlacePart, ScorePart, DrawPart,
            IntoBoxPart, IfPart, BattleAction, MarchAction, Actions, Turn):
     _m.model_rebuild()

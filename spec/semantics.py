@@ -601,7 +601,8 @@ def _walk_piece_refs(f: M.FactionSpec) -> Iterator[tuple[Loc, Any, str, str]]:
 @check("PIECE-KIND", "error", "faction",
        "A piece of the wrong kind where a building, a token or a warrior is required (a "
        "token named as a building to recruit at, a warrior as a payment token, a box "
-       "that holds a building ...), a track under a warrior, or a 'per_clearing' limit on "
+       "that holds a building, unless it is a tally of several kinds ...), a track "
+       "under a warrior, or a 'per_clearing' limit on "
        "a warrior or a building: only a token's placement keeps to it (warriors move in "
        "past any limit, and a building that finds no room would be paid for and not "
        "placed).", "8.2.5.I",
@@ -617,6 +618,8 @@ def _piece_kinds(f: M.FactionSpec):
     for loc, obj, name, pid in _piece_refs(f):
         kinds = next(k for (cls, n), k in _KINDS.items() if isinstance(obj, cls) and n == name)
         named = f.pieces.get(pid)
+        if isinstance(obj, M.Box) and isinstance(obj.piece, list):
+            continue  # a tally of pieces taken out of play: of any kind
         if named is not None and named.kind not in kinds:
             what = getattr(obj, "op", None) or getattr(obj, "action", None) or \
                 getattr(obj, "kind", None) or type(obj).__name__.lower()
@@ -1729,6 +1732,11 @@ def _value_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
     elif isinstance(v, M.SumValue):
         for j, x in enumerate(v.sum):
             yield from _value_refs(x, (*at, "sum", j))
+    elif isinstance(v, M.LeastValue):
+        for j, x in enumerate(v.least):
+            yield from _value_refs(x, (*at, "least", j))
+    elif isinstance(v, M.BoxValue) and v.box != "piece":
+        yield (*at, "box"), v.box, ("box",)
     elif isinstance(v, M.IfValue):
         yield from _condition_refs(v.if_, (*at, "if"))
         yield from _value_refs(v.then, (*at, "then"))
@@ -1804,6 +1812,8 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
         yield from _forest_refs(part.forest, ("forest",))
         if part.piece is not None:
             yield from _pieces_refs(part.piece.among, ("piece", "among"))
+            if part.piece.same_type_as is not None:
+                yield from _pieces_refs(part.piece.same_type_as, ("piece", "same_type_as"))
         return
     for key, want in (("piece", _PIECE), ("zone", ("zone",)), ("box", ("box",))):
         v = getattr(part, key, None)
@@ -1837,6 +1847,8 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
         yield from _condition_refs(part.if_, ("if",))
     if isinstance(part, M.ChoosePart) and part.piece is not None:
         yield from _pieces_refs(part.piece.among, ("piece", "among"))
+        if part.piece.same_type_as is not None:
+            yield from _pieces_refs(part.piece.same_type_as, ("piece", "same_type_as"))
     if isinstance(part, M.ChoosePart):
         yield from _filter_refs(part.clearing, ("clearing",))
         if part.card is not None and isinstance(part.card.matching, M.ClearingFilter):
@@ -2017,11 +2029,38 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: 'value_of' reads the chosen piece, and no piece is chosen "
                     "before it")
-            if isinstance(part, M.MovePart) and not any(
-                    isinstance(x, M.ChoosePart) for x in prog.do[1:i]):
+            if isinstance(part, M.MovePart) and not second:
                 yield ("programs", pid, "do", i), (
-                    f"{pid}: 'move' moves the piece a second choice chose in a forest, and "
-                    "no choice before it chooses one")
+                    f"{pid}: 'move' moves the piece a second choice chose, and no choice "
+                    "before it chooses one")
+            elif isinstance(part, M.MovePart) and (part.source, part.to) not in (
+                    ("forest", "clearing"), ("clearing", "box")):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: 'move' from the {part.source} to the {part.to}: a piece moves "
+                    "from its forest into the chosen clearing, or from the clearing into a "
+                    "box")
+            elif isinstance(part, M.MovePart) and part.source == "forest" and not any(
+                    isinstance(x, M.ChoosePart) and x.forest is not None
+                    for x in prog.do[1:i]):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: 'move' from the forest moves a piece a second choice chose in "
+                    "a forest, and the choice before it chooses a piece in the clearing")
+            if not second and any(isinstance(x, M.BoxValue) and x.box == "piece"
+                                  for x in M.walk(part)):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: the box that holds 'piece' reads the piece a second choice "
+                    "chose, and no choice before it chooses one")
+            if not second and any(isinstance(x, M.StopPart) for _, x in
+                                  M.flat_parts([part])):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: 'stop' ends the parts after a second choice, and no choice "
+                    "before it chooses one")
+            if isinstance(part, M.ChoosePart) and i == 0 and (
+                    part.repeat or (part.piece is not None and
+                                    part.piece.same_type_as is not None)):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: 'repeat' and 'same_type_as' are a second choice's, after a "
+                    "first choice of a clearing")
             if isinstance(part, M.ChoosePart) and i == 0 and part.forest is not None:
                 yield ("programs", pid, "do", i, "forest"), (
                     f"{pid}: a forest is a second choice's, after a first choice of a "
@@ -2220,20 +2259,38 @@ def _menu_verb_dup(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                 seen.setdefault(verb, (k, action))
 
 
+# The parts that may follow a second choice that repeats: none of them asks anything or
+# sets anything off that waits (the choice is asked again as they end).
+_REPEATABLE = (M.MovePart, M.RevealPart, M.ScorePart, M.DrawPart, M.IfPart, M.StopPart,
+               M.DiscardPart, M.SetStagePart, M.PutAllPart, M.DiscardAllPart)
+
+
 def _second_choice_shape(pid: str, prog: M.Program, i: int, part: M.ChoosePart,
                          chose: str) -> Iterator[tuple[Loc, str]]:
-    """PROGRAM-SHAPE of a choice after the first part: a forest and a piece in it, once,
-    after a first choice of a clearing (and no piece)."""
+    """PROGRAM-SHAPE of a choice after the first part: a forest and a piece in it, or a
+    piece in the chosen clearing, once, after a first choice of a clearing (and no
+    piece); one that repeats, followed by parts that ask nothing."""
     at: Loc = ("programs", pid, "do", i)
-    if part.forest is None or part.piece is None or part.clearing is not None or \
+    if part.piece is None or part.clearing is not None or \
             part.card is not None or part.stage is not None:
         yield at, (f"{pid}: a second choice chooses a 'forest' and a 'piece' in it (Law "
-                   "15.5.2: a relic from an adjacent forest), nothing else")
+                   "15.5.2: a relic from an adjacent forest), or a 'piece' in the chosen "
+                   "clearing (Recover: a relic there), nothing else")
     elif chose not in ("clearing", "clearing_card"):
         yield at, (f"{pid}: a second choice follows a first choice of a clearing (and "
                    "no piece)")
     elif any(isinstance(x, M.ChoosePart) for x in prog.do[1:i]):
         yield at, f"{pid}: one second choice a program, for now"
+    elif part.forest is not None and part.piece.same_type_as is not None:
+        yield (*at, "piece", "same_type_as"), (
+            f"{pid}: 'same_type_as' compares the chosen piece with pieces in the chosen "
+            "clearing: a choice of a piece there, not in a forest")
+    if part.repeat:
+        for k, x in M.flat_parts(prog.do[i + 1:]):
+            if not isinstance(x, _REPEATABLE):
+                yield ("programs", pid, "do", i + 1 + k[0], *k[1:]), (
+                    f"{pid}: the parts after a choice that repeats ask nothing and set off "
+                    f"nothing that waits (it is asked again as they end): not '{x.op}'")
 
 
 def _pay_shape(pid: str, prog: M.Program, chose: str) -> Iterator[tuple[Loc, str]]:
@@ -2540,17 +2597,53 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                         if not hint and owner:
                             hint = f" (a piece of {owner})"
                         elif not hint and kind != "piece":
-                            hint = f" (its {kind}s: {', '.join(known) or 'none'})"
+                            hint = f" (its {kind}{'es' if kind == 'box' else 's'}: "\
+                                f"{', '.join(known) or 'none'})"
                         through = f" ({ref!r})" if ref != x else ""
                         yield use.doc, use.loc, (
                             f"{act}: program {act} names {kind} {x!r}{through} at {at}, "
                             f"which {f.id} does not have{hint}")
+            yield from _box_use(use, prog, i, part)
             if isinstance(part, (M.PlacePart, M.SpendPart, M.PayPart)):
                 for ref in dict.fromkeys(_left_out(part.count, use.params)):
                     yield use.doc, use.loc, (
                         f"{act}: program {act}'s '{part.op}' counts with {ref!r} at "
                         f"{_at(use, ('do', *i, 'count'))}, which this {use.what} leaves out: "
                         f"give it {ref[1:]!r}")
+
+
+def _held_by(f: M.FactionSpec, piece: str) -> list[str]:
+    """The faction's boxes that hold a piece (a box's piece, or one of its list)."""
+    return [b.id for b in f.boxes
+            if piece == b.piece or (isinstance(b.piece, list) and piece in b.piece)]
+
+
+def _box_use(use: _Use, prog: M.Program, i: tuple, part: Any) -> Iterator[tuple]:
+    """PROGRAM-USE of boxes: a piece moved into the box that holds it, where none or
+    several of the faction's do; 'into_box' of a tally (pieces taken out of play into it
+    by 'move' alone)."""
+    f, act = use.faction, use.name
+    if isinstance(part, M.MovePart) and part.to == "box":
+        choice = next((x for x in prog.do[1:] if isinstance(x, M.ChoosePart)), None)
+        if choice is not None and choice.piece is not None:
+            among = choice.piece.among
+            for _ref, x in (y for v in ([among] if isinstance(among, str) else among)
+                            for y in _bound_names(use, v, ("piece", "among"))):
+                held = _held_by(f, x)
+                if x and len(held) != 1:
+                    yield use.doc, use.loc, (
+                        f"{act}: program {act} moves {x!r} into the box that holds it at "
+                        f"{_at(use, ('do', *i))}, and "
+                        f"{'no box' if not held else 'boxes ' + ', '.join(held)} of {f.id} "
+                        f"hold{'s' if not held else ''} it: one box must")
+    if isinstance(part, M.IntoBoxPart):
+        for _ref, x in _bound_names(use, part.box, ("box",)):
+            box = next((b for b in f.boxes if b.id == x), None)
+            if box is not None and isinstance(box.piece, list):
+                yield use.doc, use.loc, (
+                    f"{act}: program {act} puts pieces into box {x!r} at "
+                    f"{_at(use, ('do', *i))}, a tally of pieces taken out of play: only "
+                    "'move' puts a piece there, and nothing takes it out")
 
 
 @check("PROGRAM-REF", "error", USES,
@@ -3029,7 +3122,8 @@ def _box_cost_never(use: _Use, i: int, part: Any) -> Iterator[tuple]:
         return
     names = _resolved(use, part.box) or []
     box = next((b for b in use.faction.boxes if [b.id] == names), None)
-    piece = use.faction.pieces.get(box.piece) if box is not None else None
+    piece = use.faction.pieces.get(box.piece) \
+        if box is not None and isinstance(box.piece, str) else None
     least = _least(part.count, use)
     if box is not None and piece is not None and least is not None and least > piece.count:
         act = use.name
