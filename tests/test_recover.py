@@ -176,6 +176,51 @@ def test_a_recovered_relic_is_out_of_play_for_good(core_kind, order):
     assert not list(invariant_violations(g))
 
 
+# ------------------------------------------- a Retinue's column (the Eyrie's Decree here)
+
+
+def decree(order, core_kind, cards, pieces):
+    """The Eyrie's Daylight at its Decree, the move column holding ``cards`` (the others
+    empty), the board only ``pieces``."""
+    g = past_setup(order, bundle=relics(), pure=core_kind == "pure", clear=True,
+                   empty_hands=True)
+    e = g.factions.index("eyrie")
+    for col in ("recruit", "battle", "build"):
+        sc.set_column(g, e, col, [])
+    sc.set_column(g, e, "move", cards)
+    for clearing, here in pieces.items():
+        for piece, n in here.items():
+            sc.put(g, clearing, piece, n)
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    return g, e
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_column_card_taken_as_recover_discards_itself_past_its_worth(core_kind, order):
+    """Move or Recover (Law 15.5.2) from the Decree's move column, two fox cards in it:
+    a tablet worth 3 where the Eyrie rules one fox clearing discards the card used and
+    ends that recover (Check for Discard); the next card recovers the tablet worth 1 and
+    stays (the Decree's cards stay in their columns)."""
+    g, e = decree(order, core_kind, ["anvil", "fox-root-tea"],
+                  {"1": {"bird-warrior": 2, "roost": 1, "bird-tablet-3": 1,
+                         "bird-tablet-1": 1}})
+    assert "recover 1" in g.legal()
+    vp = g.scores[e]
+    g.apply("recover 1")
+    assert g.decision == "choice"
+    assert sorted(g.legal()) == ["piece bird-tablet-1", "piece bird-tablet-3"]
+    g.apply("piece bird-tablet-3")
+    assert g.scores[e] == vp + 3 and g.boxes(e) == {"tablets": 1}
+    assert len(g.columns(e)["move"]) == 1  # the card used is discarded
+    assert g.decision == "resolve_columns" and "recover 1" in g.legal()
+    g.apply("recover 1")
+    g.apply("piece bird-tablet-1")
+    assert g.scores[e] == vp + 4 and g.boxes(e) == {"tablets": 2}
+    assert len(g.columns(e)["move"]) == 1  # worth 1, one fox clearing ruled: kept
+    assert sc.count(g, "1", "bird-tablet-1") == 0 and sc.count(g, "1", "bird-tablet-3") == 0
+    assert not list(invariant_violations(g))
+
+
 # ---------------------------------------------------------------- validation
 
 
