@@ -284,6 +284,8 @@ def _value(v, code: _Code, c: str = "c"):
         return f"self.s[S_BOX + p * B + {_box_of_chosen(r, code, code.inst)}]"
     if isinstance(v, M.BoxValue):
         return f"self.s[S_BOX + p * B + {r.box(v.box)}]"
+    if isinstance(v, M.SupplyCount):
+        return "(" + " + ".join(f"self.s[S_SUPPLY + {x}]" for x in r.pieces(v.supply)) + ")"
     if isinstance(v, M.LeastValue):
         terms = [_value(x, code, c) for x in v.least]
         if any(t is None for t in terms):
@@ -1093,9 +1095,9 @@ def _locals(lines: list[str]) -> list[str]:
     enemy piece, j: a clearing of a filter) first."""
     decls = [f"        {v}: i64" for v, use in (("b", "        b = "), ("e", "for e in "),
                                                    ("j", "for j in "), ("fx", "for fx in "),
-                                                   ("u", "for u in "))
+                                                   ("u", "for u in "), ("u", "        u = 0"))
              if any(use in x for x in lines)]
-    return decls + lines
+    return list(dict.fromkeys(decls)) + lines
 
 
 def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
@@ -1173,7 +1175,22 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                                        "in each clearing or forest of a filter")
             else:
                 pc = r.piece_expr(part.piece)
-            if isinstance(part.at, M.AtEachForest):
+            if part.evenly and isinstance(part.at, (M.AtEachForest, M.AtEachClearing)):
+                # The count dealt among the places as evenly as possible (Law 15.3.4):
+                # the places listed in the scratch k, then dealt (spread_evenly).
+                forests = isinstance(part.at, M.AtEachForest)
+                tests = _forest_test(part.at.each_forest, code, "fx") if forests else \
+                    _clearing_test(part.at.each_clearing, code, "fx")
+                mask = _mask(r.pieces(part.piece.random)) \
+                    if isinstance(part.piece, M.RandomPiece) else 0
+                fixed = "-1" if isinstance(part.piece, M.RandomPiece) else pc
+                d += ["        u = 0",
+                      f"        for fx in range({'NFOREST' if forests else 'C'}):",
+                      f"            if {' and '.join(tests) or '1'}:",
+                      "                self.k[u] = fx", "                u += 1",
+                      f"        self.spread_evenly(p, u, {count}, {mask}, {fixed}, "
+                      f"{int(forests)})"]
+            elif isinstance(part.at, M.AtEachForest):
                 # One placement per forest passing the filter, in the map's order of its
                 # forests (Law 15.3.1: a relic in each forest).
                 tests = _forest_test(part.at.each_forest, code, "fx")

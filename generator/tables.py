@@ -48,8 +48,8 @@ PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend"
               "reveal", "stop")
 # Values and places of programs whose code lives in a family of its own (the partial
 # they pull in): a count of forests held, pieces placed in forests, a piece drawn at
-# random from the supply (draw_piece).
-VALUE_KINDS = ("forests_held", "each_forest", "random_piece")
+# random from the supply (draw_piece), pieces dealt evenly among places (spread_evenly).
+VALUE_KINDS = ("forests_held", "each_forest", "random_piece", "evenly")
 # Menu entries the engine has a routine for; every other entry names a program of the
 # bundle's libraries ("program": MENU_A is its instance, generator/programs.py).
 MENU_ACTIONS = ("battle", "march", "craft", "program")
@@ -396,7 +396,7 @@ PARTIALS = (
             frames=("phase_start", "battle_effects", "effect", "take_actions")),
     Partial("triggers", abilities=("trigger",), frames=("react_order",)),
     Partial("trigger_cost", abilities=("trigger_cost",), frames=("trigger_cost",)),
-    Partial("forests", values=("forests_held", "each_forest", "random_piece")),
+    Partial("forests", values=("forests_held", "each_forest", "random_piece", "evenly")),
     Partial("cycles", ops=("run_stage",), parts=("set_stage",)),
     Partial("api", always=True),
     Partial("scenario", always=True),
@@ -461,9 +461,11 @@ def value_kinds(obj) -> list[str]:
     """The values and places of VALUE_KINDS a program (or any part of one) reads, at any
     depth."""
     return ["forests_held" if isinstance(m, M.ForestsHeld) else
-            "random_piece" if isinstance(m, M.RandomPiece) else "each_forest"
+            "random_piece" if isinstance(m, M.RandomPiece) else
+            "evenly" if isinstance(m, M.PlacePart) else "each_forest"
             for m in M.walk(obj) if isinstance(m, (M.ForestsHeld, M.ForestFilter,
-                                                   M.RandomPiece))]
+                                                   M.RandomPiece)) or
+            (isinstance(m, M.PlacePart) and m.evenly)]
 
 
 def part_ops(prog: M.Program) -> list[str]:

@@ -1546,6 +1546,13 @@ class PiecesAt(Strict):
     at: Literal["clearing"] = "clearing"
 
 
+class SupplyCount(Strict):
+    """Pieces of the actor's in its supply, counted: one piece by id, or several ('$param'
+    of type pieces, or a list) together (Law 15.3.4: "all remaining relics")."""
+
+    supply: Ref | list[Ref]
+
+
 class ClearingCount(Strict):
     """The clearings that pass a filter, counted (Law 8.4.1: the sympathetic clearings of
     the revolt's suit)."""
@@ -1743,7 +1750,8 @@ _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "s
                 "draw_bonus": "draw-bonus", "cards": "card-count",
                 "forests_held": "forests-held", "times": "times", "event": "event-pieces",
                 "box": "box-pieces", "half": "half-of", "number": "law-number",
-                "pieces": "pieces-at", "value_of": "value-of", "least": "least-of"}
+                "pieces": "pieces-at", "value_of": "value-of", "least": "least-of",
+                "supply": "supply-count"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
                     "at_stage": "at-stage", "all_of": "all-of", "any_of": "any-of",
                     "most_cards": "most-cards", "here": "here"}
@@ -1794,7 +1802,8 @@ Value = Annotated[
     Annotated[TimesValue, Tag("times")] | Annotated[EventPieces, Tag("event-pieces")] |
     Annotated[BoxValue, Tag("box-pieces")] | Annotated[HalfValue, Tag("half-of")] |
     Annotated[LawNumber, Tag("law-number")] | Annotated[PiecesAt, Tag("pieces-at")] |
-    Annotated[ValueOf, Tag("value-of")] | Annotated[LeastValue, Tag("least-of")],
+    Annotated[ValueOf, Tag("value-of")] | Annotated[LeastValue, Tag("least-of")] |
+    Annotated[SupplyCount, Tag("supply-count")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
@@ -1815,7 +1824,7 @@ _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": S
                  "forests-held": ForestsHeld, "times": TimesValue,
                  "event-pieces": EventPieces, "box-pieces": BoxValue,
                  "half-of": HalfValue, "law-number": LawNumber, "pieces-at": PiecesAt,
-                 "value-of": ValueOf, "least-of": LeastValue}
+                 "value-of": ValueOf, "least-of": LeastValue, "supply-count": SupplyCount}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
                      "at-stage": AtStage, "all-of": AllOf, "any-of": AnyOf,
                      "most-cards": MostCards, "here": Here}
@@ -2050,6 +2059,11 @@ class PlacePart(Strict):
     """Offer the action only where this placement can be made (a piece left, a clearing
     that takes it); false: placed as far as the supply allows, the action offered
     without it (Law 8.4.1's warriors)."""
+    evenly: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
+    """At each clearing or forest of a filter: 'count' is how many in all, dealt among
+    them as evenly as possible, the ones that get one more drawn at random (Law 15.3.4:
+    "Place all remaining relics randomly, as evenly as possible, among forests not
+    adjacent to clearings with your warriors": the count ``{"supply": "$relics"}``)."""
 
 
 class RevealPart(Strict):

@@ -1735,6 +1735,8 @@ def _value_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
     elif isinstance(v, M.LeastValue):
         for j, x in enumerate(v.least):
             yield from _value_refs(x, (*at, "least", j))
+    elif isinstance(v, M.SupplyCount):
+        yield from _pieces_refs(v.supply, (*at, "supply"))
     elif isinstance(v, M.BoxValue) and v.box != "piece":
         yield (*at, "box"), v.box, ("box",)
     elif isinstance(v, M.IfValue):
@@ -2070,6 +2072,11 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i, "piece"), (
                     f"{pid}: a piece of a suit ('of_suit') is placed in the chosen clearing, "
                     "not in forests")
+            if isinstance(part, M.PlacePart) and part.evenly and \
+                    not isinstance(part.at, (M.AtEachClearing, M.AtEachForest)):
+                yield ("programs", pid, "do", i, "evenly"), (
+                    f"{pid}: 'evenly' deals the count among each clearing or forest of a "
+                    "filter ('at': each_clearing or each_forest)")
             if isinstance(part, M.PlacePart) and isinstance(part.piece, M.RandomPiece) and \
                     not isinstance(part.at, (M.AtEachClearing, M.AtEachForest)):
                 yield ("programs", pid, "do", i, "piece"), (

@@ -1,14 +1,15 @@
-"""Pieces in forests (test pack forest-relics, a patch of the Marquise).  Law 15.3.1:
-"Collect all twelve relic tokens and shuffle them face down ... Place one randomly in each
-forest"; 15.3.4: "Place all remaining relics ... among forests not adjacent to clearings
-with your warriors".  The part 'place' with ``"at": {"each_forest": filter}`` and a
-piece drawn at random (``{"random": [kinds]}``, from the supply, each piece there as
-likely as any other); a forest filter's ``away_from`` (touching no clearing that passes a
-clearing filter).  Here the Marquise sets out twelve relics of three types: one into
-each of the seven forests as her setup begins, then two more into each forest that does
-not touch the Keep's clearing, while they last.  Through the setup flow, in three seat
-orders, on both cores; the pieces in forests in the observation, the save, the
-invariants, the events and the picture."""
+"""Pieces in forests (test pack forest-relics, a patch of the Marquise). Law 15.3.1:
+"Collect all twelve relic tokens and shuffle them face down ... Place one randomly in
+each forest"; 15.3.4: "Place all remaining relics randomly, as evenly as possible, among
+forests not adjacent to clearings with your warriors". The part 'place' with ``"at":
+{"each_forest": filter}`` and a piece drawn at random (``{"random": [kinds]}``, from the
+supply, each piece there as likely as any other); a forest filter's ``away_from``
+(touching no clearing that passes a clearing filter); a placement's ``evenly`` with the
+count ``{"supply": kinds}``. Here the Marquise sets out twelve relics of three types:
+one into each of the seven forests as her setup begins, then the rest, as evenly as
+possible, among the forests that do not touch the Keep's clearing. Through the setup
+flow, in three seat orders, on both cores; the pieces in forests in the observation, the
+save, the invariants, the events and the picture."""
 
 from __future__ import annotations
 
@@ -56,22 +57,50 @@ def forests_of(g):
 
 @pytest.mark.parametrize("order", ORDERS)
 def test_a_relic_in_each_forest_then_the_rest_away_from_the_keep(core_kind, order):
-    """Seven forests, one relic each; the five left go two a forest, in the map's order
-    of its forests, into those not touching the Keep's clearing: the first two of them
-    hold three, the third two, the others one; the supply is empty."""
+    """Seven forests, one relic each; the five left dealt as evenly as possible among
+    those not touching the Keep's clearing (a corner's: five of them, one each); the
+    supply is empty."""
     g = past_setup(order, bundle=relics(), pure=core_kind == "pure")
     keep = keep_clearing(g)
     away = [fid for fid, cl in forests_of(g) if keep not in cl]
-    assert len(away) >= 3
-    want = {fid: 1 for fid, _ in forests_of(g)}
-    left = 12 - len(want)
-    for fid in away:
-        more = min(2, left)
-        want[fid] += more
-        left -= more
+    assert len(away) == 5
+    want = {fid: 2 if fid in away else 1 for fid, _ in forests_of(g)}
     assert in_forests(g) == want
     assert all(sc.supply(g, r) == 0 for r in RELICS)
     assert not list(invariant_violations(g))
+
+
+def _evenly_everywhere(tmp_path: Path) -> Path:
+    """The pack with every relic dealt evenly among all seven forests at once (twelve:
+    five forests get two, two get one), and none left for the rest."""
+    pack = tmp_path / "forest-relics"
+    shutil.copytree(PACK, pack)
+    lib = json.loads((pack / "library.json").read_text(encoding="utf-8"))
+    lib["programs"]["relics_in_forests"]["do"] = [
+        {"op": "place", "piece": {"random": "$relics"}, "count": {"supply": "$relics"},
+         "evenly": True, "at": {"each_forest": {}}}]
+    (pack / "library.json").write_text(json.dumps(lib, indent=1), encoding="utf-8")
+    return pack
+
+
+def test_pieces_dealt_evenly_fall_at_random_where_they_do_not_divide(tmp_path):
+    """Law 15.3.4, "randomly, as evenly as possible": twelve relics in seven forests,
+    each forest one or two, five with two; which five is the draw's (over 70 seeds each
+    forest has two about five times in seven, 50 expected); the same on both cores."""
+    bundle = resolve([_evenly_everywhere(tmp_path)])
+    twos: Counter = Counter()
+    for seed in range(1, 71):
+        g = Game(["marquise", "eyrie"], seed, bundle=bundle, pure=True)
+        got = in_forests(g)
+        assert sorted(got.values()) == [1, 1, 2, 2, 2, 2, 2], got
+        twos.update(f for f, n in got.items() if n == 2)
+        assert not list(invariant_violations(g))
+    assert set(twos) == set(g.names["forests"])
+    assert all(35 <= n <= 63 for n in twos.values()), twos  # sd about 3.8
+    gbuild.compile_core(bundle)
+    for seed in (5, 6):
+        assert Game(["eyrie", "marquise"], seed, bundle=bundle, pure=True).forest_counts() == \
+            Game(["eyrie", "marquise"], seed, bundle=bundle, pure=False).forest_counts()
 
 
 def test_the_draw_is_the_seed_s_and_every_type_is_as_likely():
@@ -175,6 +204,16 @@ def test_a_random_piece_placed_in_the_chosen_clearing_is_a_shape_error(tmp_path)
     got = [(d.code, d.pointer) for d in validate([pack], []).diagnostics
            if d.severity == "error"]
     assert ("PROGRAM-SHAPE", "/programs/relics_away/do/0/piece") in got
+
+
+def test_evenly_in_the_chosen_clearing_is_a_shape_error(tmp_path):
+    pack = _pack_with(tmp_path, {
+        "params": {"relics": "tokens", "home": "token"},
+        "do": [{"op": "choose", "clearing": {}},
+               {"op": "place", "piece": "wood", "count": 2, "evenly": True}]})
+    got = [(d.code, d.pointer) for d in validate([pack], []).diagnostics
+           if d.severity == "error"]
+    assert ("PROGRAM-SHAPE", "/programs/relics_away/do/1/evenly") in got
 
 
 def test_a_forest_filter_naming_an_unknown_piece_is_found_at_the_use(tmp_path):
