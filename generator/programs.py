@@ -155,11 +155,15 @@ class _Resolver:
         return self._index(ref, [c.id for c in self.faction.cycles], "cycle")
 
     chose_piece = False  # whether the program's first choice chooses a piece
+    event_piece = False  # a trigger's of each piece removed: 'piece' is that one (ev)
 
     def piece_expr(self, ref: str) -> str:
-        """A piece as an expression: 'piece' is the chosen one (variable pc)."""
+        """A piece as an expression: 'piece' is the chosen one (variable pc), or in the
+        program of a trigger of each piece removed, that piece (ev)."""
         if ref == "piece" and self.chose_piece:
             return "pc"
+        if ref == "piece" and self.event_piece:
+            return "ev"
         if ref == "warrior" and self._faction is None:
             return "self.warrior(p)"  # a card's program: the actor's warrior
         return str(self.piece(ref))
@@ -1175,6 +1179,10 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                                        "in each clearing or forest of a filter")
             else:
                 pc = r.piece_expr(part.piece)
+            if isinstance(part.at, M.AtForest):
+                raise ProgramError(f"program {inst.program}: a piece placed in a forest of "
+                                   "the actor's choice is an effect program's "
+                                   "(PROGRAM-SHAPE)")
             if part.evenly and isinstance(part.at, (M.AtEachForest, M.AtEachClearing)):
                 # The count dealt among the places as evenly as possible (Law 15.3.4):
                 # the places listed in the scratch k, then dealt (spread_evenly).
@@ -1631,6 +1639,9 @@ class EffectPart:
     can: bool = False
     """Whether it has ``can_eff_<k>(actor, c)``: whether it would do anything now (a
     placement: a clearing it places in), read before a trigger's cost is asked."""
+    forest: bool = False
+    """Whether it has ``forest_ok_eff_<k>(p, c, fo)``: a placement in a forest of the
+    actor's choice (models.AtForest), whether forest fo passes its filter."""
 
 
 # The seat each 'who' names, as the compiled method's argument.
@@ -1688,7 +1699,7 @@ def _give(part: M.GivePart, r: _Resolver, inst: Instance, code: _Code) -> list[s
 
 
 def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec | None,
-                        pidx: dict[str, int]) -> EffectPart:
+                        pidx: dict[str, int], event_piece: bool = False) -> EffectPart:
     """Part ``part`` of the effect program ``where`` (an effect's, a trigger's or an
     immediate card's id), at place ``at`` of the effect programs' table: the method
     ``do_eff_<k>(actor, target, opponent, c)``, carried out for the seat its 'who' names
@@ -1697,6 +1708,7 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
     no piece, zone or box)."""
     inst = Instance(k, where, -1, "", "none", -1, tag=f"eff_{k}")
     r = _Resolver(where, {}, holder, pidx)
+    r.event_piece = event_piece
     code = _Code(inst, r, hoisting=False)
     if isinstance(part, M.RemovePart):
         lines = _remove(part, r, code, effect=True)
@@ -1743,6 +1755,7 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
     if not lines[-1].startswith("        return"):
         d.append("        return 0")
     code_parts = ["\n".join(d)]
+    forest = isinstance(part, M.PlacePart) and isinstance(part.at, M.AtForest)
     if isinstance(part, M.PlacePart):
         code_parts.append("\n".join([
             "    @cython.cfunc", "    @cython.exceptval(check=False)",
@@ -1750,8 +1763,18 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
             f'        """{where}: whether its place would place anywhere now (ev: a '
             'trigger\'s event\'s pieces)."""',
             "        p: i64 = actor", *_locals(can)]))
+    if forest:
+        assert isinstance(part, M.PlacePart) and isinstance(part.at, M.AtForest)
+        tests = _forest_test(part.at.forest, code, "fo")
+        code_parts.append("\n".join([
+            "    @cython.cfunc", "    @cython.exceptval(check=False)",
+            f"    def forest_ok_eff_{k}(self, p: i64, c: i64, fo: i64) -> i64:",
+            f'        """{where}: whether forest fo passes its place\'s filter (c: the '
+            'program\'s clearing)."""', *code.decls, *code.lines,
+            f"        return 1 if {' and '.join(tests) or '1'} else 0"]))
+        inst.uses.add("forest_pick")
     return EffectPart(k, "\n\n".join([*code_parts, *inst.helpers]), inst.uses,
-                      can=isinstance(part, M.PlacePart))
+                      can=isinstance(part, M.PlacePart), forest=forest)
 
 
 def compile_hit_condition(cond, k: int, where: str, holder: M.FactionSpec | None,
@@ -1779,14 +1802,21 @@ def _effect_place(part: M.PlacePart, r: _Resolver, code: _Code, inst: Instance,
     a filter; as far as the supply allows (Law 1.5.4).  With the lines of its check:
     whether it would place anywhere (a clearing, the piece in the supply)."""
     if isinstance(part.piece, (M.OfSuit, M.RandomPiece)) or \
-            isinstance(part.at, (M.AtEach, M.AtEachForest)) or part.score:
+            isinstance(part.at, (M.AtEach, M.AtEachForest)) or part.score or part.evenly:
         raise ProgramError(f"{where}: an effect program's place puts a piece in its "
-                           "clearing or in each clearing of a filter (EFFECT-PART)")
+                           "clearing, in each clearing of a filter or in a forest of the "
+                           "actor's choice (EFFECT-PART)")
     count = _value(part.count, code)
     if count is None:
         raise ProgramError(f"{where}: place's count is left out")
     pc = r.piece_expr(part.piece)
     supply = f"self.s[S_SUPPLY + {pc}] > 0"
+    if isinstance(part.at, M.AtForest):
+        # The actor chooses the forest (asked as FR_CHOICE while one passes the filter).
+        lines = [f"        if {supply}:",
+                 f"            self.pick_forest(p, c, {pc}, {count}, {inst.index})"]
+        can = [f"        return {supply} and self.forest_options(p, c, {inst.index}) > 0"]
+        return lines, can
     if isinstance(part.at, M.AtEachClearing):
         tests = " and ".join(_clearing_test(part.at.each_clearing, code, "j")) or "1"
         # (Nowhere another player's exclusive placement forbids, Law 6.2.2.)

@@ -87,6 +87,9 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         # The conditions of abilities that ignore the first hit taken (Law 15.2.4): the
         # bundle's (their state slots are its), where the ability kind is emitted.
         first_hits=t.first_hits if "ignore_first_hit" in u.abilities else [],
+        # Triggers that run for each piece removed (Law 15.2.5): their reactions queued
+        # one a piece.
+        per_piece=t.per_piece,
         # A program instance whose parts call a family left out (a test's emission) is
         # left out with it, dispatch and all.
         programs=[x for x in t.programs if x.uses <= set(partials)],

@@ -45,7 +45,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "discard_all", "draw", "put_all", "replace", "take_home",
               "give", "show", "set_stage", "if", "battle", "move", "second_choice",
-              "reveal", "stop")
+              "reveal", "stop", "pick_forest")
 # Values and places of programs whose code lives in a family of its own (the partial
 # they pull in): a count of forests held, pieces placed in forests, a piece drawn at
 # random from the supply (draw_piece), pieces dealt evenly among places (spread_evenly).
@@ -397,6 +397,9 @@ PARTIALS = (
     Partial("triggers", abilities=("trigger",), frames=("react_order",)),
     Partial("trigger_cost", abilities=("trigger_cost",), frames=("trigger_cost",)),
     Partial("forests", values=("forests_held", "each_forest", "random_piece", "evenly")),
+    # An effect program's piece placed in a forest of its actor's choice (Law 15.2.5).
+    # (asked as the frame 'choice', its field 2 negative: -1 - the effect part)
+    Partial("forest_pick", parts=("pick_forest",), frames=("choice",)),
     Partial("cycles", ops=("run_stage",), parts=("set_stage",)),
     Partial("api", always=True),
     Partial("scenario", always=True),
@@ -524,6 +527,9 @@ def content_uses(bundle: Bundle) -> Uses:
     eops = ["part" if isinstance(op, M.EFFECT_PARTS) else effect_op_name(op)
             for prog in programs for op in prog]
     parts += [op.op for prog in programs for op in prog if isinstance(op, M.EFFECT_PARTS)]
+    parts += ["pick_forest" for prog in programs for op in prog
+              if isinstance(op, M.PlacePart) and isinstance(op.at, M.AtForest)]
+    values += [v for prog in programs for v in value_kinds(prog)]
     parts += ["put" for prog in programs for op in prog
               if (isinstance(op, (M.DrawPart, M.GivePart)) and op.into is not None) or
               (isinstance(op, M.DiscardAllPart) and op.source not in ("hand", "columns"))]
@@ -713,6 +719,7 @@ class Tables:
     menu_where: str = ""  # the methods of menu entries with a cycle's suit or a cost
     first_hits: list = field(default_factory=list)  # the conditions of 'taking' (its
     #                                                 'ignore_first'), compiled
+    per_piece: bool = False  # a trigger runs for each piece removed (Law 15.2.5)
 
     def put(self, name: str, values: list[int]) -> None:
         off = self.table_layout.add(name, len(values))
@@ -1258,7 +1265,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
 
     def emit_effect(prog: list, where: str, crafted: int = -1, zones: Sequence[str] = (),
                     boxes: Sequence[str] = (),
-                    holder: M.FactionSpec | None = None) -> tuple[int, int]:
+                    holder: M.FactionSpec | None = None,
+                    event_piece: bool = False) -> tuple[int, int]:
         """Append a program; an immediate card's ends with discarding the card.  Zones and
         boxes are the holder faction's (the ops that name one); a part is compiled on its
         own (EOP_A: its index among the effect parts)."""
@@ -1268,7 +1276,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
             if isinstance(op, M.EFFECT_PARTS):
                 a = len(t.effect_parts)
                 t.effect_parts.append(compile_effect_part(op, a, len(eop), where, holder,
-                                                          pidx))
+                                                          pidx, event_piece))
                 eop.append(EFFECT_OPS.index("part"))
                 for col, v in ((ea, a), (eb, b), (ec, c)):
                     col.append(v)
@@ -1363,7 +1371,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         "EVENT", "START", "END", "ROLES")}
     for src_kind, src, trig, roles in triggers:
         start, end = emit_effect(trig.do, f"trigger {trig.id}",
-                                 **holder_zones(src_kind, src))
+                                 **holder_zones(src_kind, src), event_piece=trig.per_piece)
         programs.append((start, end, trig.id))
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("ON", TRIGGER_EVENTS.index(trig.on)),
@@ -1376,13 +1384,15 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                          # 1: only in a battle it defends in; 2: attacks in (Law 10.2.3)
                          ("BATTLE", (None, "defending", "attacking").index(trig.in_battle)),
                          # 1: its program reads the event's pieces (frame field 7 holds
-                         # them; left 0 otherwise, so frames stay as they were)
-                         ("EVENT", int(any(isinstance(x, M.EventPieces)
-                                           for x in M.walk(trig.do)))),
+                         # them; left 0 otherwise, so frames stay as they were); 2: it runs
+                         # for each piece removed, field 7 the piece (Law 15.2.5)
+                         ("EVENT", 2 if trig.per_piece else
+                          int(any(isinstance(x, M.EventPieces) for x in M.walk(trig.do)))),
                          ("START", start), ("END", end), ("ROLES", roles)):
             trig_cols[key].append(val)
     for key, col in trig_cols.items():
         t.put(f"TRIG_{key}", col or [0])
+    t.per_piece = any(trig.per_piece for _, _, trig, _ in triggers)
     oncraft: list[int] = []
     for di, d in enumerate(defs):
         card = d["card"]
@@ -1495,9 +1505,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # One card moved between columns (Law 15.6.2): its card, from, to; only in a
         # bundle with such a step (the others keep the engine's action space).
         A.add("shift", K * L * L)
-    if any(x.choice_kind == "forest" for x in t.programs):
-        # A program's second choice of a forest and a piece in it: only in a bundle with
-        # one (the others keep the engine's action space).
+    if any(x.choice_kind == "forest" for x in t.programs) or \
+            any(x.forest for x in t.effect_parts):
+        # A program's second choice of a forest and a piece in it, or an effect program's
+        # piece placed in a forest of its actor's choice: only in a bundle with one (the
+        # others keep the engine's action space).
         A.add("forest", consts["NFOREST"] * NP)
     if any(x.choice_kind == "piece" for x in t.programs):
         # A program's second choice of a piece in the chosen clearing (Law 15.5.2,

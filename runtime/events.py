@@ -369,6 +369,7 @@ _ASKED = {
     "battle_effects": "battle effects", "take_actions": "the actions an effect gives",
     "zone_pay": "which cards pay", "zone_give": "which card to give",
     "zone_trim": "which card to discard", "react_order": "which effect comes first",
+    "choice": "a choice of a forest or a piece",
     "actions": "an action", "craft": "what to craft", "discard_down_to": "what to discard",
     "add_to_columns": "cards for the columns", "resolve_columns": "the next column card",
     "choose_role": "a leader", "end_of_turn": "(held at the end of the turn)",

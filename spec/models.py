@@ -722,6 +722,11 @@ class Trigger(_Ability):
     verb: Ident | None = Field(default=None, json_schema_extra=ADDED_LATER)
     """The name of the decision a cost asks (the Marquise's 'rescue'); the trigger's id
     without."""
+    per_piece: bool = Field(default=False, json_schema_extra=ADDED_LATER)
+    """pieces_removed: the program runs once for each piece removed, and its parts name
+    that piece 'piece' (Law 15.2.5, Prized Trophies: "Whenever an enemy removes a relic,
+    they place it in any forest face up"); without, once for the pieces removed from
+    each clearing."""
     do: list[EffectOp] = Field(min_length=1)
 
     @model_validator(mode="after")
@@ -732,6 +737,13 @@ class Trigger(_Ability):
         if self.cost != "none" and self.on != "pieces_removed":
             raise Err("VALUE-INVALID", ("cost",), "a trigger with a cost reacts to pieces "
                       "removed ('on': 'pieces_removed'; Law 6.2.3)")
+        if self.per_piece and (self.on != "pieces_removed" or self.cost != "none"):
+            raise Err("VALUE-INVALID", ("per_piece",), "'per_piece' runs the program for "
+                      "each piece removed: a trigger on 'pieces_removed' without a cost")
+        if self.per_piece and any(isinstance(x, EventPieces) for x in walk(self.do)):
+            raise Err("VALUE-INVALID", ("per_piece",), "a trigger with 'per_piece' runs for "
+                      "one piece at a time: its program names it 'piece', and has no "
+                      "{'event': 'pieces'} to count")
         if self.verb is not None and self.cost == "none":
             raise Err("VALUE-INVALID", ("verb",), "'verb' names the decision a cost asks: "
                       "a trigger without a 'cost' asks nothing")
@@ -1351,7 +1363,13 @@ class FactionSpec(Strict):
                     if isinstance(op, PlacePart):
                         # The pieces a placement names: its piece, and those its
                         # clearings' filter looks for (Field Hospitals' keep).
-                        if isinstance(op.piece, str) and op.piece != "warrior":
+                        per_piece = isinstance(a, Trigger) and a.per_piece
+                        if op.piece == "piece" and not per_piece:
+                            raise Err("REF-UNDEF", (*at_op, "piece"),
+                                      f"ability {a.id}: 'piece' is the piece removed, in "
+                                      "the program of a trigger with 'per_piece' only")
+                        if isinstance(op.piece, str) and op.piece not in ("warrior",
+                                                                          "piece"):
                             need(op.piece, (*at_op, "piece"), f"op {op.op}")
                         if isinstance(op.at, AtEachClearing):
                             for key in ("has", "lacks", "has_any"):
@@ -2018,6 +2036,15 @@ class ForestFilter(Strict):
     the clearing", ``{"here": {"rule": "self"}}``)."""
 
 
+class AtForest(Strict):
+    """In one forest that passes a filter, the actor's choice, asked as the decision
+    'choice' ('forest <forest> <piece>'): an effect program's (Law 15.2.5, Prized
+    Trophies: "they place it in any forest"); with no forest that passes, nothing is
+    placed."""
+
+    forest: ForestFilter
+
+
 class AtEachForest(Strict):
     """In each forest that passes a filter (one placement per forest, in the map's order
     of its forests): Law 15.3.1, a relic placed in each forest."""
@@ -2050,7 +2077,7 @@ class PlacePart(Strict):
 
     op: Literal["place"]
     piece: Ref | OfSuit | RandomPiece
-    at: Literal["clearing"] | AtEach | AtEachClearing | AtEachForest = "clearing"
+    at: Literal["clearing"] | AtEach | AtEachClearing | AtEachForest | AtForest = "clearing"
     count: Value = 1
     """How many (a value: Law 8.4.1's warriors, one per sympathetic clearing of the suit)."""
     score: bool = False

@@ -877,11 +877,11 @@ def _effect_part_names(doc: Any):
             continue
         if isinstance(op, M.PlacePart) and (
                 isinstance(op.piece, (M.OfSuit, M.RandomPiece)) or
-                isinstance(op.at, (M.AtEach, M.AtEachForest)) or op.score):
+                isinstance(op.at, (M.AtEach, M.AtEachForest)) or op.score or op.evenly):
             yield loc, (f"{prog.where}: an effect program's place puts a piece in its "
-                        "clearing or in each clearing of a filter ('at'), not one of a "
-                        "suit or drawn at random, at each building or in forests, or "
-                        "scoring its track")
+                        "clearing, in each clearing of a filter or in a forest of the "
+                        "actor's choice ('at'), not one of a suit or drawn at random, at "
+                        "each building or in each forest, evenly, or scoring its track")
         if isinstance(op, M.PlacePart) and faction is not None and \
                 isinstance(op.piece, str) and op.piece in faction.pieces and \
                 faction.pieces[op.piece].kind == "building":
@@ -894,6 +894,9 @@ def _effect_part_names(doc: Any):
             kind = "zone" if "zone" in want else "piece" if "piece" in want else "number"
             if kind == "piece" and name == "warrior":
                 continue  # the actor's warrior, whoever holds the card
+            if kind == "piece" and name == "piece" and faction is not None and \
+                    getattr(faction.abilities[loc[1]], "per_piece", False):
+                continue  # the piece removed (a trigger's for each piece)
             if name.startswith("$"):
                 yield (*loc, *where), (f"{prog.where}: {name!r}: an effect program has no "
                                        "parameters")
@@ -1830,6 +1833,8 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
         yield from _filter_refs(at.each_clearing, ("at", "each_clearing"))
     if isinstance(at, M.AtEachForest):
         yield from _forest_refs(at.each_forest, ("at", "each_forest"))
+    if isinstance(at, M.AtForest):
+        yield from _forest_refs(at.forest, ("at", "forest"))
     if isinstance(part, M.PlacePart):
         if isinstance(part.piece, M.OfSuit):
             yield from _pieces_refs(part.piece.among, ("piece", "among"))
@@ -2072,6 +2077,11 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i, "piece"), (
                     f"{pid}: a piece of a suit ('of_suit') is placed in the chosen clearing, "
                     "not in forests")
+            if isinstance(part, M.PlacePart) and isinstance(part.at, M.AtForest):
+                yield ("programs", pid, "do", i, "at"), (
+                    f"{pid}: a piece placed in a forest of the actor's choice is an effect "
+                    "program's (a trigger's: Law 15.2.5); a program's choice of a forest "
+                    "is a second choice ('choose' with 'forest')")
             if isinstance(part, M.PlacePart) and part.evenly and \
                     not isinstance(part.at, (M.AtEachClearing, M.AtEachForest)):
                 yield ("programs", pid, "do", i, "evenly"), (
