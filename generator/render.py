@@ -76,6 +76,8 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         # add_to_columns steps with a cap on all columns' cards or a shift (Law 15.6.2).
         column_limits="COLUMNS_SHIFT" in t.consts,
         column_shift=bool(t.consts.get("SHIFTS")),
+        # Two-faced buildings (Law 15.2.2): placing one takes its other face out of play.
+        faces="PIECE_FACE" in t.table_layout.offsets,
         # Pieces that may turn out to be others when turned over (Law 15.2.1's relics).
         reveals="PIECE_REVEALS" in t.table_layout.offsets,
         # Columns whose cards are taken one of several ways ('or', Law 15.5.2).

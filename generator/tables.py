@@ -888,6 +888,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # bitmask of pieces: Law 15.2.1's relics); only where some piece has them.
         t.put("PIECE_VALUE", [p.value or 0 for _, _, p in pieces])
         t.put("PIECE_REVEALS", [sum(1 << pidx[x] for x in p.reveals) for _, _, p in pieces])
+    if any(p.other_face for _, _, p in pieces):
+        # A two-faced building's other face (Law 15.2.2), -1 for none; only where some
+        # piece has one.
+        t.put("PIECE_FACE", [pidx[p.other_face] if p.other_face else -1
+                             for _, _, p in pieces])
     vp, cost, draw = [], [], []
     for _, _, p in pieces:
         tr = p.track or M.Track()

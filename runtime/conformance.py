@@ -74,6 +74,11 @@ def invariant_violations(g: Game) -> Iterator[str]:
         if sum(cells) + sum(in_forests) + st[S["SUPPLY"] + pc] + st[S["OUT"] + pc] + \
                 boxed[pc] != total:
             yield f"{name}: map + supply + out + boxes != {total} (Law 1.5.1)"
+        face = tab[off["PIECE_FACE"] + pc] if "PIECE_FACE" in off else -1
+        if face >= 0 and (st[S["SUPPLY"] + pc] != st[S["SUPPLY"] + face] or
+                          sum(cells) + sum(st[S["BOARD"] + cl * NP + face]
+                                           for cl in range(C)) > total):
+            yield f"{name}: its other face's supply or the two on the map (Law 15.2.2)"
         limit = tab[off["PIECE_PER_CLEARING"] + pc]
         if limit and max(cells) > limit:
             yield f"{name}: more than {limit} in a clearing (its per_clearing limit)"

@@ -167,6 +167,19 @@ def _set_count(g: Game, at: int, piece: str, n: int, where: str) -> None:
                    f"(of {piece_total(g, piece)})")
     g.state[at] = n
     g.state[supply] -= delta
+    face = other_face(g, piece)
+    if face is not None:  # the same physical piece: out of play while this is placed
+        pf = piece_index(g, face)
+        g.state[g.S["SUPPLY"] + pf] -= delta
+        g.state[g.S["OUT"] + pf] += delta
+
+
+def other_face(g: Game, piece: str) -> str | None:
+    """A two-faced building's other face (Law 15.2.2), or None."""
+    if "PIECE_FACE" not in g._core_module.tables.table_layout.offsets:
+        return None
+    pf = _tab(g, "PIECE_FACE", piece_index(g, piece))
+    return g.names["pieces"][pf] if pf >= 0 else None
 
 
 def forest_index(g: Game, forest: str) -> int:
@@ -200,13 +213,15 @@ def clear_board(g: Game) -> None:
 def set_supply(g: Game, piece: str, n: int) -> None:
     """Set how many of a piece are in its supply; the others off the map are out of the
     game (Law 1.5.1: pieces are limited by their supply)."""
-    pc = piece_index(g, piece)
-    off_map = g.state[g.S["SUPPLY"] + pc] + g.state[g.S["OUT"] + pc]
+    pcs = [piece_index(g, x) for x in (piece, other_face(g, piece)) if x is not None]
+    off_map = min(g.state[g.S["SUPPLY"] + x] + g.state[g.S["OUT"] + x] for x in pcs)
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= off_map:
         raise _bad(f"{piece} in supply: {n!r} is not between 0 and {off_map}, the pieces "
                    "off the map")
-    g.state[g.S["SUPPLY"] + pc] = n
-    g.state[g.S["OUT"] + pc] = off_map - n
+    for x in pcs:  # (a two-faced building's other face with it: one physical piece)
+        off = g.state[g.S["SUPPLY"] + x] + g.state[g.S["OUT"] + x]
+        g.state[g.S["SUPPLY"] + x] = n
+        g.state[g.S["OUT"] + x] = off - n
 
 
 def set_ruins(g: Game, clearing: str | int, n: int) -> None:

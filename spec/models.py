@@ -250,6 +250,12 @@ class Piece(Strict):
     """The type the piece shows, a word of the content's (Law 15.2.1: a relic is a
     figure, a tablet or jewelry; 15.2.2: a waystation shows one relic type), read by a
     piece choice's 'same_type_as'."""
+    other_face: Ident | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """A building with two faces: the piece that is its other face, the two one physical
+    piece each (Law 15.2.2: "Each waystation shows one relic type on its front and
+    another relic type on its back").  Placing one takes the other out of play with it;
+    one returned to the supply brings the other back.  The two name each other and have
+    the same count."""
 
 
 class Zone(Strict):
@@ -1307,6 +1313,19 @@ class FactionSpec(Strict):
                     raise Err("VALUE-INVALID", ("pieces", pid, "reveals", j),
                               f"piece {pid}: it turns over to {x!r}, which must be a "
                               f"{pc.kind} lying face up (with no 'reveals' of its own)")
+        for pid, pc in pieces.items():
+            if pc.other_face is None:
+                continue
+            at = ("pieces", pid, "other_face")
+            need(pc.other_face, at, f"piece {pid}")
+            other = pieces[pc.other_face]
+            if pc.kind != "building" or other.kind != "building" or pc.other_face == pid:
+                raise Err("VALUE-INVALID", at, f"piece {pid}: a building's other face is "
+                          "another building")
+            if other.other_face != pid or other.count != pc.count:
+                raise Err("VALUE-INVALID", at, f"piece {pid}: its other face "
+                          f"{pc.other_face!r} must name it back ('other_face': {pid!r}) "
+                          "and have the same count")
         if isinstance(self.crafting_piece, CraftingPieces):
             for j, x in enumerate(self.crafting_piece.among):
                 need(x, ("crafting_piece", "among", j), "crafting_piece")
