@@ -78,6 +78,8 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         column_shift=bool(t.consts.get("SHIFTS")),
         # Two-faced buildings (Law 15.2.2): placing one takes its other face out of play.
         faces="PIECE_FACE" in t.table_layout.offsets,
+        # Warriors that carry tokens on a move (Law 15.2.4): the mover is asked which.
+        carry="PIECE_CARRIES" in t.table_layout.offsets,
         # Pieces that may turn out to be others when turned over (Law 15.2.1's relics).
         reveals="PIECE_REVEALS" in t.table_layout.offsets,
         # Columns whose cards are taken one of several ways ('or', Law 15.5.2).

@@ -45,7 +45,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "discard_all", "draw", "put_all", "replace", "take_home",
               "give", "show", "set_stage", "if", "battle", "move", "second_choice",
-              "reveal", "stop", "pick_forest")
+              "reveal", "stop", "pick_forest", "carry")
 # Values and places of programs whose code lives in a family of its own (the partial
 # they pull in): a count of forests held, pieces placed in forests, a piece drawn at
 # random from the supply (draw_piece), pieces dealt evenly among places (spread_evenly).
@@ -382,7 +382,8 @@ PARTIALS = (
     # A program's 'battle' (Law 4.3): the defender's choice, and the program's parts
     # after it waiting below the battle (FR_THEN).
     Partial("prog_battle", parts=("battle",), frames=("defender", "then")),
-    Partial("choices", parts=("second_choice",), frames=("choice",)),
+    # (and the pieces warriors carry on a move, Law 15.2.4: asked as the same frame)
+    Partial("choices", parts=("second_choice", "carry"), frames=("choice",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
     Partial("zones", parts=("put", "spend"),
             eops=("trim_zone",),
@@ -533,6 +534,8 @@ def content_uses(bundle: Bundle) -> Uses:
     parts += ["put" for prog in programs for op in prog
               if (isinstance(op, (M.DrawPart, M.GivePart)) and op.into is not None) or
               (isinstance(op, M.DiscardAllPart) and op.source not in ("hand", "columns"))]
+    if any(p.carries for f in bundle.factions for p in f.pieces.values()):
+        parts.append("carry")  # warriors that carry tokens on a move (Law 15.2.4)
     if then_battle:  # the battle that may follow is offered as a one-action menu
         menu.append("battle")
         eops.append("take_actions")
@@ -888,6 +891,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # bitmask of pieces: Law 15.2.1's relics); only where some piece has them.
         t.put("PIECE_VALUE", [p.value or 0 for _, _, p in pieces])
         t.put("PIECE_REVEALS", [sum(1 << pidx[x] for x in p.reveals) for _, _, p in pieces])
+    if any(p.carries for _, _, p in pieces):
+        # The tokens each warrior may carry on a move (a bitmask, Law 15.2.4); only where
+        # some warrior carries.
+        t.put("PIECE_CARRIES", [sum(1 << pidx[x] for x in p.carries) for _, _, p in pieces])
     if any(p.other_face for _, _, p in pieces):
         # A two-faced building's other face (Law 15.2.2), -1 for none; only where some
         # piece has one.
@@ -1516,9 +1523,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # piece placed in a forest of its actor's choice: only in a bundle with one (the
         # others keep the engine's action space).
         A.add("forest", consts["NFOREST"] * NP)
-    if any(x.choice_kind == "piece" for x in t.programs):
+    if any(x.choice_kind == "piece" for x in t.programs) or \
+            "PIECE_CARRIES" in t.table_layout.offsets:
         # A program's second choice of a piece in the chosen clearing (Law 15.5.2,
-        # Recover): only in a bundle with one.
+        # Recover), or a token a moving warrior carries (15.2.4): only in a bundle with
+        # one.
         A.add("piece", NP)
     if any(optional_columns):
         consts["OPTIONAL_COLUMNS"] = 1

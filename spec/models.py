@@ -250,6 +250,12 @@ class Piece(Strict):
     """The type the piece shows, a word of the content's (Law 15.2.1: a relic is a
     figure, a tablet or jewelry; 15.2.2: a waystation shows one relic type), read by a
     piece choice's 'same_type_as'."""
+    carries: list[Ident] = Field(default=[], max_length=40, json_schema_extra=ADDED_LATER)
+    """Warriors: tokens of these kinds each of them moving may take along, one a warrior,
+    from the clearing it leaves into the one it enters (Law 15.2.4, Devout Knights: "When
+    moving, the Keepers may move one relic with each Keeper warrior that they move"): the
+    mover is asked, after the move, which to take ('piece <piece>'), one at a time, or
+    'done'."""
     other_face: Ident | None = Field(default=None, json_schema_extra=ADDED_LATER)
     """A building with two faces: the piece that is its other face, the two one physical
     piece each (Law 15.2.2: "Each waystation shows one relic type on its front and
@@ -1313,6 +1319,13 @@ class FactionSpec(Strict):
                     raise Err("VALUE-INVALID", ("pieces", pid, "reveals", j),
                               f"piece {pid}: it turns over to {x!r}, which must be a "
                               f"{pc.kind} lying face up (with no 'reveals' of its own)")
+        for pid, pc in pieces.items():
+            for j, x in enumerate(pc.carries):
+                need(x, ("pieces", pid, "carries", j), f"piece {pid}")
+                if pc.kind != "warrior" or pieces[x].kind != "token":
+                    raise Err("VALUE-INVALID", ("pieces", pid, "carries", j),
+                              f"piece {pid}: a warrior carries tokens; {pid} is a "
+                              f"{pc.kind} and {x} a {pieces[x].kind}")
         for pid, pc in pieces.items():
             if pc.other_face is None:
                 continue
