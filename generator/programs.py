@@ -317,7 +317,8 @@ def _condition(cond, code: _Code, c: str = "c") -> str:
             return NEVER
         return f"({x} >= {least})"
     if isinstance(cond, M.NoneOnMap):
-        return code.hoist(f"(self.on_map({code.r.piece(cond.none_on_map)}) == 0)")
+        return code.hoist("(" + " + ".join(f"self.on_map({x})" for x in
+                                           code.r.pieces(cond.none_on_map)) + " == 0)")
     if isinstance(cond, M.NotCondition):
         inner = _condition(cond.not_, code, c)
         return "1" if inner == NEVER else f"(not {inner})"
@@ -1138,6 +1139,18 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                                    f"{part.source} to the {part.to}: a piece moves from its "
                                    "forest into the chosen clearing, or from the clearing "
                                    "into a box (PROGRAM-SHAPE)")
+            continue
+        if isinstance(part, M.TuckPart):
+            # The actor's faction cards from its reserve, one into each column named.
+            cols = [c.id for c in r.faction.columns]
+            into = cols if part.into == "each" else part.into
+            unknown = [x for x in into if x not in cols]
+            if unknown or not r.faction.cards:
+                raise ProgramError(f"program {inst.program}: tuck into {unknown or into}: "
+                                   f"{r.faction.id} has no such column, or no cards of its "
+                                   "own (PROGRAM-USE)")
+            d.append(f"        self.tuck_cards(p, {sum(1 << cols.index(x) for x in into)})")
+            inst.uses.add("columns")
             continue
         if isinstance(part, M.StopPart):
             # The action ends here (a repeated choice is not asked again).

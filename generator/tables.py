@@ -45,7 +45,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "discard_all", "draw", "put_all", "replace", "take_home",
               "give", "show", "set_stage", "if", "battle", "move", "second_choice",
-              "reveal", "stop", "pick_forest", "carry")
+              "reveal", "stop", "pick_forest", "carry", "tuck")
 # Values and places of programs whose code lives in a family of its own (the partial
 # they pull in): a count of forests held, pieces placed in forests, a piece drawn at
 # random from the supply (draw_piece), pieces dealt evenly among places (spread_evenly).
@@ -391,7 +391,7 @@ PARTIALS = (
     # Cards between players' hands (the give and show parts); a given card's choice is
     # the frame 'zone_give' (the name records have always given it).
     Partial("hands", parts=("give", "show"), frames=("zone_give",)),
-    Partial("columns", ops=("add_to_columns", "resolve_columns")),
+    Partial("columns", ops=("add_to_columns", "resolve_columns"), parts=("tuck",)),
     Partial("roles", ops=("choose_role",)),
     Partial("effects", abilities=("effect", "trigger"), eops=EFFECT_OPS,
             frames=("phase_start", "battle_effects", "effect", "take_actions")),

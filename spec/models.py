@@ -1634,9 +1634,11 @@ class AtLeast(Strict):
 
 class NoneOnMap(Strict):
     """No piece of this kind is on the map (Law 8.4.2: 'if there are no sympathetic
-    clearings'; a first building, a first token)."""
+    clearings'; a first building, a first token), or of any of these kinds ('$param' of
+    type pieces, or a list: Law 15.4.1, "If you have no warriors or waystations on the
+    map")."""
 
-    none_on_map: Ref
+    none_on_map: Ref | list[Ref]
 
 
 class NotCondition(Strict):
@@ -2156,6 +2158,17 @@ class MovePart(Strict):
     model_config = ConfigDict(**Strict.model_config, populate_by_name=True)
 
 
+class TuckPart(Strict):
+    """Tuck the actor's own faction cards (its 'cards'), from its reserve, one into each
+    of its columns, or into each of some of them (Law 15.3.5, the Keepers' setup: "Tuck
+    one Faithful Retainer card into each Retinue slot of your faction board"), as far as
+    the reserve holds them.  A column's card discarded goes back to the reserve."""
+
+    op: Literal["tuck"]
+    into: Literal["each"] | list[Ident] = "each"
+    """'each': every column of the actor's; or these columns."""
+
+
 class StopPart(Strict):
     """End the action here: the parts after it are not carried out, and a repeated
     choice is not asked again (Law 15.5.2, Recover: "you must end this Recover action").
@@ -2493,7 +2506,7 @@ class IfPart(Strict):
 
 
 AtOncePart = Annotated[ScorePart | DrawPart | DiscardAllPart | PutAllPart |
-                       SetStagePart | IfPart | DiscardPart | StopPart,
+                       SetStagePart | IfPart | DiscardPart | StopPart | TuckPart,
                        Field(discriminator="op")]
 """A part an 'if' may carry out: one that asks nothing and costs nothing."""
 
@@ -2502,7 +2515,7 @@ Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemoveP
                         IntoBoxPart | SpendPart | PayPart | ScorePart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
                         SetStagePart | GivePart | ShowPart | IfPart | BattlePart | MovePart |
-                        RevealPart | StopPart,
+                        RevealPart | StopPart | TuckPart,
                         Field(discriminator="op")]
 
 

@@ -1792,7 +1792,7 @@ def _condition_refs(c: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
         for j, x in enumerate(c.at_least):
             yield from _value_refs(x, (*at, "at_least", j))
     elif isinstance(c, M.NoneOnMap):
-        yield (*at, "none_on_map"), c.none_on_map, _PIECE
+        yield from _pieces_refs(c.none_on_map, (*at, "none_on_map"))
     elif isinstance(c, M.NotCondition):
         yield from _condition_refs(c.not_, (*at, "not"))
     elif isinstance(c, (M.AllOf, M.AnyOf)):
@@ -2449,9 +2449,9 @@ def _bound_names(use: _Use, v: str, where: tuple) -> Iterator[tuple[str, str]]:
     """(the name, or '' for a parameter left out) of what a program's name stands for at
     a use; nothing for a name PROGRAM-REF reports or a number."""
     if not v.startswith("$"):
-        if v != "piece" or use.lib.program.do[0].op != "choose" or \
-                getattr(use.lib.program.do[0], "piece", None) is None:
-            yield v, v  # ('piece': the chosen one, not a piece's id)
+        if v != "piece" or not any(isinstance(x, M.ChoosePart) and x.piece is not None
+                                   for x in use.lib.program.do):
+            yield v, v  # ('piece': the chosen one, a first or second choice's)
         return
     name = v[1:]
     bound = use.params.get(name, _UNBOUND)
@@ -2621,12 +2621,32 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                             f"{act}: program {act} names {kind} {x!r}{through} at {at}, "
                             f"which {f.id} does not have{hint}")
             yield from _box_use(use, prog, i, part)
+            yield from _tuck_use(use, i, part)
             if isinstance(part, (M.PlacePart, M.SpendPart, M.PayPart)):
                 for ref in dict.fromkeys(_left_out(part.count, use.params)):
                     yield use.doc, use.loc, (
                         f"{act}: program {act}'s '{part.op}' counts with {ref!r} at "
                         f"{_at(use, ('do', *i, 'count'))}, which this {use.what} leaves out: "
                         f"give it {ref[1:]!r}")
+
+
+def _tuck_use(use: _Use, i: tuple, part: Any) -> Iterator[tuple]:
+    """PROGRAM-USE of a 'tuck': a column the faction does not have, or a faction with no
+    cards of its own to tuck."""
+    if not isinstance(part, M.TuckPart):
+        return
+    f, act = use.faction, use.name
+    cols = [c.id for c in f.columns]
+    if not f.cards:
+        yield use.doc, use.loc, (
+            f"{act}: program {act} tucks {f.id}'s own cards at {_at(use, ('do', *i))}, and "
+            f"{f.id} has none ('cards')")
+    for x in ([] if part.into == "each" else part.into):
+        if x not in cols:
+            yield use.doc, use.loc, (
+                f"{act}: program {act} tucks a card into column {x!r} at "
+                f"{_at(use, ('do', *i, 'into'))}, which {f.id} does not have"
+                f"{did_you_mean(x, cols) or ' (its columns: ' + (', '.join(cols) or 'none') + ')'}")
 
 
 def _held_by(f: M.FactionSpec, piece: str) -> list[str]:
