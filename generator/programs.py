@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rootlaw.spec import models as M
+from rootlaw.spec.diagnostics import RootlawError
 
 # The first choice's shape, and how many options of the verb's action type it spans.
 SHAPES = {"none": "1", "card": "K", "clearing": "C", "clearing_card": "C * K",
@@ -40,8 +41,11 @@ SHAPES = {"none": "1", "card": "K", "clearing": "C", "clearing_card": "C * K",
 _LATE = ("when", "holds", "any_of", "adjacent_to", "placeable")
 
 
-class ProgramError(ValueError):
-    """A program that cannot be compiled for a use (reported by validation first)."""
+class ProgramError(RootlawError, ValueError):
+    """A program that cannot be compiled for a use (reported by validation first; what
+    slips past it is still a user's error, printed without a traceback)."""
+
+    code = "PROGRAM-USE"
 
 
 @dataclass
@@ -1205,12 +1209,12 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 mask = _mask(r.pieces(part.piece.random)) \
                     if isinstance(part.piece, M.RandomPiece) else 0
                 fixed = "-1" if isinstance(part.piece, M.RandomPiece) else pc
-                d += ["        u = 0",
+                # (the count read first: a value may use the scratch, forests_held)
+                d += [f"        b = {count}", "        u = 0",
                       f"        for fx in range({'NFOREST' if forests else 'C'}):",
                       f"            if {' and '.join(tests) or '1'}:",
                       "                self.k[u] = fx", "                u += 1",
-                      f"        self.spread_evenly(p, u, {count}, {mask}, {fixed}, "
-                      f"{int(forests)})"]
+                      f"        self.spread_evenly(p, u, b, {mask}, {fixed}, {int(forests)})"]
             elif isinstance(part.at, M.AtEachForest):
                 # One placement per forest passing the filter, in the map's order of its
                 # forests (Law 15.3.1: a relic in each forest).
@@ -1358,6 +1362,9 @@ def _held(r: _Resolver, code: _Code, inst: Instance) -> list[tuple[int, int, boo
 def _box_of_chosen(r: _Resolver, code: _Code, inst: Instance) -> str:
     """The index of the actor's box that holds the chosen piece pc, an expression."""
     held = _held(r, code, inst)
+    if not held:
+        raise ProgramError(f"program {r.program}: the box that holds 'piece', and its "
+                           "second choice chooses among no pieces (PROGRAM-USE)")
     expr = str(held[-1][0])
     for b, m, _ in reversed(held[:-1]):
         expr = f"({b} if ({m} >> pc) & 1 else {expr})"

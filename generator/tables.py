@@ -383,7 +383,7 @@ PARTIALS = (
     # after it waiting below the battle (FR_THEN).
     Partial("prog_battle", parts=("battle",), frames=("defender", "then")),
     # (and the pieces warriors carry on a move, Law 15.2.4: asked as the same frame)
-    Partial("choices", parts=("second_choice", "carry"), frames=("choice",)),
+    Partial("choices", parts=("second_choice", "carry", "pick_forest"), frames=("choice",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
     Partial("zones", parts=("put", "spend"),
             eops=("trim_zone",),
@@ -399,8 +399,9 @@ PARTIALS = (
     Partial("trigger_cost", abilities=("trigger_cost",), frames=("trigger_cost",)),
     Partial("forests", values=("forests_held", "each_forest", "random_piece", "evenly")),
     # An effect program's piece placed in a forest of its actor's choice (Law 15.2.5).
-    # (asked as the frame 'choice', its field 2 negative: -1 - the effect part)
-    Partial("forest_pick", parts=("pick_forest",), frames=("choice",)),
+    # (asked as the frame 'choice', the choices' family's, its field 2 negative: -1 - the
+    # effect part)
+    Partial("forest_pick", parts=("pick_forest",)),
     Partial("cycles", ops=("run_stage",), parts=("set_stage",)),
     Partial("api", always=True),
     Partial("scenario", always=True),
@@ -1587,6 +1588,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     # holding two triggers) fits in the slack of 16.
     max_frames = 16 + max(P * (1 + NTRIG),
                           (max(min(rescuers, P), cost_frames) + holders) * event_clearings)
+    # A trigger for each piece removed waits once a piece: all of its pieces removed at
+    # once (Law 15.2.5's relics, a Favor's every clearing of a suit) wait together.
+    max_frames += sum(sum(f.pieces[x].count for f in factions for x in trig.pieces
+                          if x in f.pieces)
+                      for _, _, trig, _ in triggers if trig.per_piece)
     nlimits = sum(1 for x in t.programs if x.limit_slot >= 0)
     consts["NLIMITS"] = max(1, nlimits)
     S = t.state_layout

@@ -1602,6 +1602,13 @@ class SupplyCount(Strict):
 
     supply: Ref | list[Ref]
 
+    @model_validator(mode="after")
+    def _some(self) -> SupplyCount:
+        if not self.supply:
+            raise Err("VALUE-INVALID", ("supply",), "'supply' names no piece: give a "
+                      "piece, '$name', or a list of at least one")
+        return self
+
 
 class ClearingCount(Strict):
     """The clearings that pass a filter, counted (Law 8.4.1: the sympathetic clearings of
@@ -1639,6 +1646,13 @@ class NoneOnMap(Strict):
     map")."""
 
     none_on_map: Ref | list[Ref]
+
+    @model_validator(mode="after")
+    def _some(self) -> NoneOnMap:
+        if not self.none_on_map:
+            raise Err("VALUE-INVALID", ("none_on_map",), "'none_on_map' names no piece: "
+                      "give a piece, '$name', or a list of at least one")
+        return self
 
 
 class NotCondition(Strict):

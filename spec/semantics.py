@@ -882,6 +882,15 @@ def _effect_part_names(doc: Any):
                         "clearing, in each clearing of a filter or in a forest of the "
                         "actor's choice ('at'), not one of a suit or drawn at random, at "
                         "each building or in each forest, evenly, or scoring its track")
+        if any(isinstance(x, M.ValueOf) or (isinstance(x, M.BoxValue) and x.box == "piece")
+               for x in M.walk(op)):
+            yield loc, (f"{prog.where}: 'value_of' and the box that holds 'piece' read a "
+                        "piece a program's choice chose; an effect program chooses none")
+        if isinstance(op, M.PlacePart) and isinstance(op.at, M.AtForest) and any(
+                isinstance(x, M.EventPieces) for x in M.walk(op.at)):
+            yield (*loc, "at", "forest"), (f"{prog.where}: a forest of the actor's choice "
+                                           "is listed before the program runs, and reads "
+                                           "no event's pieces")
         if isinstance(op, M.PlacePart) and faction is not None and \
                 isinstance(op.piece, str) and op.piece in faction.pieces and \
                 faction.pieces[op.piece].kind == "building":
@@ -894,9 +903,10 @@ def _effect_part_names(doc: Any):
             kind = "zone" if "zone" in want else "piece" if "piece" in want else "number"
             if kind == "piece" and name == "warrior":
                 continue  # the actor's warrior, whoever holds the card
-            if kind == "piece" and name == "piece" and faction is not None and \
+            if kind == "piece" and name == "piece" and where == ("piece",) and \
+                    isinstance(op, M.PlacePart) and faction is not None and \
                     getattr(faction.abilities[loc[1]], "per_piece", False):
-                continue  # the piece removed (a trigger's for each piece)
+                continue  # the piece removed (a trigger's for each piece), placed
             if name.startswith("$"):
                 yield (*loc, *where), (f"{prog.where}: {name!r}: an effect program has no "
                                        "parameters")
@@ -2052,6 +2062,21 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: 'move' from the forest moves a piece a second choice chose in "
                     "a forest, and the choice before it chooses a piece in the clearing")
+            elif isinstance(part, M.MovePart) and part.source == "clearing" and any(
+                    isinstance(x, M.ChoosePart) and x.forest is not None
+                    for x in prog.do[1:i]):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: 'move' from the clearing moves a piece a second choice chose in "
+                    "the clearing, and the choice before it chooses one in a forest")
+            if second and isinstance(part, (M.BattlePart, M.PayPart, M.SpendPart)):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: a '{part.op}' after a second choice: a battle or a cost comes "
+                    "before the second choice (the parts after it run as it is answered)")
+            if second and any(isinstance(x, M.DiscardPart) and x.card == "chosen"
+                              for _, x in M.flat_parts([part])):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: 'discard' of the chosen card after a second choice: discard it "
+                    "before the second choice")
             if not second and any(isinstance(x, M.BoxValue) and x.box == "piece"
                                   for x in M.walk(part)):
                 yield ("programs", pid, "do", i), (
@@ -2622,12 +2647,28 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                             f"which {f.id} does not have{hint}")
             yield from _box_use(use, prog, i, part)
             yield from _tuck_use(use, i, part)
+            yield from _choice_among_none(use, i, part)
             if isinstance(part, (M.PlacePart, M.SpendPart, M.PayPart)):
                 for ref in dict.fromkeys(_left_out(part.count, use.params)):
                     yield use.doc, use.loc, (
                         f"{act}: program {act}'s '{part.op}' counts with {ref!r} at "
                         f"{_at(use, ('do', *i, 'count'))}, which this {use.what} leaves out: "
                         f"give it {ref[1:]!r}")
+
+
+def _choice_among_none(use: _Use, i: tuple, part: Any) -> Iterator[tuple]:
+    """PROGRAM-USE of a choice of a piece among none: every piece parameter it names is
+    bound to an empty list (it could never be offered)."""
+    if not (isinstance(part, M.ChoosePart) and part.piece is not None):
+        return
+    among = part.piece.among
+    names = [among] if isinstance(among, str) else among
+    if names and all(isinstance(x, str) and x.startswith("$") and
+                     use.params.get(x[1:]) == [] for x in names):
+        yield use.doc, use.loc, (
+            f"{use.name}: program {use.name} chooses a piece among {among!r} at "
+            f"{_at(use, ('do', *i, 'piece', 'among'))}, and this {use.what} gives none: "
+            "it is never offered")
 
 
 def _tuck_use(use: _Use, i: tuple, part: Any) -> Iterator[tuple]:
@@ -2660,7 +2701,9 @@ def _box_use(use: _Use, prog: M.Program, i: tuple, part: Any) -> Iterator[tuple]
     several of the faction's do; 'into_box' of a tally (pieces taken out of play into it
     by 'move' alone)."""
     f, act = use.faction, use.name
-    if isinstance(part, M.MovePart) and part.to == "box":
+    own = M.walk(part.if_) if isinstance(part, M.IfPart) else M.walk(part)  # (not its branches')
+    if (isinstance(part, M.MovePart) and part.to == "box") or any(
+            isinstance(x, M.BoxValue) and x.box == "piece" for x in own):
         choice = next((x for x in prog.do[1:] if isinstance(x, M.ChoosePart)), None)
         if choice is not None and choice.piece is not None:
             among = choice.piece.among
@@ -2669,7 +2712,7 @@ def _box_use(use: _Use, prog: M.Program, i: tuple, part: Any) -> Iterator[tuple]
                 held = _held_by(f, x)
                 if x and len(held) != 1:
                     yield use.doc, use.loc, (
-                        f"{act}: program {act} moves {x!r} into the box that holds it at "
+                        f"{act}: program {act} reads or fills the box that holds {x!r} at "
                         f"{_at(use, ('do', *i))}, and "
                         f"{'no box' if not held else 'boxes ' + ', '.join(held)} of {f.id} "
                         f"hold{'s' if not held else ''} it: one box must")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .bundle import assemble, collect, documents, in_patches
-from .diagnostics import INPUT_CODES, Diagnostic, SpecError, located
+from .diagnostics import INPUT_CODES, Diagnostic, RootlawError, SpecError, located
 from .jsonio import CONTENT_MAX_BYTES, parse, read_text
 from .loader import load_file, parse_document
 from .models import FactionSpec, MapSpec, PackSpec, PatchSpec
@@ -216,12 +216,18 @@ def _play(chain, docs, map_id: str, manifest: Path | None,
     from rootlaw.runtime.probe import probe
 
     bundle = assemble(chain, map_id=map_id, docs=docs)
-    result = probe(bundle, games=games.games, seconds=games.left())
+    file = docs.sources.get(f"map:{map_id}") or (str(manifest) if manifest else "")
+    try:
+        result = probe(bundle, games=games.games, seconds=games.left())
+    except RootlawError as e:
+        # Content the checks above let through that the generator cannot compile: told
+        # as the error it is, at the pack, rather than as a traceback.
+        return "not played", [located(e.code, f"the core cannot be built: {e.message}",
+                                      str(manifest) if manifest else file, [], "error")]
     verdict = result.verdict()
     if verdict is None:
         return result.summary(), []
     code, severity, message = verdict
-    file = docs.sources.get(f"map:{map_id}") or (str(manifest) if manifest else "")
     return result.summary(), [located(code, message, file, [], severity)]
 
 

@@ -118,3 +118,28 @@ def test_only_warriors_carry_and_only_tokens(tmp_path):
     assert any("workshop a building" in x for x in found), found
     found = _errors(tmp_path / "typo", "/pieces/cat-warrior/carries", ["tablett-1"])
     assert any("unknown piece 'tablett-1'" in x for x in found), found
+
+
+def test_a_token_s_per_clearing_limit_keeps_it_from_a_full_clearing(core_kind, tmp_path):
+    """Law 8.2.5.I: a token at its per_clearing limit in the clearing entered is not
+    carried in."""
+    pack = tmp_path / "carry-limit" / "carry-relics"
+    shutil.copytree(PACK, pack)
+    fac = json.loads((pack / "marquise.json").read_text())
+    for op in fac["patch"]:
+        if op["path"] == "/pieces/tablet-3":
+            op["value"]["per_clearing"] = 1
+    (pack / "marquise.json").write_text(json.dumps(fac, indent=2))
+    bundle = resolve([pack])
+    if core_kind == "compiled":
+        gbuild.compile_core(bundle)
+    g = past_setup(ORDERS[0], bundle=bundle, pure=core_kind == "pure", clear=True,
+                   empty_hands=True)
+    sc.put(g, "1", "cat-warrior", 2)
+    sc.put(g, "1", "sawmill", 1)
+    sc.put(g, "1", "tablet-3", 1)
+    sc.put(g, "1", "jewel-1", 1)
+    sc.put(g, "5", "tablet-3", 1)
+    sc.goto(g, "marquise", "daylight", "actions")
+    g.apply("move 1->5 x2")
+    assert sorted(g.legal()) == ["done", "piece jewel-1"]

@@ -152,3 +152,47 @@ def test_a_forest_of_the_actors_choice_is_no_library_programs(tmp_path):
     found = _errors(pack)
     assert any(x.startswith("PROGRAM-SHAPE") and "an effect program's" in x
                for x in found), found
+
+
+def _with_program(tmp_path: Path, do: list) -> Path:
+    pack = tmp_path / "prized-trophies"
+    shutil.copytree(PACK, pack)
+    fac = json.loads((pack / "marquise.json").read_text())
+    for op in fac["patch"]:
+        if op["path"] == "/abilities/-":
+            op["value"]["do"] = do
+    (pack / "marquise.json").write_text(json.dumps(fac, indent=2))
+    return pack
+
+
+@pytest.mark.parametrize("do, words", [
+    ([{"op": "score", "vp": {"value_of": "piece"}}], "an effect program chooses none"),
+    ([{"op": "place", "piece": "tablet-1", "at": {"forest": {"when": {
+        "at_least": [{"event": "pieces"}, 1]}}}}], "reads no event's pieces"),
+])
+def test_what_an_effect_program_cannot_read_is_told_at_it(tmp_path, do, words):
+    """(The second in a trigger of the pieces removed from a clearing: one for each piece
+    counts no event's pieces, VALUE-INVALID.)"""
+    pack = _with_program(tmp_path, do)
+    if "event" in json.dumps(do):
+        fac = json.loads((pack / "marquise.json").read_text())
+        for op in fac["patch"]:
+            if op["path"] == "/abilities/-":
+                op["value"].pop("per_piece")
+        (pack / "marquise.json").write_text(json.dumps(fac, indent=2))
+    found = _errors(pack)
+    assert any(x.startswith("EFFECT-PART") and words in x for x in found), found
+
+
+def test_a_program_the_core_cannot_build_is_an_error_at_the_pack_not_a_traceback(tmp_path):
+    """'piece' (the piece removed) put into a box: the checks let it through, the
+    generator cannot compile it; validation says so at the pack's manifest."""
+    pack = _with_program(tmp_path, [{"op": "into_box", "piece": "piece", "box": "x"}])
+    fac = json.loads((pack / "marquise.json").read_text())
+    fac["patch"].append({"op": "add", "path": "/boxes",
+                         "value": [{"id": "x", "piece": "cat-warrior"}]})
+    (pack / "marquise.json").write_text(json.dumps(fac, indent=2))
+    found = [d for d in validate([pack], [], play=2).diagnostics if d.severity == "error"]
+    assert [d.code for d in found] == ["PROGRAM-USE"], found
+    assert "the core cannot be built" in found[0].message and \
+        found[0].file.endswith("pack.json"), found

@@ -308,3 +308,77 @@ def test_a_move_from_the_forest_after_a_choice_in_the_clearing_is_refused(tmp_pa
     found = _findings(_pack_with(tmp_path, prog))
     assert any(x.startswith("PROGRAM-SHAPE /programs/recover/do/2") and "from the forest"
                in x for x in found), found
+
+
+# ------------------------------------------- what an outside review found (stop 33)
+
+
+def _recover_pack(tmp_path: Path, edit) -> Path:
+    pack = tmp_path / "relic-recover"
+    shutil.copytree(PACK, pack)
+    lib = json.loads((pack / "library.json").read_text())
+    edit(lib["programs"])
+    (pack / "library.json").write_text(json.dumps(lib, indent=2))
+    return pack
+
+
+def test_an_empty_list_of_pieces_is_told_where_it_is(tmp_path):
+    def edit(progs):
+        progs["recover"]["do"][5]["if"] = {"none_on_map": []}
+    found = _findings(_recover_pack(tmp_path, edit))
+    assert any(x.startswith("VALUE-INVALID /programs/recover/do/5/if/none_on_map") and
+               "names no piece" in x for x in found), found
+
+
+def test_a_choice_among_no_pieces_is_found_at_its_use(tmp_path):
+    pack = _pack_with(tmp_path, None)
+    fac = json.loads((pack / "marquise.json").read_text())
+    for op in fac["patch"]:
+        if op["path"] == "/turn/daylight/1/menu/-" and op["value"]["action"] == "recover":
+            op["value"]["relics"] = []
+    (pack / "marquise.json").write_text(json.dumps(fac, indent=2))
+    found = _findings(pack)
+    assert any(x.startswith("PROGRAM-USE") and "among '$relics'" in x and
+               "never offered" in x for x in found), found
+
+
+@pytest.mark.parametrize("parts, words", [
+    ([{"op": "battle"}], "a 'battle' after a second choice"),
+    ([{"op": "pay", "piece": "wood", "count": 1}], "a 'pay' after a second choice"),
+])
+def test_a_battle_or_a_cost_comes_before_the_second_choice(tmp_path, parts, words):
+    def edit(progs):
+        progs["recover"]["do"][1]["repeat"] = False
+        progs["recover"]["do"][2:2] = parts
+    found = _findings(_recover_pack(tmp_path, edit))
+    assert any(x.startswith("PROGRAM-SHAPE /programs/recover/do/2") and words in x
+               for x in found), found
+
+
+def test_evenly_reads_its_count_before_it_lists_the_places(core_kind):
+    """A count read from the forests held (whose reckoning uses the scratch the places
+    are listed in) deals to the forests listed, not to clearings of its reckoning: the
+    invariants hold after setup (found writing pieces to clearing -1)."""
+    from rootlaw.runtime.game import Game
+    lib = json.loads((PACK / "library.json").read_text())
+    assert "scatter_relics" in lib["programs"]
+    bundle = resolve([_evenly_from_forests()])
+    if core_kind == "compiled":
+        gbuild.compile_core(bundle)
+    for seed in (1, 2, 3):
+        g = Game(["marquise", "eyrie"], seed, bundle=bundle, pure=core_kind == "pure")
+        assert not list(invariant_violations(g)), seed
+        assert sum(sc.count(g, str(c), x) for c in range(1, 13) for x in RELICS) == 4
+
+
+@cache
+def _evenly_from_forests() -> Path:
+    import tempfile
+    pack = Path(tempfile.mkdtemp()) / "relic-recover"
+    shutil.copytree(PACK, pack)
+    lib = json.loads((pack / "library.json").read_text())
+    lib["programs"]["scatter_relics"]["do"] = [
+        {"op": "place", "piece": {"random": "$relics"}, "evenly": True,
+         "count": {"sum": [{"forests_held": 1}, 4]}, "at": {"each_clearing": {}}}]
+    (pack / "library.json").write_text(json.dumps(lib, indent=2))
+    return pack

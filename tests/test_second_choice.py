@@ -158,6 +158,12 @@ def _shape(pack: Path) -> list[tuple[str, str]]:
     # a move with no second choice before it
     ([{"op": "choose", "clearing": {"has": "warrior"}}, {"op": "move"}],
      "/programs/dig/do/1", "no choice before it chooses one"),
+    # a move from the clearing after a choice of a piece in a forest (it would take a
+    # piece of that kind from the clearing, not the one chosen)
+    ([{"op": "choose", "clearing": {"has": "warrior"}},
+      {"op": "choose", "forest": {"adjacent_to": "clearing"}, "piece": {"among": "$relics"}},
+      {"op": "move", "from": "clearing", "to": "box"}],
+     "/programs/dig/do/2", "the choice before it chooses one in a forest"),
     # a forest as the first choice
     ([{"op": "choose", "forest": {}, "piece": {"among": "$relics"}}],
      "/programs/dig/do/0/forest", "a forest is a second choice's"),
