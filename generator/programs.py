@@ -124,11 +124,10 @@ class _Resolver:
     def box_holding(self, index: int) -> int:
         """The faction's box that holds piece ``index``: its piece, or one of its list
         (validation: exactly one where a 'move' puts the piece in a box)."""
+        name = next((k for k, v in self.pidx.items() if v == index), "")
         for b, box in enumerate(self.faction.boxes):
-            held = [box.piece] if isinstance(box.piece, str) else box.piece
-            if any(self.pidx[x] == index for x in held):
+            if box.holds(name):
                 return b
-        name = next((k for k, v in self.pidx.items() if v == index), str(index))
         raise ProgramError(f"program {self.program}: no box of {self.faction.id} holds "
                            f"{name} (PROGRAM-SHAPE)")
 
@@ -591,41 +590,35 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
     else:
         # A piece in the chosen clearing: one of 'among' there, of a type a piece of
         # 'same_type_as' there shows (the types are the content's: known here).
-        like = r.pieces(choice.piece.same_type_as) if choice.piece.same_type_as else []
-        loop = ["        for pc in range(NP):",
-                f"            if ({_mask(among)} >> pc) & 1 and "
-                "self.s[S_BOARD + c * NP + pc] > 0:"]
-        tests = []
-        for x in among:
-            mates = [y for y in like if r.piece_type(y) is not None and
-                     r.piece_type(y) == r.piece_type(x)]
-            if choice.piece.same_type_as is not None:
-                tests.append((x, _any_of("c", mates) if mates else NEVER))
-        if tests:
-            loop = ["        for pc in range(NP):",
-                    f"            if ({_mask(among)} >> pc) & 1 and "
-                    "self.s[S_BOARD + c * NP + pc] > 0 and self.same_type_{0}(c, pc):"
-                    .format(inst.index)]
-            body = [f"        if pc == {x}:\n            return 1 if {t} else 0"
-                    for x, t in tests]
+        same = ""
+        if choice.piece.same_type_as is not None:
+            like = r.pieces(choice.piece.same_type_as)
+            body = []
+            for x in among:
+                mates = [y for y in like if r.piece_type(y) is not None and
+                         r.piece_type(y) == r.piece_type(x)]
+                body.append(f"        if pc == {x}:\n            return 1 if "
+                            f"{_any_of('c', mates) if mates else NEVER} else 0")
             inst.helpers.append("\n".join([
                 *deco, f"    def same_type_{inst.index}(self, c: i64, pc: i64) -> i64:",
                 f'        """{inst.program}: whether piece pc\'s type is one a piece of its '
                 'choice\'s \'same_type_as\' in clearing c shows."""', *body,
                 "        return 0"]))
+            same = f" and self.same_type_{inst.index}(c, pc)"
+        loop = ["        for pc in range(NP):",
+                f"            if ({_mask(among)} >> pc) & 1 and "
+                f"self.s[S_BOARD + c * NP + pc] > 0{same}:"]
         option, decode = "A_PIECE + pc", ["        pc: i64 = a - A_PIECE"]
         head = ["        pc: i64", *code.decls, *code.lines]
         chosen = {"pc"}
+    # the option's line: one level inside the loop's last 'if'
+    inner = " " * (len(loop[-1]) - len(loop[-1].lstrip()) + 4)
     gen = [*deco, f"    def gen_choice_{inst.index}(self, n: i64, p: i64, c: i64) -> i64:",
            f'        """{inst.program}: the options of its second choice in clearing c."""',
-           *head, *loop, f"                    n = self.add(n, {option})",
-           "        return n"]
+           *head, *loop, f"{inner}n = self.add(n, {option})", "        return n"]
     has = [*deco, f"    def choice_has_{inst.index}(self, p: i64, c: i64) -> i64:",
            f'        """{inst.program}: whether its second choice has an option in clearing '
-           'c."""', *head, *loop, "                    return 1", "        return 0"]
-    if choice.forest is None:  # one loop level less: the option's line one level out
-        gen[-2] = f"                n = self.add(n, {option})"
-        has[-2] = "                return 1"
+           'c."""', *head, *loop, f"{inner}return 1", "        return 0"]
     after = _Code(inst, r, hoisting=False)
     after.choice_vars, after.choice_pieces = chosen, among
     chose, r.chose_piece = r.chose_piece, True  # 'piece': the one the choice chose
@@ -1356,7 +1349,7 @@ def _held(r: _Resolver, code: _Code, inst: Instance) -> list[tuple[int, int, boo
     for x in code.choice_pieces:
         b = r.box_holding(x)
         out[b] = out.get(b, 0) | (1 << x)
-    return [(b, m, not isinstance(r.faction.boxes[b].piece, str)) for b, m in out.items()]
+    return [(b, m, r.faction.boxes[b].tally) for b, m in out.items()]
 
 
 def _box_of_chosen(r: _Resolver, code: _Code, inst: Instance) -> str:

@@ -946,7 +946,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         for bi in range(B):
             # (-1: no such box, or a tally of pieces taken out of play, models.Box.piece)
             box_piece.append(pidx[f.boxes[bi].piece] if bi < len(f.boxes) and
-                             isinstance(f.boxes[bi].piece, str) else -1)
+                             not f.boxes[bi].tally else -1)
     t.put("ZONE_CAP", zone_cap)        # [F][Z]: -1 no limit
     # [F][Z]: 1 when only the owner sees the zone's cards (hidden information, Law 1.2)
     t.put("ZONE_FACE_DOWN", [int(f.zones[zi].face_down) if zi < len(f.zones) else 0

@@ -298,6 +298,15 @@ class Box(Strict):
     type recovered, whatever their values; the part 'move' puts them there, and nothing
     takes them out)."""
 
+    @property
+    def tally(self) -> bool:
+        """Whether it tallies pieces of several kinds taken out of play ('piece' a list)."""
+        return not isinstance(self.piece, str)
+
+    def holds(self, piece: str) -> bool:
+        """Whether pieces of this kind go into it."""
+        return piece in self.piece if self.tally else piece == self.piece
+
 
 class FromBox(Strict):
     """A count read from a box: as many as the faction's warriors in it."""
@@ -1371,7 +1380,7 @@ class FactionSpec(Strict):
             for j, lifter in enumerate(z.unlimited_while):
                 need(lifter, ("zones", i, "unlimited_while", j), f"zone {z.id}")
         for i, box in enumerate(self.boxes):
-            if isinstance(box.piece, str):
+            if not box.tally:
                 need(box.piece, ("boxes", i, "piece"), f"box {box.id}")
             else:
                 for j, x in enumerate(box.piece):

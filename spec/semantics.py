@@ -618,7 +618,7 @@ def _piece_kinds(f: M.FactionSpec):
     for loc, obj, name, pid in _piece_refs(f):
         kinds = next(k for (cls, n), k in _KINDS.items() if isinstance(obj, cls) and n == name)
         named = f.pieces.get(pid)
-        if isinstance(obj, M.Box) and isinstance(obj.piece, list):
+        if isinstance(obj, M.Box) and obj.tally:
             continue  # a tally of pieces taken out of play: of any kind
         if named is not None and named.kind not in kinds:
             what = getattr(obj, "op", None) or getattr(obj, "action", None) or \
@@ -2692,8 +2692,7 @@ def _tuck_use(use: _Use, i: tuple, part: Any) -> Iterator[tuple]:
 
 def _held_by(f: M.FactionSpec, piece: str) -> list[str]:
     """The faction's boxes that hold a piece (a box's piece, or one of its list)."""
-    return [b.id for b in f.boxes
-            if piece == b.piece or (isinstance(b.piece, list) and piece in b.piece)]
+    return [b.id for b in f.boxes if b.holds(piece)]
 
 
 def _box_use(use: _Use, prog: M.Program, i: tuple, part: Any) -> Iterator[tuple]:
@@ -2719,7 +2718,7 @@ def _box_use(use: _Use, prog: M.Program, i: tuple, part: Any) -> Iterator[tuple]
     if isinstance(part, M.IntoBoxPart):
         for _ref, x in _bound_names(use, part.box, ("box",)):
             box = next((b for b in f.boxes if b.id == x), None)
-            if box is not None and isinstance(box.piece, list):
+            if box is not None and box.tally:
                 yield use.doc, use.loc, (
                     f"{act}: program {act} puts pieces into box {x!r} at "
                     f"{_at(use, ('do', *i))}, a tally of pieces taken out of play: only "
@@ -3203,7 +3202,7 @@ def _box_cost_never(use: _Use, i: int, part: Any) -> Iterator[tuple]:
     names = _resolved(use, part.box) or []
     box = next((b for b in use.faction.boxes if [b.id] == names), None)
     piece = use.faction.pieces.get(box.piece) \
-        if box is not None and isinstance(box.piece, str) else None
+        if box is not None and not box.tally else None
     least = _least(part.count, use)
     if box is not None and piece is not None and least is not None and least > piece.count:
         act = use.name

@@ -60,6 +60,30 @@ def past_setup(factions, seed: int = 1, *, bundle: Bundle | None = None, pure: b
     return g
 
 
+def positioned(order, bundle: Bundle, core_kind: str, pieces: dict, faction: str,
+               phase: str, step: str | None = None) -> Game:
+    """A game past setup in this seat order on the core of ``core_kind``, the board
+    holding only ``pieces`` (clearing -> {piece: count}) and every hand empty, at
+    ``faction``'s ``phase`` (and its ``step``), reached through the engine's turn flow."""
+    from rootlaw.runtime import position
+
+    g = past_setup(order, bundle=bundle, pure=core_kind == "pure", clear=True,
+                   empty_hands=True)
+    for clearing, here in pieces.items():
+        for piece, n in here.items():
+            position.put(g, clearing, piece, n)
+    position.goto(g, faction, phase, step)
+    return g
+
+
+def error_lines(pack: Path, pointer: bool = False) -> list[str]:
+    """What validate finds wrong with a pack, a line each: 'CODE [pointer] message'."""
+    from rootlaw.spec.validate import validate
+
+    return [" ".join([d.code, *([d.pointer] if pointer else []), d.message])
+            for d in validate([pack], []).diagnostics if d.severity == "error"]
+
+
 @pytest.fixture
 def mid_game(new_game):
     """A game past setup, board cleared, ready for a scenario: (game, scenario module)."""

@@ -13,14 +13,13 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import error_lines, positioned
 
 from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as sc
 from rootlaw.runtime.conformance import invariant_violations
 from rootlaw.runtime.events import record
 from rootlaw.spec import resolve
-from rootlaw.spec.validate import validate
 
 PACK = Path(__file__).resolve().parent / "data" / "packs" / "carry-relics"
 ORDERS = [("marquise", "eyrie"), ("eyrie", "marquise"), ("alliance", "marquise", "eyrie")]
@@ -33,14 +32,9 @@ def carrying():
     return bundle
 
 
-def daylight(order, core_kind, pieces):
-    g = past_setup(order, bundle=carrying(), pure=core_kind == "pure", clear=True,
-                   empty_hands=True)
-    for clearing, here in pieces.items():
-        for piece, n in here.items():
-            sc.put(g, clearing, piece, n)
-    sc.goto(g, "marquise", "daylight", "actions")
-    return g
+def daylight(order, core_kind, pieces, bundle=None):
+    return positioned(order, bundle or carrying(), core_kind, pieces, "marquise", "daylight",
+                      "actions")
 
 
 @pytest.mark.parametrize("order", ORDERS)
@@ -103,12 +97,11 @@ def _errors(tmp_path: Path, path: str, value) -> list[str]:
         if op["path"] == "/pieces/cat-warrior/carries":
             op["path"], op["value"] = path, value
     (pack / "marquise.json").write_text(json.dumps(fac, indent=2))
-    return [f"{d.code} {d.message}" for d in validate([pack], []).diagnostics
-            if d.severity == "error"]
+    return error_lines(pack)
 
 
 def test_the_pack_validates():
-    assert [d for d in validate([PACK], []).diagnostics if d.severity == "error"] == []
+    assert error_lines(PACK) == []
 
 
 def test_only_warriors_carry_and_only_tokens(tmp_path):
@@ -133,13 +126,7 @@ def test_a_token_s_per_clearing_limit_keeps_it_from_a_full_clearing(core_kind, t
     bundle = resolve([pack])
     if core_kind == "compiled":
         gbuild.compile_core(bundle)
-    g = past_setup(ORDERS[0], bundle=bundle, pure=core_kind == "pure", clear=True,
-                   empty_hands=True)
-    sc.put(g, "1", "cat-warrior", 2)
-    sc.put(g, "1", "sawmill", 1)
-    sc.put(g, "1", "tablet-3", 1)
-    sc.put(g, "1", "jewel-1", 1)
-    sc.put(g, "5", "tablet-3", 1)
-    sc.goto(g, "marquise", "daylight", "actions")
+    g = daylight(ORDERS[0], core_kind, {"1": {"cat-warrior": 2, "sawmill": 1, "tablet-3": 1,
+                                              "jewel-1": 1}, "5": {"tablet-3": 1}}, bundle)
     g.apply("move 1->5 x2")
     assert sorted(g.legal()) == ["done", "piece jewel-1"]

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import error_lines, past_setup
 
 from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as sc
@@ -123,8 +123,7 @@ def _with_trigger(tmp_path: Path, **changes) -> Path:
 
 
 def _errors(pack: Path) -> list[str]:
-    return [f"{d.code} {d.message}" for d in validate([pack], []).diagnostics
-            if d.severity == "error"]
+    return error_lines(pack)
 
 
 def test_the_pack_validates():

@@ -22,14 +22,13 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import error_lines, past_setup, positioned
 
 from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as sc
 from rootlaw.runtime.conformance import invariant_violations
 from rootlaw.runtime.events import record
 from rootlaw.spec import resolve
-from rootlaw.spec.validate import validate
 
 PACK = Path(__file__).resolve().parent / "data" / "packs" / "relic-recover"
 ORDERS = [("marquise", "eyrie"), ("eyrie", "marquise"), ("alliance", "marquise", "eyrie")]
@@ -45,13 +44,7 @@ def relics():
 def daylight(order, core_kind, pieces):
     """The Marquise's Daylight actions, the board holding only ``pieces`` (clearing ->
     {piece: count})."""
-    g = past_setup(order, bundle=relics(), pure=core_kind == "pure", clear=True,
-                   empty_hands=True)
-    for clearing, here in pieces.items():
-        for piece, n in here.items():
-            sc.put(g, clearing, piece, n)
-    sc.goto(g, "marquise", "daylight", "actions")
-    return g
+    return positioned(order, relics(), core_kind, pieces, "marquise", "daylight", "actions")
 
 
 def seat(g):
@@ -252,8 +245,7 @@ def _recover(*parts, repeat=True, same=True) -> dict:
 
 
 def _findings(pack: Path) -> list[str]:
-    return [f"{d.code} {d.pointer} {d.message}" for d in validate([pack], []).diagnostics
-            if d.severity == "error"]
+    return error_lines(pack, pointer=True)
 
 
 def test_the_pack_validates():

@@ -14,13 +14,12 @@ from functools import cache
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import error_lines, past_setup, positioned
 
 from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as sc
 from rootlaw.runtime.conformance import invariant_violations
 from rootlaw.spec import resolve
-from rootlaw.spec.validate import validate
 
 PACK = Path(__file__).resolve().parent / "data" / "packs" / "two-faces"
 ORDERS = [("marquise", "eyrie"), ("eyrie", "marquise"), ("alliance", "marquise", "eyrie")]
@@ -35,13 +34,7 @@ def faces():
 
 
 def birdsong(order, core_kind, pieces):
-    g = past_setup(order, bundle=faces(), pure=core_kind == "pure", clear=True,
-                   empty_hands=True)
-    for clearing, here in pieces.items():
-        for piece, n in here.items():
-            sc.put(g, clearing, piece, n)
-    sc.goto(g, "marquise", "birdsong", "actions")
-    return g
+    return positioned(order, faces(), core_kind, pieces, "marquise", "birdsong", "actions")
 
 
 def offered(g, clearing):
@@ -107,8 +100,7 @@ def _with_piece(tmp_path: Path, face: str, **changes) -> Path:
 
 
 def _errors(pack: Path) -> list[str]:
-    return [f"{d.code} {d.message}" for d in validate([pack], []).diagnostics
-            if d.severity == "error"]
+    return error_lines(pack)
 
 
 def test_the_pack_validates():
