@@ -39,7 +39,7 @@ STOPS = ("end_of_turn", "end_of_phase")  # where a scenario can hold the turn (S
 STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
             "add_to_columns", "resolve_columns",
             "choose_role",
-            "end_phase", "setup_buildings_near_home",
+            "stop", "setup_buildings_near_home",
             "run_stage", "program")
 # The parts of programs (spec/models.py Instruction), by their 'op'.
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",

@@ -268,12 +268,15 @@ def _with_columns_as_written(faction: FactionSpec, dumped: dict) -> dict:
 def _with_step_defaults(faction: dict, programs: dict[str, Program]) -> dict:
     """A faction's dump with each step that names a program given the defaults of the
     parameters it leaves out: a step dumps as it did when each such step had a model of
-    its own, whose defaults were the program's (so records made then keep their hash)."""
+    its own, whose defaults were the program's (so records made then keep their hash);
+    and the step 'stop' as it was first written, 'end_phase'."""
     phases = faction.get("turn", {})
     for steps in (faction.get("setup", []), *(phases.get(ph, []) for ph in
                                                ("birdsong", "daylight", "evening")),
                   *faction.get("hooks", {}).values()):
         for step in steps:
+            if step.get("op") == "stop":
+                step["op"] = "end_phase"
             prog = programs.get(step.get("op")) if step.get("op") not in ENGINE_STEP_OPS \
                 else None
             for name, param in (prog.params.items() if prog is not None else ()):

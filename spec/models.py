@@ -1159,10 +1159,25 @@ class ChooseRole(Strict):
     op: Literal["choose_role"]
 
 
-class EndPhase(Strict):
-    """End the current phase at once."""
+class StopPart(Strict):
+    """Stop here: what comes after it in its list is not carried out.  In a program, the
+    action ends: the parts after it are not carried out, and a repeated choice is not
+    asked again (Law 15.5.2, Recover: "you must end this Recover action"); the parts
+    after a second choice that repeats may hold it (inside an 'if').  As a step, the
+    phase ends at once: the steps after it are not carried out, nor, in a hook, the
+    rest of the phase the hook was run from, and the next phase begins (Law 7.7.4,
+    turmoil's Rest: "End Daylight and begin Evening").  As a step it was first written
+    'end_phase'."""
 
-    op: Literal["end_phase"]
+    op: Literal["stop", "end_phase"]
+
+    @model_validator(mode="before")
+    @classmethod
+    def _old_spelling(cls, data: Any) -> Any:
+        # A step's 'end_phase' (its first spelling) is this operation.
+        if isinstance(data, dict) and data.get("op") == "end_phase":
+            data = {**data, "op": "stop"}
+        return data
 
 
 class SetupBuildingsNearHome(Strict):
@@ -1187,10 +1202,14 @@ class RunStage(Strict):
 
 ENGINE_STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
                    "add_to_columns", "resolve_columns", "choose_role",
-                   "end_phase", "setup_buildings_near_home",
+                   "stop", "setup_buildings_near_home",
                    "run_stage")
 """Steps that are the engine's own routines (the general Law's, and the ones not yet
 written as programs); every other 'op' names a program (ProgramStep)."""
+
+STEP_FIRST_SPELLINGS = {"end_phase": "stop"}
+"""Engine steps' first spellings, each read as the step it is now (no program may be
+named so either)."""
 
 
 class ProgramStep(BaseModel):
@@ -1206,7 +1225,8 @@ class ProgramStep(BaseModel):
 
     # (in the JSON Schema, not one of the engine's own steps: a step is one of them or
     # this, never both)
-    op: ProgramName = Field(json_schema_extra={"not": {"enum": list(ENGINE_STEP_OPS)}})
+    op: ProgramName = Field(json_schema_extra={"not": {"enum": [*ENGINE_STEP_OPS,
+                                                                  *STEP_FIRST_SPELLINGS]}})
     """The program's name (``standard`` library: draw, score_track, draw_to_zone, ...)."""
 
     def fields(self) -> dict[str, ParamValue]:
@@ -1224,6 +1244,8 @@ def _step_tag(v: Any) -> str | None:
         op = v.op  # type: ignore[attr-defined]
     else:
         return None
+    if isinstance(op, str) and op in STEP_FIRST_SPELLINGS:
+        return STEP_FIRST_SPELLINGS[op]
     return op if op in ENGINE_STEP_OPS else "program"
 
 
@@ -1232,7 +1254,7 @@ Step = Annotated[
     Annotated[Actions, Tag("actions")] | Annotated[DiscardDownTo, Tag("discard_down_to")] |
     Annotated[AddToColumns, Tag("add_to_columns")] |
     Annotated[ResolveColumns, Tag("resolve_columns")] |
-    Annotated[ChooseRole, Tag("choose_role")] | Annotated[EndPhase, Tag("end_phase")] |
+    Annotated[ChooseRole, Tag("choose_role")] | Annotated[StopPart, Tag("stop")] |
     Annotated[SetupBuildingsNearHome, Tag("setup_buildings_near_home")] |
     Annotated[RunStage, Tag("run_stage")] |
     Annotated[ProgramStep, Tag("program")],
@@ -2190,14 +2212,6 @@ class TuckPart(Strict):
     op: Literal["tuck"]
     into: Literal["each"] | list[Ident] = "each"
     """'each': every column of the actor's; or these columns."""
-
-
-class StopPart(Strict):
-    """End the action here: the parts after it are not carried out, and a repeated
-    choice is not asked again (Law 15.5.2, Recover: "you must end this Recover action").
-    The parts after a second choice that repeats may hold it (inside an 'if')."""
-
-    op: Literal["stop"]
 
 
 class RemovePart(Strict):

@@ -653,7 +653,7 @@ def _draws(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 # Parts of a step's program that may ask the player: a choice, which cards to spend,
 # which clearing pays.
 _ASKING_PARTS = (M.ChoosePart, M.SpendPart, M.PayPart)
-_AUTOMATIC = (M.EndPhase,)
+_AUTOMATIC = (M.StopPart,)
 """Engine steps that never ask the player anything: they run on their own."""
 
 
@@ -671,7 +671,7 @@ def _may_ask(s: Any, f: M.FactionSpec, programs: dict[str, Library]) -> bool:
 
 @check("TURN-NO-DECISION", "error", USES,
        "A turn in which nothing ever asks the player anything (only automatic steps, such "
-       "as end_phase or a step whose program neither chooses nor spends nor pays, like "
+       "as stop or a step whose program neither chooses nor spends nor pays, like "
        "draw and score_track, or actions with a count of 0, and no usable effect): the "
        "faction never acts, and a game seating only such factions turns forever without a "
        "decision.", "5.2",

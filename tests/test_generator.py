@@ -301,7 +301,7 @@ def test_the_subset_core_leaves_out_what_its_factions_do_not_use():
     assert left_out <= methods(full)
     assert left_out.isdisjoint(methods(src))
     for dispatch in ("if op == OP_CRAFT:", "if op == OP_RESOLVE_COLUMNS:",
-                     "if op == OP_CHOOSE_ROLE:", "if op == OP_END_PHASE:",
+                     "if op == OP_CHOOSE_ROLE:", "if op == OP_STOP:",
                      "if kind == FR_TRIGGER_COST:", "if kind == FR_CRAFT_ANY:", "if act == CA_"):
         assert dispatch in full and dispatch not in src, dispatch
     # Kept: what the factions use.

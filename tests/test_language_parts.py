@@ -883,6 +883,49 @@ def test_discard_all_of_the_columns_is_law_7_7_2_purge(factions, core_kind):
         ["loyal-vizier"]
 
 
+@pytest.mark.parametrize("factions", [("eyrie", "marquise"), ("marquise", "eyrie"),
+                                      ("alliance", "marquise", "eyrie")])
+def test_the_step_stop_is_law_7_7_4_rest(factions, core_kind):
+    """Law 7.7.4, Rest: "End Daylight and begin Evening".  The turmoil hook's last step
+    is the part `stop`, the one that ends a Keepers' Recover action: as a step it ends
+    the phase at once, so the Eyrie's Evening follows the new leader's choice with no
+    more of Daylight (not even its closing window for Daylight effects), reached through
+    the turn's own flow (a card of the Decree that cannot be resolved)."""
+    g = _at_evening(factions, pure=core_kind == "pure")
+    e = factions.index("eyrie")
+    _decree(g, e, {"recruit": ["fox-root-tea"], "move": ["rabbit-root-tea"]})
+    # A Daylight effect the Eyrie could use as Daylight ends (Tax Collector, a warrior
+    # of theirs on the map): Rest ends it at once, with no such window.
+    pos.set_play_area(g, e, ["tax-collector"])
+    sc.put(g, "1", "bird-warrior", 1)
+    sc.goto(g, "eyrie", "daylight")
+    if g.decision == "craft":
+        g.apply("done")
+    assert g.decision == "choose_role"  # no roost: the recruit failed, turmoil
+    g.apply("role commander")
+    # Evening asks nothing here (no roost to score, one card drawn, under the limit):
+    # it ran, and the next player's turn began.
+    assert g.current == (e + 1) % len(factions) and g.phase != "setup"
+    assert len(g.hand(e)) == 1  # Evening's draw (Law 7.6.2)
+    assert g.columns(e)["move"] == ["loyal-vizier"]  # purged, the new viziers tucked
+
+
+def test_the_step_stop_was_first_written_end_phase():
+    """A step written 'end_phase' (the first spelling) is the step 'stop', and the base
+    game's rules hash writes it so: records made before keep their bundle."""
+    from pydantic import TypeAdapter
+
+    from rootlaw.spec import models as M
+
+    steps = TypeAdapter(list[M.Step])
+    old, new = steps.validate_python([{"op": "end_phase"}, {"op": "stop"}])
+    assert isinstance(old, M.StopPart) and old == new
+    eyrie = resolve().faction("eyrie")
+    assert eyrie.hooks["turmoil"][-1] == new
+    assert {"op": "end_phase"} in resolve().canonical()["factions"][
+        [f.id for f in resolve().factions].index("eyrie")]["hooks"]["turmoil"]
+
+
 
 @pytest.mark.parametrize("factions", [("eyrie", "marquise"), ("marquise", "eyrie"),
                                       ("marquise", "alliance", "eyrie")])

@@ -46,7 +46,7 @@ PYDANTIC = ("Field required", "Extra inputs are not permitted", "Input should be
 """pydantic's own phrases: none may reach an author."""
 
 STEPS = ("place_at_buildings, craft, actions, discard_down_to, add_to_columns, "
-         "resolve_columns, choose_role, end_phase, setup_buildings_near_home, "
+         "resolve_columns, choose_role, stop, setup_buildings_near_home, "
          "run_stage, or a program's name")
 ID = "an id (lowercase letters, digits and '-', starting with a letter)"
 
