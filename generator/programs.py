@@ -432,6 +432,8 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         tests.append(f"{'' if f.edge else 'not '}self.t[T_CLEARING_EDGE + {x}]")
     if f.taken_as_home is not None:
         tests.append(f"{'' if f.taken_as_home else 'not '}self.taken_as_home({x})")
+    if f.enemies is not None:
+        tests.append(f"{'' if f.enemies else 'not '}self.enemies_in(p, {x})")
     if f.suit == "clearing" and x != "c":
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == self.t[T_CLEARING_SUIT + c]")
     elif f.suit is not None and f.suit != "clearing":

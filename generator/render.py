@@ -94,6 +94,9 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         # Triggers that run for each piece removed (Law 15.2.5): their reactions queued
         # one a piece.
         per_piece=t.per_piece,
+        # A clearing filter's 'enemies' (Law 4.3.1): its helper, where a program calls it.
+        enemies_in=any("self.enemies_in(" in "".join([x.gen, x.do, x.then, *x.helpers])
+                       for x in t.programs),
         # A program instance whose parts call a family left out (a test's emission) is
         # left out with it, dispatch and all.
         programs=[x for x in t.programs if x.uses <= set(partials)],

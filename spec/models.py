@@ -1974,6 +1974,10 @@ class ClearingFilter(Strict):
     taken_as_home: bool | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """Some player's home (true), or no one's (false): Law 7.3.1, a corner that is no
     one's home."""
+    enemies: bool | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Holding a piece of another player's (true), or none (false): with the actor's
+    warrior ('has'), where the actor may initiate a battle (Law 4.3.1; 10.4.3, Crusade:
+    "battle in an Outcast clearing")."""
     placeable: Ref | list[Ref] | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """Where each of these pieces of the actor's may be placed (Law 2.2.3: an open slot
     for a building; no other player's exclusive placement forbidding it, Law 6.2.2; room

@@ -156,6 +156,44 @@ def test_revenge_and_fear_of_the_faithful_in_one_battle(bundle, order, pure):
     assert g.hand(me) == [] and pos.zone(g, me, "lost-souls") == ["anvil"]
 
 
+@pytest.mark.parametrize("order", ORDERS)
+@CORES
+def test_crusade_battles_where_a_battle_can_be_and_asks_whom(bundle, order, pure):
+    """Law 10.4.3, Crusade: "spend two acolytes to battle in an Outcast clearing"; Law
+    4.3.1: a battle needs a warrior of the attacker's and a piece of the defender's
+    there, so a fox clearing with lizards alone, or enemies alone, offers none; with two
+    other players there the Cult chooses the defender, after paying."""
+    g = past_setup(order, bundle=bundle, pure=pure, clear=True, empty_hands=True)
+    me = pos.seat_of(g, ME)
+    others = [f for f in order if f != ME]
+    pieces = {"marquise": "sawmill", "eyrie": "roost"}
+    pos.put(g, "1", "lizard", 2)
+    for f in others:
+        pos.put(g, "1", pieces[f], 1)
+    pos.put(g, "6", "lizard", 2)                # no enemy piece
+    pos.put(g, "8", pieces[others[0]], 1)       # no lizard
+    pos.put(g, "3", "lizard", 1)                # not the Outcast's suit
+    pos.put(g, "3", pieces[others[0]], 1)
+    pos.set_cycle(g, me, "outcast", "fox")
+    pos.set_cycle(g, me, "side", "outcast")
+    pos.set_box(g, me, "acolytes", 3)
+    pos.goto(g, ME, "birdsong", "actions")
+    assert sorted(a for a in g.legal() if a.startswith("crusade ")) == ["crusade 1"]
+    pos.set_dice(g, 1, 0)
+    g.apply("crusade 1")
+    assert g.box(me, "acolytes") == 1
+    defender = others[-1]
+    if len(others) == 2:
+        assert g.to_play == me
+        assert sorted(g.legal()) == sorted(f"battle 1 {f}" for f in others)
+        g.apply(f"battle 1 {defender}")
+    # A 1-0 roll, the defender with no warrior there (an extra hit, Law 4.3.2.III): its
+    # building is removed and the Cult scores it; the other's stays.
+    assert pos.count(g, "1", pieces[defender]) == 0 and g.scores[me] == 1
+    assert all(pos.count(g, "1", pieces[f]) == 1 for f in others if f != defender)
+    assert pos.count(g, "1", "lizard") == 2
+
+
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_whole_games_play_alike_on_both_cores(bundle, seed):
     """Random games to their end: the compiled and the pure core agree at every step."""
