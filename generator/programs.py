@@ -1139,6 +1139,17 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                                    "forest into the chosen clearing, or from the clearing "
                                    "into a box (PROGRAM-SHAPE)")
             continue
+        if isinstance(part, M.TuckPart) and part.into == "role":
+            # Into the columns the actor's role names (its 'tuck', T_ROLE_TUCK).
+            if not r.faction.roles or not r.faction.cards:
+                raise ProgramError(f"program {inst.program}: tuck into the role's columns: "
+                                   f"{r.faction.id} has no roles, or no cards of its own "
+                                   "(PROGRAM-USE)")
+            d += ["        if self.s[S_ROLE + p] >= 0:",
+                  "            self.tuck_cards(p, self.t[T_ROLE_TUCK + self.faction(p) * R + "
+                  "self.s[S_ROLE + p]])"]
+            inst.uses.update(("columns", "roles"))
+            continue
         if isinstance(part, M.TuckPart):
             # The actor's faction cards from its reserve, one into each column named.
             cols = [c.id for c in r.faction.columns]

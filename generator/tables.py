@@ -517,6 +517,12 @@ def content_uses(bundle: Bundle) -> Uses:
                     values.extend(value_kinds(step_prog))
                     continue
                 ops.append(s.op)
+                if isinstance(s, M.ChooseRole) and s.then is not None:
+                    then = library.get(s.then)
+                    if then is not None:  # (none: validation reports it, PROGRAM-REF)
+                        ops.append("program")
+                        parts.extend(_step_parts(then, role_then(s), f))
+                        values.extend(value_kinds(then))
                 if isinstance(s, M.Actions):
                     menu.extend(entries(s.menu))
                     then_battle = then_battle or any(
@@ -573,6 +579,12 @@ def effect_op_name(op) -> str:
     if isinstance(op, M.DiscardDownTo):
         return "trim_zone"  # a zone down to its capacity (FR_ZONE_TRIM)
     return "take_actions" if isinstance(op, M.Actions) else op.op
+
+
+def role_then(step: M.ChooseRole) -> M.ProgramStep:
+    """The program a choose_role step carries out once the role is taken, as a step
+    naming it (it takes no parameter)."""
+    return M.ProgramStep.model_validate({"op": step.then})
 
 
 def step_program(step, library: dict) -> M.Program | None:
@@ -1186,6 +1198,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
 
     # (step, faction, program, step)
     step_uses: list[tuple[int, int, M.Program, M.ProgramStep]] = []
+    role_uses: list[tuple[int, int, M.Program, M.ProgramStep]] = []  # choose_role's then
     step_names: list[str] = []  # each step's op as its content names it (a program's name)
 
     def emit(fi: int, steps: list) -> tuple[int, int]:
@@ -1231,6 +1244,16 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 # (-1: no hook, the cards are optional, Law 15.5.2)
                 a = -1 if s.on_fail is None else hook_names.index((fi, s.on_fail))
                 optional_columns.append(s.on_fail is None)
+            elif isinstance(s, M.ChooseRole):
+                # (STEP_A: the instance of its 'then', compiled after every other
+                # program so theirs keep their numbers; -1: none)
+                a = -1
+                if s.then is not None:
+                    then = library.get(s.then)
+                    if then is None:
+                        raise ProgramError(f"choose_role then {s.then!r}: no program of "
+                                           "that name (PROGRAM-REF)")
+                    role_uses.append((len(ops), fi, then, role_then(s)))
             elif isinstance(s, M.SetupBuildingsNearHome):
                 d = sum(1 << pidx[x] for x in s.buildings)
             elif isinstance(s, M.RunStage):
@@ -1267,6 +1290,12 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         progs[slot] = len(t.programs)
         t.programs.append(compile_column_use(way, col_program, len(t.programs), fi,
                                              bundle, pidx, pieces))
+    for st, fi, prog, s in role_uses:
+        pa[st] = len(t.programs)
+        t.programs.append(compile_step_use(s, prog, len(t.programs), fi, bundle, pidx, pieces))
+        if t.programs[-1].gen:
+            raise ProgramError(f"choose_role then {s.op!r}: the program chooses "
+                               "(PROGRAM-USE)")
     t.put("COL_PROG", col_prog)
     if CW:
         t.put("COL_WAY_PROG", way_prog)

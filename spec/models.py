@@ -1153,10 +1153,16 @@ class ResolveColumns(Strict):
 
 
 class ChooseRole(Strict):
-    """Choose a role among the face-up ones; retire the current one; when none is face
-    up, turn all face up first; tuck the role's fixed cards."""
+    """Choose a role among the face-up ones; retire the current one (its faction cards
+    back to the reserve); when none is face up, turn all face up first; then carry out
+    the program 'then' (Law 7.3.4, 7.7.3: the new leader's Loyal Viziers tucked into the
+    columns it shows, the standard 'tuck_role_cards')."""
 
     op: Literal["choose_role"]
+    then: ProgramName | None = Field(default="tuck_role_cards", json_schema_extra=ADDED_LATER)
+    """A program of the libraries carried out once the role is taken, for the player
+    (one that chooses nothing and takes no parameter: PROGRAM-USE); null: none.  The
+    standard 'tuck_role_cards' is a 'tuck' into the columns the role names."""
 
 
 class StopPart(Strict):
@@ -2210,12 +2216,14 @@ class MovePart(Strict):
 class TuckPart(Strict):
     """Tuck the actor's own faction cards (its 'cards'), from its reserve, one into each
     of its columns, or into each of some of them (Law 15.3.5, the Keepers' setup: "Tuck
-    one Faithful Retainer card into each Retinue slot of your faction board"), as far as
-    the reserve holds them.  A column's card discarded goes back to the reserve."""
+    one Faithful Retainer card into each Retinue slot of your faction board"; Law 7.7.3,
+    a new Eyrie leader's Loyal Viziers, into the columns its role names), as far as the
+    reserve holds them.  A column's card discarded goes back to the reserve."""
 
     op: Literal["tuck"]
-    into: Literal["each"] | list[Ident] = "each"
-    """'each': every column of the actor's; or these columns."""
+    into: Literal["each", "role"] | list[Ident] = "each"
+    """'each': every column of the actor's; 'role': the columns the actor's role names
+    (its 'tuck': Law 7.3.4, 7.7.3, a new leader's two Loyal Viziers); or these columns."""
 
 
 class RemovePart(Strict):

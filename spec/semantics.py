@@ -2450,13 +2450,19 @@ def _step_uses(fs: tuple[M.FactionSpec, ...], programs: dict[str, Library]) -> I
     that name), its fields bind the parameters, as a menu entry's do."""
     for f in fs:
         for loc, steps in _programs(f):
-            for k, step in enumerate(steps):
+            for k, written in enumerate(steps):
+                step, at = written, (*loc, k)
+                if isinstance(written, M.ChooseRole) and written.then is not None:
+                    # The program carried out once the role is taken: a step of its own
+                    # (it chooses nothing, takes no parameter), located at its 'then'.
+                    step = M.ProgramStep.model_validate({"op": written.then})
+                    at = (*at, "then")
                 lib = programs.get(step.op) if isinstance(step, M.ProgramStep) else None
                 if lib is None:
                     continue
                 bound = lib.program.bind(M.use_fields(step))
                 params = {name: bound.get(name, _UNBOUND) for name in lib.program.params}
-                yield _Use(f, (*loc, k), step, f, step.op, lib, params)
+                yield _Use(f, at, step, f, step.op, lib, params)
 
 
 def _at(use: _Use, where: tuple) -> str:
@@ -2682,7 +2688,11 @@ def _tuck_use(use: _Use, i: tuple, part: Any) -> Iterator[tuple]:
         yield use.doc, use.loc, (
             f"{act}: program {act} tucks {f.id}'s own cards at {_at(use, ('do', *i))}, and "
             f"{f.id} has none ('cards')")
-    for x in ([] if part.into == "each" else part.into):
+    if part.into == "role" and not f.roles:
+        yield use.doc, use.loc, (
+            f"{act}: program {act} tucks cards into the columns of {f.id}'s role at "
+            f"{_at(use, ('do', *i, 'into'))}, and {f.id} has no roles")
+    for x in ([] if part.into in ("each", "role") else part.into):
         if x not in cols:
             yield use.doc, use.loc, (
                 f"{act}: program {act} tucks a card into column {x!r} at "
@@ -2760,6 +2770,12 @@ def _entry_programs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                     yield f, (*loc, k, "op"), (
                         f"{s.op!r} is no step or program{did_you_mean(s.op, steps)} (the "
                         f"engine's steps: {', '.join(M.ENGINE_STEP_OPS)}; programs: "
+                        f"{', '.join(sorted(programs)) or 'none'})")
+                if isinstance(s, M.ChooseRole) and s.then is not None and \
+                        s.then not in programs:
+                    yield f, (*loc, k, "then"), (
+                        f"choose_role then {s.then!r}: no program of that name"
+                        f"{did_you_mean(s.then, list(programs))} (programs: "
                         f"{', '.join(sorted(programs)) or 'none'})")
 
 
@@ -3004,7 +3020,12 @@ def _use_shape(use: _Use) -> Iterator[tuple[Any, Loc, str]]:
                     f"{act}: program {act} discards the column card it resolves at "
                     f"{_at(use, ('do', *at))}, and a {use.what} resolves no column card "
                     "(only a Decree column's program does)")
-    if isinstance(use.entry, M.BaseModel) and "op" in type(use.entry).model_fields:
+    if use.loc[-1] == "then" and isinstance(prog.do[0], M.ChoosePart):
+        # A choose_role's 'then' is carried out as the role is taken: it asks nothing.
+        yield use.doc, use.loc, (
+            f"{act}: program {act} chooses at {_at(use, ('do', 0))}, and a choose_role's "
+            "'then' is carried out as the role is taken, asking nothing more")
+    elif isinstance(use.entry, M.BaseModel) and "op" in type(use.entry).model_fields:
         costs = [k for k, x in enumerate(prog.do) if isinstance(x, (M.SpendPart, M.PayPart))]
         if isinstance(prog.do[0], M.ChoosePart) and costs:
             yield use.doc, use.loc, (
