@@ -436,6 +436,9 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         tests.append(f"{'' if f.enemies else 'not '}self.enemies_in(p, {x})")
     if f.suit == "clearing" and x != "c":
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == self.t[T_CLEARING_SUIT + c]")
+    elif f.suit is not None and f.suit.startswith("$"):
+        # A suit parameter's (a bird: no clearing is of it, the test fails everywhere).
+        tests.append(f"self.t[T_CLEARING_SUIT + {x}] == {_suit(r, f.suit)}")
     elif f.suit is not None and f.suit != "clearing":
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == {SUITS.index(f.suit)}")
     if f.suit_of is not None:
@@ -1210,8 +1213,10 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 # The count dealt among the places as evenly as possible (Law 15.3.4):
                 # the places listed in the scratch k, then dealt (spread_evenly).
                 forests = isinstance(part.at, M.AtEachForest)
+                # (a clearing: none another player's exclusive placement forbids, Law 6.2.2)
                 tests = _forest_test(part.at.each_forest, code, "fx") if forests else \
-                    _clearing_test(part.at.each_clearing, code, "fx")
+                    [*_clearing_test(part.at.each_clearing, code, "fx"),
+                     "self.may_place(p, fx)"]
                 mask = _mask(r.pieces(part.piece.random)) \
                     if isinstance(part.piece, M.RandomPiece) else 0
                 fixed = "-1" if isinstance(part.piece, M.RandomPiece) else pc
@@ -1231,7 +1236,8 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                               "                ")
             elif isinstance(part.piece, M.RandomPiece):
                 assert isinstance(part.at, M.AtEachClearing)
-                tests = _clearing_test(part.at.each_clearing, code, "j")
+                tests = [*_clearing_test(part.at.each_clearing, code, "j"),
+                         "self.may_place(p, j)"]  # (Law 6.2.2, as below)
                 d += ["        for j in range(C):",
                       f"            if {' and '.join(tests) or '1'}:"]
                 d += _placing(part, r, count, "self.place(p, j, {}, {})", "                ")
@@ -1240,8 +1246,10 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                          f"{pc})")
             elif isinstance(part.at, M.AtEachClearing):
                 # One placement per clearing passing the filter, in clearing order (the
-                # filter's tests read 'the clearing' as the chosen one, c).
-                tests = _clearing_test(part.at.each_clearing, code, "j")
+                # filter's tests read 'the clearing' as the chosen one, c), none where
+                # another player's exclusive placement forbids it (Law 6.2.2, the Keep).
+                tests = [*_clearing_test(part.at.each_clearing, code, "j"),
+                         "self.may_place(p, j)"]
                 d += [f"        {ind}for j in range(C):",
                       f"            {ind}if {' and '.join(tests) or '1'}:",
                       f"                {ind}self.place(p, j, {pc}, {count})"]

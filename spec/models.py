@@ -230,10 +230,11 @@ class Piece(Strict):
     permanent_removal: bool = False
     """A removed piece of this type leaves the game instead of returning (the keep)."""
     suit: ClearingSuit | None = None
-    """The suit a building matches: 'revolt' places the building of the clearing's suit.
-    Nothing else reads it (build places a building in any clearing; a zone's cards are
-    matched to the clearing, not to the piece), so elsewhere it is a FIELD-UNREAD
-    warning."""
+    """The suit a building or token matches, read where a program places the piece of
+    the clearing's or card's suit among several ('of_suit': revolt's bases, Law 8.4.1;
+    the Cult's gardens, 10.5.1).  Nothing else reads it (build places a building in any
+    clearing; a zone's cards are matched to the clearing, not to the piece), so
+    elsewhere it is a FIELD-UNREAD warning."""
     per_clearing: int | None = Field(default=None, ge=1, le=64)
     """Tokens only: at most this many of the token in one clearing (Law 8.2.5.I); no
     limit without."""
@@ -1755,7 +1756,8 @@ class OfSuit(Strict):
 
     of_suit: Literal["clearing", "card"]
     among: Ref | list[Ref]
-    """The pieces ('$param' of type pieces, or a list): buildings with a 'suit'."""
+    """The pieces ('$param' of type pieces, or a list): buildings or tokens, each with a
+    'suit'."""
 
 
 class TrackVp(Strict):
@@ -1942,9 +1944,10 @@ class ClearingFilter(Strict):
     """Holding at least one piece of any of these ('$param' of type pieces, or a list)."""
     lacks: Ref | list[Ref] | None = None
     """Holding none of this piece, or of these ('$param' of type pieces, or a list)."""
-    suit: Literal["clearing", "fox", "rabbit", "mouse"] | None = None
-    """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit), or
-    of a suit named (the Favors' 'every clearing of the fox suit', Law 4.1.2)."""
+    suit: Literal["clearing", "fox", "rabbit", "mouse"] | ParamRef | None = None
+    """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit), of
+    a suit named (the Favors' 'every clearing of the fox suit', Law 4.1.2), or of the
+    suit a parameter names ('$name' of a suit parameter; bird: no clearing)."""
     suit_of: Ref | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """Of the suit named by the stage one of the actor's cycles' markers is on ('$name'
     of a cycle parameter; each of its stages a suit, fox, rabbit, mouse: CYCLE-STAGE):
@@ -2159,7 +2162,9 @@ def uses_forest_places(content: Any) -> bool:
 class PlacePart(Strict):
     """Place pieces from the supply, as far as it allows (Law 1.5.4): in the chosen
     clearing, or one at each of a building, or in each clearing or forest of a filter
-    (a step's); score the track space a piece uncovers.  A
+    (a step's); score the track space a piece uncovers.  Never in a clearing where
+    another player's exclusive placement forbids it (Law 6.2.2, the Keep): a choice of
+    the clearing offers none such, and a filter's placements pass it by.  A
     building needs an open slot; after a 'remove' of every enemy piece there, the slots
     their buildings held count as open and no other player's piece forbids it (Law
     8.4.1)."""

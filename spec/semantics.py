@@ -633,21 +633,43 @@ def _program_of(s: Any, programs: dict[str, Library]) -> M.Program | None:
     return lib.program if lib is not None else None
 
 
+def _turn_programs(f: M.FactionSpec, programs: dict[str, Library]) -> Iterator[Any]:
+    """Every program a faction's turn may run: its steps', its menu entries', its hooks'
+    (run_stage's, a column's failure) and its columns' (None for a name no library has)."""
+    steps = [s for ph in ("birdsong", "daylight", "evening") for s in getattr(f.turn, ph)]
+    steps += [s for h in f.hooks.values() for s in h]
+    for s in steps:
+        if isinstance(s, M.ProgramStep):
+            yield _program_of(s, programs)
+        elif isinstance(s, M.Actions):
+            for entry in s.menu:
+                if isinstance(entry, M.ProgramEntry):
+                    lib = programs.get(entry.action)
+                    yield lib.program if lib is not None else None
+    for col in f.columns:
+        for _, way in col.ways():
+            if way.action not in M.COLUMN_ROUTINES:
+                lib = programs.get(way.action)
+                yield lib.program if lib is not None else None
+
+
 @check("TURN-NO-DRAW", "warning", USES,
-       "A turn with no step whose program draws cards into the hand (a 'draw' part, as the "
-       "standard 'draw' step's): the faction's cards only run out (every faction of the "
-       "Law draws in its Evening), and a game can stall with no cards left to play.",
+       "A turn nothing of which draws cards into the hand (a 'draw' part, as the standard "
+       "'draw' step's, at any depth of a program its steps, menu entries, hooks or columns "
+       "run): the faction's cards only run out (every faction of the Law draws in its "
+       "Evening), and a game can stall with no cards left to play.",
        "6.6, 7.6.2",
        example='`"evening": [{"op": "discard_down_to", "limit": 5}]`')
 def _draws(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
            programs: dict[str, Library]):
     for f in fs:
-        steps = [s for ph in ("birdsong", "daylight", "evening") for s in getattr(f.turn, ph)]
-        if any(isinstance(s, M.ProgramStep) and s.op not in programs for s in steps):
+        progs = list(_turn_programs(f, programs))
+        if any(prog is None for prog in progs):
             continue  # a program of its pack's (validated alone) or none (PROGRAM-REF)
         if not any(isinstance(part, M.DrawPart) and part.into is None
-                   for s in steps for part in getattr(_program_of(s, programs), "do", ())):
-            yield f, ("turn",), "no step of the turn draws cards (a program with a 'draw')"
+                   for prog in progs for _, part in M.flat_parts(prog.do)):
+            yield f, ("turn",), ("nothing in the turn draws cards (no program its steps, "
+                                 "menu entries, hooks or columns run has a 'draw')")
 
 
 # Parts of a step's program that may ask the player: a choice, which cards to spend,
@@ -1107,10 +1129,8 @@ def _reads_target(op: Any, target: str) -> bool:
 
 @check("FIELD-UNREAD", "warning", "faction, deck",
        "A field that nothing reads where it stands, so it changes nothing: a piece's "
-       "'suit' (only revolt reads it, for the buildings it names: build places a building "
-       "in any clearing, and tokens and warriors have no use for one); a track row no step "
-       "reads (cost: build, spread; vp: build, score_track, spread, organize; draw_at: a "
-       "draw's bonus); a zone's 'unlimited_while' with no 'capacity' to lift; a column's "
+       "'suit' or a track row that nothing the faction does reads (the uses' check "
+       "below says which); a zone's 'unlimited_while' with no 'capacity' to lift; a column's "
        "'building' on a move or battle column; a 'crafting_piece' with no craft step or "
        "action; an effect's 'target' that no op of its program uses (the player chooses "
        "one for nothing).", "",
@@ -1707,6 +1727,8 @@ def _filter_refs(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple,
         return
     if f.has is not None:
         yield (*at, "has"), f.has, _PIECE
+    if f.suit is not None and f.suit.startswith("$"):
+        yield (*at, "suit"), f.suit, ("suit",)
     yield from _pieces_refs(f.lacks, (*at, "lacks"))
     yield from _pieces_refs(f.has_any, (*at, "has_any"))
     if f.when is not None:
@@ -2871,11 +2893,17 @@ def _use_piece_lists(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 
 def _suited(prog: M.Program) -> set[str]:
     """The parameters a program places the piece of the chosen clearing's suit among (a
-    'place' of it, or a 'replace' with it)."""
+    'place' of it, or a 'replace' with it), and the pieces it names by id ('=id')."""
     ofs = [part.piece if isinstance(part, M.PlacePart) else part.with_ for part in prog.do
            if isinstance(part, (M.PlacePart, M.ReplacePart))]
-    return {x.among[1:] for x in ofs if isinstance(x, M.OfSuit) and
-            isinstance(x.among, str) and x.among.startswith("$")}
+    out: set[str] = set()
+    for x in ofs:
+        if not isinstance(x, M.OfSuit):
+            continue
+        for ref in [x.among] if isinstance(x.among, str) else x.among:
+            # (a piece named by its id: '=id', as _track_rows_read keys it)
+            out.add(ref[1:] if ref.startswith("$") else "=" + ref)
+    return out
 
 
 def _track_rows_read(prog: M.Program) -> dict[str, set[str]]:
@@ -2904,8 +2932,17 @@ def _track_rows_read(prog: M.Program) -> dict[str, set[str]]:
             name = param(ref) if row is not None else None
             if name is not None:
                 out.setdefault(name, set()).add(row)  # type: ignore[arg-type]
-        if isinstance(part, M.PlacePart) and part.score and isinstance(part.piece, str):
-            name = param(part.piece)
+    for _, part in M.flat_parts(prog.do):
+        if not (isinstance(part, M.PlacePart) and part.score):
+            continue
+        # A scoring placement: of a piece, or of the one of the clearing's suit among
+        # some (Law 11's trade posts); a piece named by its id is keyed '=id'.
+        among = part.piece.among if isinstance(part.piece, M.OfSuit) else part.piece
+        for ref in ([among] if isinstance(among, str) else
+                    among if isinstance(among, list) else []):
+            name = param(ref)
+            if name is None and not ref.startswith("$") and ref not in ("piece", "warrior"):
+                name = "=" + ref
             if name is not None:
                 out.setdefault(name, set()).add("vp")
     return out
@@ -2951,9 +2988,9 @@ def _use_draw_bonus(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 
 
 @check("PIECE-SUIT", "error", USES,
-       "A program places the building of the chosen clearing's suit among pieces a menu "
-       "entry names ('of_suit'): one without a 'suit' is never placed; two of one suit "
-       "leave the clearing able to take either.", "8.4.1",
+       "A program places the building or token of the chosen clearing's suit among "
+       "pieces a menu entry names ('of_suit'): one without a 'suit' is never placed; two "
+       "of one suit leave the clearing able to take either.", "8.4.1",
        example='`{"action": "revolt", "buildings": ["base"], ...}` where base has no suit')
 def _use_suits(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                programs: dict[str, Library]):
@@ -2962,7 +2999,7 @@ def _use_suits(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
         first: dict[str, str] = {}
         for at, name, _typ, pid in _use_pieces(use):
             p = use.faction.pieces.get(pid)
-            if name not in suited or p is None or p.kind != "building":
+            if name not in suited or p is None or p.kind == "warrior":
                 continue
             earlier = first.get(p.suit) if p.suit is not None else None
             if p.suit is None:
@@ -2976,8 +3013,9 @@ def _use_suits(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 
 @check("FIELD-UNREAD", "warning", USES,
        "A piece's field that nothing its faction does reads: its 'suit' (read where a "
-       "program places the piece of a clearing's suit among pieces, revolt's; build "
-       "places a building in any clearing, and tokens and warriors have no use for one), "
+       "program places the building or token of a clearing's suit among pieces, "
+       "revolt's; build places a building in any clearing, and a warrior has no use "
+       "for one), "
        "a track row (cost: build, a program's track_cost; vp: build, score_track, a "
        "program's scoring 'place'; draw_at: a draw's bonus).",
        example='`"wood": {"kind": "token", "count": 8, "suit": "fox"}`')
@@ -2991,6 +3029,11 @@ def _piece_fields_unread(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, .
             if use.faction is not f:
                 continue
             reads, by_suit = _track_rows_read(use.lib.program), _suited(use.lib.program)
+            for key, rows in reads.items():  # pieces the program names by their id
+                if key.startswith("="):
+                    for row in rows:
+                        named[row].add(key[1:])
+            suited |= {key[1:] for key in by_suit if key.startswith("=")}
             for _at, name, _typ, pid in _use_pieces(use):
                 for row in reads.get(name, ()):
                     named[row].add(pid)
@@ -2998,8 +3041,8 @@ def _piece_fields_unread(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, .
                     suited.add(pid)
         for pid, p in f.pieces.items():
             if p.suit is not None and pid not in suited:
-                why = "no program places it by suit" if p.kind == "building" else \
-                    f"it is a {p.kind}"
+                why = "no program places it by suit" if p.kind != "warrior" else \
+                    "it is a warrior"
                 yield f, ("pieces", pid, "suit"), f"{pid}: nothing reads its suit ({why})"
             if p.track is None or p.kind == "warrior":  # a warrior's track: PIECE-KIND
                 continue

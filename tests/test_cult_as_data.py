@@ -156,6 +156,28 @@ def test_revenge_and_fear_of_the_faithful_in_one_battle(bundle, order, pure):
     assert g.hand(me) == [] and pos.zone(g, me, "lost-souls") == ["anvil"]
 
 
+@pytest.mark.parametrize("order", ORDERS[:2])
+@CORES
+def test_setup_places_no_warrior_in_the_keep_s_clearing(bundle, order, pure):
+    """Law 6.2.2: only the Marquise may place pieces in the Keep's clearing, so the
+    Cult's warrior for each clearing adjacent to its home (Law 10.3.2, a placement in
+    each clearing of a filter) is not placed there.  The Keep is moved next to the
+    corner the Cult is about to take, through the engine's own setup flow."""
+    g = Game(list(order), 2, bundle=bundle, pure=pure)
+    me = pos.seat_of(g, ME)
+    while not (g.to_play == me and g.phase == "setup"):
+        g.apply(g.legal_actions()[0])
+    home = sorted(a.split()[1] for a in g.legal())[0]
+    near = sorted(str(b if a == int(home) else a) for a, b in bundle.map.paths
+                  if int(home) in (a, b))
+    keep = next(c for c in map(str, range(1, 13)) if pos.count(g, c, "keep"))
+    pos.put(g, keep, "keep", 0)
+    pos.put(g, near[0], "keep", 1)
+    g.apply(f"clearing {home}")
+    assert pos.count(g, near[0], "lizard") == 0
+    assert all(pos.count(g, c, "lizard") == 1 for c in near[1:])
+
+
 @pytest.mark.parametrize("order", ORDERS)
 @CORES
 def test_crusade_battles_where_a_battle_can_be_and_asks_whom(bundle, order, pure):

@@ -74,7 +74,8 @@ HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle", "choices", "forest_pick
 # Eyrie's Emergency Orders (Law 7.4.1, the standard draw_if_hand_empty).
 HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "battle", "move", "second_choice",
                   "reveal", "stop", "pick_forest", "carry"}
-# ('tuck' is the base game's too: the Eyrie's viziers, Law 7.3.4.  The Keepers' parts: tests/data/packs/relic-recover, prized-trophies, carry-relics and
+# ('tuck' is the base game's too: the Eyrie's viziers, Law 7.3.4.  The Keepers' parts:
+# tests/data/packs/relic-recover, prized-trophies, carry-relics and
 # examples/keepers-in-iron cover them, with the values 'random_piece' and 'evenly':
 # tests/test_recover.py, test_prized_trophies.py, test_carry.py, test_keepers_as_data.py.)
 # Core ability kinds no base faction has: tests/data/packs/rituals covers them (ruling

@@ -1058,3 +1058,57 @@ def test_a_step_s_parts_name_what_the_faction_has(tmp_path_factory):
     at = {(f[1], f[2]): f[3] for f in found if f[0] == "PROGRAM-USE"}
     assert "names zone 'friends'" in at[("eyrie.json", "/hooks/turmoil/1")]
     assert "names zone 'supporters'" in at[("eyrie.json", "/turn/evening/0")]
+
+
+def _marquise_with_entry(entries: list, programs: dict):
+    """The base bundle, the Marquise's Daylight menu given more entries running programs
+    of a library of its own."""
+    import dataclasses
+
+    from pydantic import TypeAdapter
+
+    from rootlaw.runtime.game import base_bundle
+    from rootlaw.spec import models as M
+
+    b = base_bundle()
+    m = b.faction("marquise")
+    added = [TypeAdapter(M.MenuAction).validate_python(e) for e in entries]
+    daylight = [s.model_copy(update={"menu": [*s.menu, *added]})
+                if isinstance(s, M.Actions) else s for s in m.turn.daylight]
+    m = m.model_copy(update={"turn": m.turn.model_copy(update={"daylight": daylight})})
+    lib = TypeAdapter(M.LibrarySpec).validate_python(
+        {"kind": "library", "id": "musters", "programs": programs})
+    return dataclasses.replace(b, factions=tuple(m if f.id == "marquise" else f
+                                                 for f in b.factions),
+                               libraries=(*b.library, lib))
+
+
+@pytest.fixture(scope="module")
+def muster_bundle():
+    """Two entries of one program, each giving its suit: rabbit, and bird."""
+    prog = {"params": {"suit": "suit"},
+            "do": [{"op": "choose", "clearing": {"suit": "$suit", "has": "warrior"}},
+                   {"op": "place", "piece": "warrior"}]}
+    b = _marquise_with_entry([{"action": "muster", "suit": "rabbit"},
+                              {"action": "gather", "suit": "bird"}],
+                             {"muster": {"verb": "muster", **prog},
+                              "gather": {"verb": "gather", **prog}})
+    gbuild.compile_core(b)
+    return b
+
+
+@pytest.mark.parametrize("factions", [("marquise", "eyrie"), ("eyrie", "marquise")])
+def test_a_clearing_filter_s_suit_may_be_a_parameter(factions, muster_bundle, core_kind):
+    """A filter's 'suit' names a suit parameter (an outside author's Corvid scatter, a
+    suit per entry): a menu entry gives it, and the choice offers the clearings of that
+    suit only (a bird: none, Law 2.1: no clearing is of the bird suit)."""
+    g = Game(list(factions), 1, bundle=muster_bundle, pure=core_kind == "pure")
+    assert g.compiled == (core_kind == "compiled")
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    sc.clear_board(g)
+    for c in ("1", "3", "5", "2"):  # fox 1, rabbit 3 and 5, mouse 2
+        sc.put(g, c, "cat-warrior", 1)
+    sc.goto(g, "marquise", "daylight", "actions")
+    assert sorted(a.split()[1] for a in g.legal() if a.startswith("muster ")) == ["3", "5"]
+    assert not [a for a in g.legal() if a.startswith("gather ")]

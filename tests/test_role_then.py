@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from pydantic import TypeAdapter
 
+from rootlaw.generator import build as gbuild
 from rootlaw.runtime import Game
 from rootlaw.runtime import position as pos
 from rootlaw.runtime.game import base_bundle
@@ -57,15 +58,30 @@ def _with_then(then: str | None, library: M.LibrarySpec | None = None):
     return dataclasses.replace(b, factions=factions, libraries=libs)
 
 
-@pytest.mark.parametrize("order", ORDERS)
-def test_a_pack_s_then_carries_out_its_own_program(order, core_kind):
-    """A 'then' of the pack's own: the viziers tucked, and a card drawn (a leader that
-    brings more than its cards), both as the role is taken, asking nothing."""
+@pytest.fixture(scope="module")
+def crown_bundle():
     crown = TypeAdapter(M.LibrarySpec).validate_python(
         {"kind": "library", "id": "crowning", "programs": {"crown": {
             "law": "7.3.4", "do": [{"op": "tuck", "into": "role"},
                                    {"op": "draw", "count": 1}]}}})
-    g = Game(list(order), 3, bundle=_with_then("crown", crown), pure=core_kind == "pure")
+    b = _with_then("crown", crown)
+    gbuild.compile_core(b)
+    return b
+
+
+@pytest.fixture(scope="module")
+def bare_bundle():
+    b = _with_then(None)
+    gbuild.compile_core(b)
+    return b
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_a_pack_s_then_carries_out_its_own_program(order, crown_bundle, core_kind):
+    """A 'then' of the pack's own: the viziers tucked, and a card drawn (a leader that
+    brings more than its cards), both as the role is taken, asking nothing."""
+    g = Game(list(order), 3, bundle=crown_bundle, pure=core_kind == "pure")
+    assert g.compiled == (core_kind == "compiled")
     e = _to_eyrie_role(g)
     hand = len(g.hand(e))
     g.apply("role commander")
@@ -73,9 +89,10 @@ def test_a_pack_s_then_carries_out_its_own_program(order, core_kind):
     assert len(g.hand(e)) == hand + 1
 
 
-def test_a_then_of_null_takes_the_role_alone(core_kind):
+def test_a_then_of_null_takes_the_role_alone(bare_bundle, core_kind):
     """'then': null carries out nothing: the role is taken, no card tucked."""
-    g = Game(["marquise", "eyrie"], 3, bundle=_with_then(None), pure=core_kind == "pure")
+    g = Game(["marquise", "eyrie"], 3, bundle=bare_bundle, pure=core_kind == "pure")
+    assert g.compiled == (core_kind == "compiled")
     e = _to_eyrie_role(g)
     g.apply("role commander")
     assert all(v == [] for v in g.columns(e).values())
