@@ -164,6 +164,19 @@ def noun_at(frames: list[Frame], model: type) -> str:
                 model not in NOUNS:
             tag = _unions()[0].get(model, ("", str(frames[i].name)))[1]
             return article(f"'{tag}' {frames[i - 1].union}")
+    if model not in NOUNS and model not in _unions()[0]:
+        # An object with no noun of its own is named by where it is written, never by
+        # the model's class name: a value or condition by its key ("a 'box' value"), a
+        # small object by its field (a battle ability's 'attacking').
+        for i in range(len(frames) - 1, 0, -1):
+            f = frames[i]
+            if f.ann is model and f.how == "tag" and isinstance(f.name, str):
+                form = getattr(_discriminator(frames[i - 1].meta), "discriminator", None)
+                kind = "value" if form is M._value_form else \
+                    "condition" if form is M._condition_form else "object"
+                return article(f"'{f.name}' {kind}")
+            if f.ann is model and f.how == "field" and isinstance(f.name, str):
+                return f"{f.name!r}"
     return noun(model)
 
 

@@ -468,6 +468,14 @@ def test_no_message_an_author_can_get_holds_pydantics_words():
     words, and the mutants meet every kind of error the models can give."""
     kinds: dict[str, int] = {}
     messages = 0
+    # (a model's class name run together, "battleattacking": never an author's word)
+    import re
+
+    from pydantic import BaseModel
+
+    from rootlaw.spec import models as M
+    classes = {c.__name__.lower() for c in vars(M).values() if isinstance(c, type) and
+               issubclass(c, BaseModel) and len(re.findall("[A-Z]", c.__name__)) > 1}
     for doc in _mutants(2000, 12):
         data = loader._strip_schema_key(doc)
         try:
@@ -480,6 +488,7 @@ def test_no_message_an_author_can_get_holds_pydantics_words():
             messages += 1
             assert message and not any(p in message for p in PYDANTIC), \
                 (code, ptr, message)
+            assert not set(re.findall(r"[a-z]+", message)) & classes, (code, ptr, message)
             assert "[key]" not in ptr
     assert messages > 1000
     met = {"missing", "extra_forbidden", "union_tag_invalid", "union_tag_not_found",
@@ -489,6 +498,20 @@ def test_no_message_an_author_can_get_holds_pydantics_words():
            "string_too_long", "value_error", "tuple_type"}
     assert met <= set(kinds), sorted(met - set(kinds))
 
+
+
+@pytest.mark.parametrize("side, keys", [("attacking", "extra_hits, ambush_ignored"),
+                                         ("defending", "deal_high_roll")])
+def test_an_object_with_no_noun_is_named_by_its_key(side, keys):
+    """A small object of a part (a battle ability's 'attacking') is named by the key it is
+    written at, not by the engine's class name ("a battleattacking", an outside author's
+    finding)."""
+    doc = {"kind": "faction", "id": "herons", "name": "Herons", "pieces": {
+        "heron": {"kind": "warrior", "count": 5}},
+        "abilities": [{"kind": "battle", "id": "wrath", side: {"holds": {"not": 1}}}]}
+    _, problems, _ = loader.validate_data(doc)
+    said = [m for _, m, ptr in problems if ptr == f"/abilities/0/{side}/holds"]
+    assert said == [f"'holds' is not a key of '{side}'; '{side}' has: {keys}"]
 
 
 # ---------------------------------------------------------------------- references
