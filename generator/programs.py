@@ -72,6 +72,7 @@ class Instance:
     #                             whether a placement fell short (the card failed)
     clearing_of: str = ""       # a column's: the clearing of its action a, an expression
     after_battle: bool = False  # parts follow its 'battle' (then_prog, run by FR_THEN)
+    others_exclusive: bool = True  # another's exclusive placement may forbid (Law 6.2.2)
     discards_resolving: bool = False  # a column's: discards the card it resolves
     vouched: set[int] = field(default_factory=set)  # its removes of the actor's pieces
     #                                                 the listing requires there (id)
@@ -706,6 +707,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     ``others_exclusive``: whether another faction (or a card) of the bundle may forbid
     placing in a clearing (Law 6.2.2); without, the test is left out, as it always holds."""
     verb = f"A_{inst.verb.upper()}"
+    inst.others_exclusive = others_exclusive
     first = prog.do[0] if isinstance(prog.do[0], M.ChoosePart) else None
     body = prog.do[1:] if first is not None else prog.do
     # A second choice (a forest and a piece in it): the parts up to it run as any do, it
@@ -1143,11 +1145,11 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                                    "into a box (PROGRAM-SHAPE)")
             continue
         if isinstance(part, M.TuckPart) and part.into == "role":
-            # Into the columns the actor's role names (its 'tuck', T_ROLE_TUCK).
+            # Into the columns the actor's role names (its 'tuck', T_ROLE_TUCK); with no
+            # roles or no cards of its own there is nothing to tuck (a choose_role's
+            # default 'then', as before it had one; written, validation refuses it).
             if not r.faction.roles or not r.faction.cards:
-                raise ProgramError(f"program {inst.program}: tuck into the role's columns: "
-                                   f"{r.faction.id} has no roles, or no cards of its own "
-                                   "(PROGRAM-USE)")
+                continue
             d += ["        if self.s[S_ROLE + p] >= 0:",
                   "            self.tuck_cards(p, self.t[T_ROLE_TUCK + self.faction(p) * R + "
                   "self.s[S_ROLE + p]])"]
@@ -1261,11 +1263,18 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 if part.score:
                     d += ["        if placed > 0:",
                           f"            self.score(p, self.track_vp({pc}), WHY_PLACED, {pc})"]
-            elif part.score:
-                d += [f"        {ind}if self.place(p, c, {pc}, {count}) > 0:",
-                      f"            {ind}self.score(p, self.track_vp({pc}), WHY_PLACED, {pc})"]
             else:
-                d.append(f"        {ind}self.place(p, c, {pc}, {count})")
+                if not part.require and inst.others_exclusive:
+                    # Not a requirement of the action, so the listing did not test the
+                    # clearing: none where another's exclusive placement forbids (6.2.2).
+                    d.append(f"        {ind}if self.may_place(p, c):")
+                    ind += "    "
+                if part.score:
+                    d += [f"        {ind}if self.place(p, c, {pc}, {count}) > 0:",
+                          f"            {ind}self.score(p, self.track_vp({pc}), WHY_PLACED, "
+                          f"{pc})"]
+                else:
+                    d.append(f"        {ind}self.place(p, c, {pc}, {count})")
         elif isinstance(part, M.RemovePart):
             d += _remove(part, r, code, vouched=id(part) in inst.vouched)
         elif isinstance(part, M.SetStagePart) and part.by is not None:

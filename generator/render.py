@@ -7,6 +7,7 @@ from pathlib import Path
 import jinja2
 
 from rootlaw.spec import Bundle
+from rootlaw.spec import models as M
 
 from .tables import Tables, Uses, build_tables, late_const
 
@@ -45,6 +46,12 @@ def banner(bundle_hash: str, partials: list[str]) -> list[str]:
         line = f"{line}, {name}" if line else name
     lines.append(line + ".")
     return lines
+
+
+def _reads_enemies(bundle: Bundle) -> bool:
+    """Whether a clearing filter of the bundle's content, anywhere, tests 'enemies'."""
+    return any(isinstance(x, M.ClearingFilter) and x.enemies is not None
+               for x in M.walk((bundle.library, bundle.deck, bundle.factions)))
 
 
 def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None = None) -> str:
@@ -94,9 +101,9 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         # Triggers that run for each piece removed (Law 15.2.5): their reactions queued
         # one a piece.
         per_piece=t.per_piece,
-        # A clearing filter's 'enemies' (Law 4.3.1): its helper, where a program calls it.
-        enemies_in=any("self.enemies_in(" in "".join([x.gen, x.do, x.then, *x.helpers])
-                       for x in t.programs),
+        # A clearing filter's 'enemies' (Law 4.3.1): its helper, where any content's
+        # filter (a program's, an effect's, a condition's) reads it.
+        enemies_in=_reads_enemies(bundle),
         # A program instance whose parts call a family left out (a test's emission) is
         # left out with it, dispatch and all.
         programs=[x for x in t.programs if x.uses <= set(partials)],

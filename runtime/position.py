@@ -562,6 +562,18 @@ def set_vp(g: Game, seat: int, vp: int) -> None:
     g.state[g.S["VP"] + seat] = vp
 
 
+def home(g: Game, seat: int) -> str | None:
+    """A seat's home clearing (the corner its setup took: Law 6.3.1, 7.3.1), or None."""
+    c = g.state[g.S["HOME"] + seat]
+    return None if c < 0 else g.names["clearings"][c]
+
+
+def set_home(g: Game, seat: int, clearing: str | int | None) -> None:
+    """Make a clearing a seat's home (what the filters 'home' and 'opposite_home' read),
+    or none (None)."""
+    g.state[g.S["HOME"] + seat] = -1 if clearing is None else clearing_index(g, clearing)
+
+
 def role(g: Game, seat: int) -> str | None:
     r = g.state[g.S["ROLE"] + seat]
     return None if r < 0 else roles_of(g, seat)[r]

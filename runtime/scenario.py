@@ -619,6 +619,21 @@ def _check_vp(g, v, ptr):
             for f_ in _diff(pointer(ptr, f), f"vp of {f}", g.scores[g.factions.index(f)], n)]
 
 
+def _read_homes(r: Reader, v, ptr):
+    return r.per_faction(v, ptr, lambda f, x, p: None if x is None else r.clearing(x, p))
+
+
+def _put_homes(g, v, st, ptr):
+    for f, c in v.items():
+        pos.set_home(g, g.factions.index(f), c)
+
+
+def _check_homes(g, v, ptr):
+    return [f_ for f, c in v.items()
+            for f_ in _diff(pointer(ptr, f), f"home of {f}", pos.home(g, g.factions.index(f)),
+                            c)]
+
+
 def _read_roles(r: Reader, v, ptr):
     return r.per_faction(v, ptr, r.role)
 
@@ -1123,6 +1138,12 @@ KEYS: tuple[Key, ...] = (
         "engine next checks, Law 3.1).",
         expect_doc="Victory points: faction -> VP.",
         schema=_of(_int(0, pos.MAX_VP))),
+    Key("homes", _read_homes, put=_put_homes, check=_check_homes,
+        doc="Home clearings (the corner a faction's setup took, Law 6.3.1, 7.3.1: what "
+        "the clearing filters 'home' and 'opposite_home' read): faction -> clearing, or "
+        "null for none.",
+        expect_doc="Home clearings: faction -> clearing, or null for none.",
+        schema=_of(_NAME_OR_NULL)),
     Key("roles", _read_roles, put=_put_roles, check=_check_roles,
         doc="Current roles (a faction's leader, Law 7.7.3): faction -> role id, or null "
         "for none.",

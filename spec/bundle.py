@@ -277,6 +277,7 @@ def _with_step_defaults(faction: dict, programs: dict[str, Program]) -> dict:
         for step in steps:
             if step.get("op") == "stop":
                 step["op"] = "end_phase"
+                continue  # the engine's step: no program's defaults
             prog = programs.get(step.get("op")) if step.get("op") not in ENGINE_STEP_OPS \
                 else None
             for name, param in (prog.params.items() if prog is not None else ()):

@@ -68,16 +68,15 @@ def _tag(model: type[BaseModel], tag: str) -> str:
 # values): named where they are used, spelled out in their own section.
 _LANGUAGE = (
     ("clearing filter", M.ClearingFilter, ""),
-    ("value", M.SumValue, "sum"), ("value", M.IfValue, "if"),
-    ("value", M.TrackCost, "track_cost"), ("value", M.WarriorsAt, "warriors"),
-    ("value", M.PiecesAt, "pieces"),
-    ("value", M.ClearingCount, "clearings"), ("piece", M.OfSuit, "of_suit"),
-    ("condition", M.AtLeast, "at_least"), ("condition", M.NoneOnMap, "none_on_map"),
-    ("condition", M.NotCondition, "not"), ("condition", M.AtStage, "at_stage"),
-    ("value", M.TrackVp, "track_vp"), ("value", M.DrawBonus, "draw_bonus"),
-    ("value", M.CardCount, "cards"),
-    ("value", M.TimesValue, "times"), ("value", M.ForestsHeld, "forests_held"),
-    ("place", M.AtEachClearing, "each_clearing"),
+    # Every value and condition, from the unions themselves (none left out: the
+    # catalogue is where an author looks them up).
+    *(("value", M._VALUE_MODELS[tag], key) for key, tag in M._VALUE_FORMS.items()),
+    *(("condition", M._CONDITION_MODELS[tag], key)
+      for key, tag in M._CONDITION_FORMS.items()),
+    ("piece", M.OfSuit, "of_suit"), ("piece", M.RandomPiece, "random"),
+    ("place", M.AtEachClearing, "each_clearing"), ("place", M.AtEach, "each"),
+    ("place", M.AtEachForest, "each_forest"), ("place", M.AtForest, "forest"),
+    ("forest filter", M.ForestFilter, ""),
 )
 
 

@@ -112,7 +112,10 @@ def _content_loc(loc: tuple, data: object) -> list:
 
 
 def _tag_values(d: dict) -> set:
-    return {v for k, v in d.items() if k in ("kind", "op", "action") and isinstance(v, str)}
+    """The union tags a document's object may be reached by: its kind, op or action as
+    written, and the tag a first spelling is read as (a step's 'end_phase': 'stop')."""
+    tags = {v for k, v in d.items() if k in ("kind", "op", "action") and isinstance(v, str)}
+    return tags | {M.STEP_FIRST_SPELLINGS[v] for v in tags if v in M.STEP_FIRST_SPELLINGS}
 
 
 def load_file(path: str | Path):

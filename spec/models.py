@@ -769,7 +769,7 @@ class Trigger(_Ability):
         if self.verb is not None and self.cost == "none":
             raise Err("VALUE-INVALID", ("verb",), "'verb' names the decision a cost asks: "
                       "a trigger without a 'cost' asks nothing")
-        if self.verb in (*ENGINE_DECISIONS, *ENGINE_STEP_OPS):
+        if self.verb in (*ENGINE_DECISIONS, *ENGINE_STEP_OPS, *STEP_FIRST_SPELLINGS):
             raise Err("VALUE-INVALID", ("verb",), f"'verb' names the decision its cost "
                       f"asks, and {self.verb!r} is one of the engine's: another name")
         return self
@@ -2164,7 +2164,8 @@ class PlacePart(Strict):
     clearing, or one at each of a building, or in each clearing or forest of a filter
     (a step's); score the track space a piece uncovers.  Never in a clearing where
     another player's exclusive placement forbids it (Law 6.2.2, the Keep): a choice of
-    the clearing offers none such, and a filter's placements pass it by.  A
+    the clearing offers none such for a placement the action requires, one not required
+    ('require': false) places nothing there, and a filter's placements pass it by.  A
     building needs an open slot; after a 'remove' of every enemy piece there, the slots
     their buildings held count as open and no other player's piece forbids it (Law
     8.4.1)."""
@@ -2691,6 +2692,17 @@ class LibrarySpec(Strict):
     id: Ident
     name: str = ""
     programs: dict[ProgramName, Program]
+
+    @model_validator(mode="after")
+    def _not_an_engine_step(self) -> LibrarySpec:
+        # A step whose 'op' is one of the engine's own is that step, never a program of
+        # the name (a program 'stop' would be the engine's stop as a step).
+        for name in self.programs:
+            if name in ENGINE_STEP_OPS or name in STEP_FIRST_SPELLINGS:
+                raise Err("VALUE-INVALID", ("programs", name),
+                          f"{name!r} is one of the engine's steps: a program needs "
+                          "another name")
+        return self
 
 
 # --------------------------------------------------------------------------- packs

@@ -641,6 +641,9 @@ def _turn_programs(f: M.FactionSpec, programs: dict[str, Library]) -> Iterator[A
     for s in steps:
         if isinstance(s, M.ProgramStep):
             yield _program_of(s, programs)
+        elif isinstance(s, M.ChooseRole) and s.then is not None:
+            lib = programs.get(s.then)
+            yield lib.program if lib is not None else None
         elif isinstance(s, M.Actions):
             for entry in s.menu:
                 if isinstance(entry, M.ProgramEntry):
@@ -1533,22 +1536,54 @@ def _may_set_cycle(use: Any, cycle: str) -> bool:
                                 for _, x in M.flat_parts(prog.do))
 
 
-@check("CYCLE-STUCK", "warning", "faction",
-       "A cycle that no step moves on (no advance_cycle nor a program bound to it that may "
-       "set its stage, or each advance_cycle moves it by a whole turn of the ring: its "
-       "marker never leaves its first stage) or that nothing reads (no "
-       "run_stage, no program it is bound to: where it stands changes nothing).",
+@check("CYCLE-STUCK", "warning", USES,
+       "A cycle that no step moves on (no advance_cycle nor a program bound to it or "
+       "naming it that may set its stage, or each advance_cycle moves it by a whole turn "
+       "of the ring: its marker never leaves its first stage) or that nothing reads (no "
+       "run_stage, no program it is bound to or that names it: where it stands changes "
+       "nothing).",
        example='`"cycles": [{"id": "wheel", ...}]` with no `advance_cycle` step')
-def _cycle_stuck(f: M.FactionSpec):
+def _cycle_stuck(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                 programs: dict[str, Library]):
+    for f in fs:
+        for loc, said in _cycle_stuck_in(f, programs):
+            yield f, loc, said
+
+
+def _named_cycle_uses(f: M.FactionSpec, programs: dict[str, Library],
+                      cycle: str) -> tuple[bool, bool]:
+    """(whether a program the faction runs may set the cycle's stage, whether one reads
+    it), where the program names the cycle by its id (a pack's own program for its own
+    faction), not through a parameter its use binds."""
+    names = {s.op for _, prog in _programs(f) for s in prog if isinstance(s, M.ProgramStep)}
+    names |= {s.then for _, prog in _programs(f) for s in prog
+              if isinstance(s, M.ChooseRole) and s.then is not None}
+    names |= {e.action for _, menu in _menus(f) for e in menu
+              if isinstance(e, M.ProgramEntry)}
+    names |= {w.action for c in f.columns for _, w in c.ways()}
+    sets = reads = False
+    for name in names:
+        lib = programs.get(name)
+        for x in M.walk(lib.program.do if lib is not None else ()):
+            if isinstance(x, M.SetStagePart) and x.cycle == cycle:
+                sets = True
+            elif isinstance(x, M.AtStage) and x.cycle == cycle or \
+                    isinstance(x, M.ClearingFilter) and x.suit_of == cycle:
+                reads = True
+    return sets, reads
+
+
+def _cycle_stuck_in(f: M.FactionSpec, programs: dict[str, Library]):
     steps = [s for _, prog in _programs(f) for s in prog]
     # (a column that runs a program binds its fields as a menu entry does: Law 7.5.2)
     uses = [*steps, *(e for _, menu in _menus(f) for e in menu),
             *(w for c in f.columns for _, w in c.ways())]
     for i, cy in enumerate(f.cycles):
         moves = [by for s in steps for c, by in _advances(s) if c == cy.id]
-        read = any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps) or \
-            any(_reads_cycle(u, cy.id) for u in uses)
-        if not moves and not any(_may_set_cycle(u, cy.id) for u in uses):
+        sets, reads = _named_cycle_uses(f, programs, cy.id)
+        read = reads or any(isinstance(s, M.RunStage) and s.cycle == cy.id for s in steps) \
+            or any(_reads_cycle(u, cy.id) for u in uses)
+        if not moves and not sets and not any(_may_set_cycle(u, cy.id) for u in uses):
             yield ("cycles", i), f"cycle {cy.id}: no advance_cycle step moves it"
         elif moves and all(by % len(cy.stages) == 0 for by in moves):
             yield ("cycles", i), (f"cycle {cy.id}: advance_cycle moves it by "
@@ -2474,9 +2509,13 @@ def _step_uses(fs: tuple[M.FactionSpec, ...], programs: dict[str, Library]) -> I
         for loc, steps in _programs(f):
             for k, written in enumerate(steps):
                 step, at = written, (*loc, k)
-                if isinstance(written, M.ChooseRole) and written.then is not None:
-                    # The program carried out once the role is taken: a step of its own
-                    # (it chooses nothing, takes no parameter), located at its 'then'.
+                if isinstance(written, M.ChooseRole) and written.then is not None and \
+                        "then" in written.model_fields_set:
+                    # The program carried out once the role is taken, as the content
+                    # wrote it: a step of its own (it chooses nothing, takes no
+                    # parameter), located at its 'then'.  (Left out, it is the standard
+                    # tuck_role_cards, which tucks nothing where there is nothing to
+                    # tuck, as a choose_role did before 'then'.)
                     step = M.ProgramStep.model_validate({"op": written.then})
                     at = (*at, "then")
                 lib = programs.get(step.op) if isinstance(step, M.ProgramStep) else None
@@ -2930,6 +2969,9 @@ def _track_rows_read(prog: M.Program) -> dict[str, set[str]]:
                 key = "track_vp"  # the pieces one of a suit is read of (of_suit)
             row = rows.get(key) if key is not None else None
             name = param(ref) if row is not None else None
+            if row is not None and name is None and not ref.startswith("$") and \
+                    ref not in ("piece", "warrior"):
+                name = "=" + ref  # a piece named by its id
             if name is not None:
                 out.setdefault(name, set()).add(row)  # type: ignore[arg-type]
     for _, part in M.flat_parts(prog.do):

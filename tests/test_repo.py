@@ -63,6 +63,25 @@ def test_primitive_catalogue_is_current():
         "docs/catalogue.md is stale: run `rootlaw catalogue --out docs/catalogue.md`"
 
 
+def test_the_catalogue_lists_every_value_condition_and_place():
+    """Every value, condition, piece form and place the models accept has its row in
+    docs/catalogue.md (an outside author found nine values and conditions missing)."""
+    import typing
+
+    from rootlaw.spec import models as M
+
+    text = catalogue_markdown(ROOT / "examples")
+    rows = {line.split("|")[2].strip() for line in text.splitlines()
+            if line.startswith(("| value ", "| condition ", "| piece ", "| place "))}
+    keys = [*M._VALUE_FORMS, *M._CONDITION_FORMS, "of_suit", "random", "each_clearing",
+            "each", "each_forest", "forest"]
+    assert {f"`{k}`" for k in keys} <= rows, sorted({f"`{k}`" for k in keys} - rows)
+    for model in [*M._VALUE_MODELS.values(), *M._CONDITION_MODELS.values()]:
+        members = typing.get_args(typing.get_args(M.Value)[0]) + \
+            typing.get_args(typing.get_args(M.Condition)[0])
+        assert any(typing.get_args(m)[0] is model for m in members), model
+
+
 def test_the_catalogue_counts_the_content_that_uses_each_primitive():
     """Issue 12's measure of a catalogue of mechanisms: how many content files use each
     primitive (a program part: how many programs)."""

@@ -62,6 +62,24 @@ def test_the_base_scenario_passes():
     assert sc.run_scenario(BASE) == []
 
 
+@pytest.mark.parametrize("factions", [["marquise", "eyrie"], ["eyrie", "marquise"]])
+def test_a_position_sets_and_a_step_checks_the_homes(factions):
+    """'homes' (Law 6.3.1, 7.3.1: the corner a setup took, read by the filters 'home'
+    and 'opposite_home'): a position sets them, null for none, and a step checks them;
+    an outside author could not test a program reading the home after 'clear'."""
+    data = {"name": "homes", "law": "6.3.1", "factions": factions, "seed": 1,
+            "position": {"clear": True, "homes": {"marquise": "3", "eyrie": None},
+                         "turn": {"faction": "marquise", "phase": "birdsong"}},
+            "steps": [{"expect": {"homes": {"marquise": "3", "eyrie": None}}}]}
+    assert sc.run_scenario(data) == []
+    data["steps"][0]["expect"]["homes"]["marquise"] = "1"
+    [failure] = sc.run_scenario(data)
+    assert "/steps/0/expect/homes/marquise" in failure and "home of marquise" in failure
+    data["position"]["homes"]["eyrie"] = "13"
+    [invalid] = sc.run_scenario(data)
+    assert "/position/homes/eyrie" in invalid and "clearing" in invalid
+
+
 # ---------------------------------------------------------------------- invalid files
 
 INVALID = [
@@ -342,6 +360,7 @@ ROUND_TRIP = {
     "crafted": ({"eyrie": {"hammer": 1, "boot": 2}}, {"eyrie": {"boot": 1}}),
     "vp": ({"marquise": 12, "eyrie": 29}, {"eyrie": 28}),
     "roles": ({"eyrie": "despot"}, {"eyrie": None}),
+    "homes": ({"marquise": "4", "eyrie": None}, {"marquise": "1", "eyrie": None}),
     "retired_roles": ({"eyrie": ["builder", "commander"]}, {"eyrie": ["builder"]}),
     "first_player": ("eyrie", "marquise"),
     "dice": ([[3, 1], [2, 2]], [[3, 1]]),

@@ -522,6 +522,38 @@ def test_tokens_placed_by_suit_and_scored_read_their_suit_and_vp(tmp_path, named
                                       for k in ("suit", "track/vp"))
 
 
+def test_a_cycle_its_pack_s_programs_name_by_id_is_moved_and_read(tmp_path):
+    """CYCLE-STUCK sees a pack's own programs that name the faction's cycle by its id
+    (an outside author's Duchy had to bind every cycle through a parameter to pass
+    --strict): one moves it on, another reads its stage; without them, both warnings."""
+    doc = json.loads((SEM / "turn-no-draw.json").read_text(encoding="utf-8"))
+    doc["cycles"] = [{"id": "tide", "stages": ["low", "high"]}]
+    doc["turn"]["evening"].insert(0, {"op": "ebb"})
+    doc["turn"]["daylight"][1]["menu"].append({"action": "wade"})
+    programs = {"ebb": {"do": [{"op": "set_stage", "cycle": "tide", "by": 1}]},
+                "wade": {"verb": "wade", "do": [
+                    {"op": "choose", "clearing": {"has": "nest"}},
+                    {"op": "score", "vp": {"if": {"at_stage": "high", "cycle": "tide"},
+                                           "then": 1}}]}}
+    (tmp_path / "library.json").write_text(json.dumps(
+        {"kind": "library", "id": "herons-rites", "programs": programs}), encoding="utf-8")
+    (tmp_path / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "herons", "name": "Herons", "version": "1",
+         "requires": ["base"], "content": ["library.json", "herons.json"]}),
+        encoding="utf-8")
+
+    def stuck() -> list[str]:
+        (tmp_path / "herons.json").write_text(json.dumps(doc), encoding="utf-8")
+        return [d.message for d in validate([tmp_path]).diagnostics
+                if d.code == "CYCLE-STUCK"]
+
+    assert stuck() == []
+    doc["turn"]["evening"].pop(0)
+    doc["turn"]["daylight"][1]["menu"].pop()
+    assert stuck() == ["cycle tide: no advance_cycle step moves it",
+                       "cycle tide: no run_stage step reads it"]
+
+
 def test_a_zone_that_can_hold_no_card_is_a_warning(capsys):
     """Law 8.2.3.I: a card gained into a full zone is discarded; capacity 0 and nothing to
     lift it means the zone can never pay for anything."""
