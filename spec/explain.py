@@ -119,6 +119,8 @@ PATTERNS: dict[str, str] = {
     r"^(fox|rabbit|mouse|\$[a-z][a-z0-9_]*)$": "a clearing suit (fox, rabbit, mouse) or "
                                               "'$name', a suit parameter of the program",
     r"^(\$[a-z][a-z0-9_]*|[a-z][a-z0-9-]*)$": "an id or '$name', a parameter of the program",
+    M.FILTER_SUIT: "clearing, fox, rabbit or mouse, or '$name' (a suit parameter of the "
+                   "program)",
     r"^(/([^~/]|~[01])*)*$": "a JSON pointer ('' for the whole document, or like "
                              "'/turn/daylight/1/count')",
     r"^(map|deck|faction):[a-z][a-z0-9-]*$": "kind:id, the kind map, deck or faction "

@@ -1935,6 +1935,10 @@ _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": 
                      "most-cards": MostCards, "here": Here}
 
 
+FILTER_SUIT = r"^(clearing|fox|rabbit|mouse|\$[a-z][a-z0-9_]*)$"
+"""A clearing filter's suit: the chosen clearing's, a clearing suit, or a parameter's."""
+
+
 class ClearingFilter(Strict):
     """Clearings that pass every test given."""
 
@@ -1944,7 +1948,8 @@ class ClearingFilter(Strict):
     """Holding at least one piece of any of these ('$param' of type pieces, or a list)."""
     lacks: Ref | list[Ref] | None = None
     """Holding none of this piece, or of these ('$param' of type pieces, or a list)."""
-    suit: Literal["clearing", "fox", "rabbit", "mouse"] | ParamRef | None = None
+    suit: Annotated[str, Field(pattern=FILTER_SUIT, json_schema_extra={
+        "examples": ["clearing", "fox", "rabbit", "mouse", "$suit"]})] | None = None
     """Of the chosen clearing's suit (Law 8.4.1: the clearings of the revolt's suit), of
     a suit named (the Favors' 'every clearing of the fox suit', Law 4.1.2), or of the
     suit a parameter names ('$name' of a suit parameter; bird: no clearing)."""

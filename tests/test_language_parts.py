@@ -248,7 +248,8 @@ def test_misused_parts_are_coded_located_findings():
      "'none_on_mapp' is not a key of a 'none_on_map' condition (did you mean "
      "'none_on_map'?)"),
     # 'suit' is the chosen clearing's or a clearing suit's (the Favors' {"suit": "fox"}).
-    ({"clearings": {"suit": "bird"}}, "'suit' is clearing, fox, rabbit or mouse, not 'bird'"),
+    ({"clearings": {"suit": "bird"}}, "'suit' is clearing, fox, rabbit or mouse, or '$name' "
+     "(a suit parameter of the program), not 'bird'"),
 ])
 def test_a_value_of_the_wrong_shape_is_told_in_the_author_s_words(tmp_path, value, words):
     doc = {"kind": "library", "id": "bad", "programs": {"nest": {
