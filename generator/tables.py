@@ -738,6 +738,12 @@ class Tables:
     per_piece: bool = False  # a trigger runs for each piece removed (Law 15.2.5)
 
     def put(self, name: str, values: list[int]) -> None:
+        # Each table starts on a cache line (8 int64s): a table's size elsewhere does not
+        # move the others across lines (what the core reads together stays together).
+        pad = -len(self.table) % 8
+        if pad:
+            self.table_layout.size += pad
+            self.table.extend([0] * pad)
         off = self.table_layout.add(name, len(values))
         assert off == len(self.table)
         self.table.extend(int(v) for v in values)
