@@ -761,7 +761,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     now = _before_split(body)  # run as the action is taken; the rest once paid or fought
     later = body[len(now):]
     for part in body:
-        if isinstance(part, M.RemovePart) and part.pieces == "enemy":
+        if isinstance(part, M.RemovePart) and part.pieces == "enemy" and part.kinds is None:
             cleared = True
         elif isinstance(part, M.RemovePart) and part.piece is not None and \
                 part.at == "clearing" and any(part is x for x in now):
@@ -1417,8 +1417,11 @@ def _remove(part: M.RemovePart, r: _Resolver, code: _Code, effect: bool = False,
     pieces is removed only where there is one (a program's listing requires it)."""
     x = "c" if part.at == "clearing" else "j"
     if part.pieces == "enemy":
+        # (of some kinds only: Law 14.4.1's buildings and tokens)
+        kinds = "" if part.kinds is None else " and (" + " or ".join(
+            f"self.t[T_PIECE_KIND + e] == PK_{k.upper()}" for k in sorted(set(part.kinds))) + ")"
         body = ["for e in range(NP):",
-                "    if self.t[T_PIECE_OWNER + e] != self.faction(p):",
+                f"    if self.t[T_PIECE_OWNER + e] != self.faction(p){kinds}:",
                 f"        while self.s[S_BOARD + {x} * NP + e] > 0:",
                 f"            self.remove_piece({x}, e, p)"]
     else:

@@ -306,6 +306,8 @@ def _effect_part_dump(part: Any, dumped: dict) -> dict:
     if isinstance(part, DrawPart) and isinstance(part.count, int) and part.into is None \
             and part.who != "opponent":
         return {"op": "draw", "count": part.count, "who": part.who}
+    if isinstance(part, RemovePart) and part.kinds is not None:
+        return dumped  # (no op said it: a part written since dumps as itself)
     if isinstance(part, RemovePart) and part.pieces == "enemy" and part.at == "clearing":
         return {"op": "remove_enemy_pieces", "suit": None, "at": "context"}
     if isinstance(part, RemovePart) and part.pieces == "enemy" and \

@@ -2252,12 +2252,20 @@ class RemovePart(Strict):
                                                       json_schema_extra=ADDED_LATER)
     """Where: the chosen clearing, or each clearing that passes a filter (the Favors'
     every clearing of a suit, Law 4.1.2: {"suit": "fox"})."""
+    kinds: list[Literal["warrior", "building", "token"]] | None = Field(
+        default=None, min_length=1, json_schema_extra=ADDED_TO_LIBRARIES)
+    """With 'pieces': 'enemy', only the enemy pieces of these kinds (Law 14.4.1, Raze:
+    "remove all enemy buildings and tokens"); every kind without."""
 
     @model_validator(mode="after")
     def _one(self) -> RemovePart:
         if (self.piece is None) == (self.pieces is None):
             raise Err("VALUE-INVALID", ("piece",),
                       "'remove' names one of 'piece' (one of yours) or 'pieces' ('enemy')")
+        if self.kinds is not None and self.pieces != "enemy":
+            raise Err("VALUE-INVALID", ("kinds",),
+                      "'kinds' picks which enemy pieces 'pieces': 'enemy' removes; one "
+                      "piece of yours ('piece') has its own kind")
         return self
 
 

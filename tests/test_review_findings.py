@@ -184,3 +184,51 @@ def test_a_turn_whose_only_draw_is_a_role_s_then_draws(tmp_path):
     programs = {"crown": {"do": [{"op": "tuck", "into": "role"}, {"op": "draw"}]}}
     codes = [d.code for d in validate([_pack(tmp_path, faction, programs)]).diagnostics]
     assert "TURN-NO-DRAW" not in codes
+
+
+@pytest.fixture(scope="module")
+def raze_bundle():
+    """The Alliance's Daylight menu with one more entry: every enemy building and token
+    removed where one of its warriors is, the warriors left (an outside author's Raze)."""
+    b = base_bundle()
+    lib = TypeAdapter(M.LibrarySpec).validate_python(
+        {"kind": "library", "id": "razing", "programs": {"raze": {
+            "verb": "raze", "do": [
+                {"op": "choose", "clearing": {"has": "warrior"}},
+                {"op": "remove", "pieces": "enemy", "kinds": ["building", "token"]}]}}})
+    entry = TypeAdapter(M.MenuAction).validate_python({"action": "raze"})
+    a = b.faction("alliance")
+    daylight = [s.model_copy(update={"menu": [*s.menu, entry]})
+                if isinstance(s, M.Actions) else s for s in a.turn.daylight]
+    a = a.model_copy(update={"turn": a.turn.model_copy(update={"daylight": daylight})})
+    bundle = dataclasses.replace(b, factions=tuple(a if f.id == "alliance" else f
+                                                   for f in b.factions),
+                                 libraries=(*b.library, lib))
+    gbuild.compile_core(bundle)
+    return bundle
+
+
+@pytest.mark.parametrize("order", [("marquise", "alliance"), ("alliance", "eyrie", "marquise")])
+def test_remove_of_enemy_pieces_of_some_kinds_only(order, raze_bundle, core_kind):
+    """Law 14.4.1 (Raze: "remove all enemy buildings and tokens"), a 'remove' of enemy
+    pieces with 'kinds': the sawmill and the wood go, the actor scoring one VP each (Law
+    3.2.1); the cat warriors stay."""
+    g = Game(list(order), 1, bundle=raze_bundle, pure=core_kind == "pure")
+    assert g.compiled == (core_kind == "compiled")
+    while g.phase == "setup":
+        g.apply(g.legal_actions()[0])
+    pos.clear_board(g)
+    a = list(order).index("alliance")
+    pos.set_vp(g, a, 0)
+    for piece, n in (("cat-warrior", 2), ("sawmill", 1), ("wood", 2), ("alliance-warrior", 1)):
+        pos.put(g, "6", piece, n)
+    pos.goto(g, "alliance", "daylight", "actions")
+    g.apply("raze 6")
+    assert [pos.count(g, "6", x) for x in ("cat-warrior", "sawmill", "wood")] == [2, 0, 0]
+    assert g.scores[a] == 3
+
+
+def test_kinds_of_a_remove_are_of_enemy_pieces_only():
+    _, problems, _ = validate_data({"kind": "library", "id": "r", "programs": {"x": {
+        "do": [{"op": "remove", "piece": "warrior", "kinds": ["token"]}]}}})
+    assert [(c, p) for c, _, p in problems] == [("VALUE-INVALID", "/programs/x/do/0/kinds")]
