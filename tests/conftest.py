@@ -161,6 +161,65 @@ def faction_with(faction: str, ability: dict) -> tuple[dict, int]:
     return doc, len(doc["abilities"]) - 1
 
 
+def herons_with_roles() -> dict:
+    """An Eyrie-like faction of a pack's own, roles, columns and viziers (from
+    tests/data/semantics/role-then-unknown.json, its ids its own), its choose_role
+    written as before 'then' existed."""
+    import json
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent / "data" / "semantics" /
+            "role-then-unknown.json").read_text(encoding="utf-8")
+    for old, new in (("bird-warrior", "heron-warrior"), ("roost", "nest"),
+                     ("loyal-vizier", "heron-vizier"), ("lords-of-the-forest", "marsh-lords"),
+                     ("disdain-for-trade", "heron-disdain"),
+                     ("charismatic-recruits", "heron-call"),
+                     ("commander-extra-hit", "heron-strike"),
+                     ("despot-trophies", "heron-spoils")):
+        text = text.replace(f'"{old}"', f'"{new}"')
+    doc = json.loads(text)
+    doc["setup"][1].pop("then")
+    return doc
+
+
+def herons_pack(folder, faction: dict, programs: dict):
+    """A pack folder of one faction document (herons.json) and a library of programs of
+    its own (library.json), on the base game; its path."""
+    import json
+
+    (folder / "herons.json").write_text(json.dumps(faction), encoding="utf-8")
+    (folder / "library.json").write_text(json.dumps(
+        {"kind": "library", "id": "herons-rites", "programs": programs}), encoding="utf-8")
+    (folder / "pack.json").write_text(json.dumps(
+        {"kind": "pack", "id": "herons", "name": "Herons", "version": "1",
+         "requires": ["base"], "content": ["library.json", "herons.json"]}),
+        encoding="utf-8")
+    return folder
+
+
+def with_menu_entries(faction: str, entries: list[dict], programs: dict) -> Bundle:
+    """The base bundle, a base faction's Daylight menu given more entries running
+    programs of a library of its own (the core not built: the caller compiles it)."""
+    import dataclasses
+
+    from pydantic import TypeAdapter
+
+    from rootlaw.runtime.game import base_bundle
+    from rootlaw.spec import models as M
+
+    b = base_bundle()
+    added = [TypeAdapter(M.MenuAction).validate_python(e) for e in entries]
+    f = b.faction(faction)
+    daylight = [s.model_copy(update={"menu": [*s.menu, *added]})
+                if isinstance(s, M.Actions) else s for s in f.turn.daylight]
+    f = f.model_copy(update={"turn": f.turn.model_copy(update={"daylight": daylight})})
+    lib = TypeAdapter(M.LibrarySpec).validate_python(
+        {"kind": "library", "id": f"{faction}-extra", "programs": programs})
+    return dataclasses.replace(b, factions=tuple(f if x.id == faction else x
+                                                 for x in b.factions),
+                               libraries=(*b.library, lib))
+
+
 def deck_with_armorers_doing(do: list) -> tuple[dict, int]:
     """The base deck's document with Armorers' effect program replaced, and the card's
     index."""

@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import faction_with, past_setup
+from conftest import faction_with, past_setup, with_menu_entries
 
 from rootlaw.generator import build as gbuild
 from rootlaw.generator import programs as P
@@ -1061,36 +1061,13 @@ def test_a_step_s_parts_name_what_the_faction_has(tmp_path_factory):
     assert "names zone 'supporters'" in at[("eyrie.json", "/turn/evening/0")]
 
 
-def _marquise_with_entry(entries: list, programs: dict):
-    """The base bundle, the Marquise's Daylight menu given more entries running programs
-    of a library of its own."""
-    import dataclasses
-
-    from pydantic import TypeAdapter
-
-    from rootlaw.runtime.game import base_bundle
-    from rootlaw.spec import models as M
-
-    b = base_bundle()
-    m = b.faction("marquise")
-    added = [TypeAdapter(M.MenuAction).validate_python(e) for e in entries]
-    daylight = [s.model_copy(update={"menu": [*s.menu, *added]})
-                if isinstance(s, M.Actions) else s for s in m.turn.daylight]
-    m = m.model_copy(update={"turn": m.turn.model_copy(update={"daylight": daylight})})
-    lib = TypeAdapter(M.LibrarySpec).validate_python(
-        {"kind": "library", "id": "musters", "programs": programs})
-    return dataclasses.replace(b, factions=tuple(m if f.id == "marquise" else f
-                                                 for f in b.factions),
-                               libraries=(*b.library, lib))
-
-
 @pytest.fixture(scope="module")
 def muster_bundle():
     """Two entries of one program, each giving its suit: rabbit, and bird."""
     prog = {"params": {"suit": "suit"},
             "do": [{"op": "choose", "clearing": {"suit": "$suit", "has": "warrior"}},
                    {"op": "place", "piece": "warrior"}]}
-    b = _marquise_with_entry([{"action": "muster", "suit": "rabbit"},
+    b = with_menu_entries("marquise", [{"action": "muster", "suit": "rabbit"},
                               {"action": "gather", "suit": "bird"}],
                              {"muster": {"verb": "muster", **prog},
                               "gather": {"verb": "gather", **prog}})

@@ -5,52 +5,23 @@ cores, and what it refuses is located where the author wrote it."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 from pathlib import Path
 
 import pytest
-from pydantic import TypeAdapter
+from conftest import herons_pack, herons_with_roles, with_menu_entries
 
 from rootlaw.generator import build as gbuild
 from rootlaw.generator.render import render_core
 from rootlaw.runtime import Game
 from rootlaw.runtime import position as pos
-from rootlaw.runtime.game import base_bundle
-from rootlaw.spec import models as M
 from rootlaw.spec import resolve
 from rootlaw.spec.loader import validate_data
 from rootlaw.spec.validate import validate
 
 ROOT = Path(__file__).resolve().parent.parent
 SEM = ROOT / "tests" / "data" / "semantics"
-
-
-def _pack(tmp_path: Path, faction: dict, programs: dict) -> Path:
-    (tmp_path / "herons.json").write_text(json.dumps(faction), encoding="utf-8")
-    (tmp_path / "library.json").write_text(json.dumps(
-        {"kind": "library", "id": "rites", "programs": programs}), encoding="utf-8")
-    (tmp_path / "pack.json").write_text(json.dumps(
-        {"kind": "pack", "id": "herons", "name": "Herons", "version": "1",
-         "requires": ["base"], "content": ["library.json", "herons.json"]}),
-        encoding="utf-8")
-    return tmp_path
-
-
-def _herons() -> dict:
-    """An Eyrie-like faction of a pack's own (tests/data/semantics, ids its own)."""
-    text = (SEM / "role-then-unknown.json").read_text(encoding="utf-8")
-    for old, new in (("bird-warrior", "heron-warrior"), ("roost", "nest"),
-                     ("loyal-vizier", "heron-vizier"), ("lords-of-the-forest", "marsh-lords"),
-                     ("disdain-for-trade", "heron-disdain"),
-                     ("charismatic-recruits", "heron-call"),
-                     ("commander-extra-hit", "heron-strike"),
-                     ("despot-trophies", "heron-spoils")):
-        text = text.replace(f'"{old}"', f'"{new}"')
-    doc = json.loads(text)
-    doc["setup"][1].pop("then")
-    return doc
 
 
 def test_enemies_in_an_effect_s_filter_plays_on_both_cores(tmp_path):
@@ -87,9 +58,9 @@ def test_a_choose_role_left_as_written_before_tucks_nothing_without_cards(tmp_pa
     """A faction with roles but no cards of its own, its choose_role written before
     'then' existed: valid as it was (the default tuck has nothing to tuck), no finding at
     a 'then' the author never wrote."""
-    faction = _herons()
+    faction = herons_with_roles()
     faction.pop("cards")
-    found = [(d.code, d.pointer) for d in validate([_pack(tmp_path, faction, {})]).diagnostics
+    found = [(d.code, d.pointer) for d in validate([herons_pack(tmp_path, faction, {})]).diagnostics
              if d.severity == "error"]
     assert found == []
 
@@ -117,20 +88,9 @@ def test_a_program_may_not_take_an_engine_step_s_name(name):
 def muster_bundle():
     """The Alliance's Daylight menu with one more entry: a warrior placed where one of
     theirs is, a placement not required by the action ('require': false)."""
-    b = base_bundle()
-    lib = TypeAdapter(M.LibrarySpec).validate_python(
-        {"kind": "library", "id": "musters", "programs": {"muster": {
-            "verb": "muster", "do": [
-                {"op": "choose", "clearing": {"has": "warrior"}},
-                {"op": "place", "piece": "warrior", "require": False}]}}})
-    entry = TypeAdapter(M.MenuAction).validate_python({"action": "muster"})
-    a = b.faction("alliance")
-    daylight = [s.model_copy(update={"menu": [*s.menu, entry]})
-                if isinstance(s, M.Actions) else s for s in a.turn.daylight]
-    a = a.model_copy(update={"turn": a.turn.model_copy(update={"daylight": daylight})})
-    bundle = dataclasses.replace(b, factions=tuple(a if f.id == "alliance" else f
-                                                   for f in b.factions),
-                                 libraries=(*b.library, lib))
+    bundle = with_menu_entries("alliance", [{"action": "muster"}], {"muster": {
+        "verb": "muster", "do": [{"op": "choose", "clearing": {"has": "warrior"}},
+                                 {"op": "place", "piece": "warrior", "require": False}]}})
     gbuild.compile_core(bundle)
     return bundle
 
@@ -166,23 +126,23 @@ def test_a_draw_bonus_of_a_piece_named_by_id_reads_its_draw_at_row(tmp_path):
     faction["turn"]["evening"].insert(0, {"op": "forage"})
     programs = {"forage": {"do": [{"op": "draw", "count": {"sum": [
         1, {"draw_bonus": ["nest"]}]}}]}}
-    unread = [d.pointer for d in validate([_pack(tmp_path, faction, programs)]).diagnostics
+    unread = [d.pointer for d in validate([herons_pack(tmp_path, faction, programs)]).diagnostics
               if d.code == "FIELD-UNREAD"]
     assert "/pieces/nest/track/draw_at" not in unread
 
 
 def test_a_turn_whose_only_draw_is_a_role_s_then_draws(tmp_path):
     """TURN-NO-DRAW reads the program a choose_role carries out in a hook."""
-    faction = _herons()
+    faction = herons_with_roles()
     for phase in ("birdsong", "evening"):  # (the Eyrie's draws: Law 7.4.1, 7.6.2)
         faction["turn"][phase] = [s for s in faction["turn"][phase]
                                   if s["op"] not in ("draw", "draw_if_hand_empty")]
-    codes = [d.code for d in validate([_pack(tmp_path, faction, {})]).diagnostics]
+    codes = [d.code for d in validate([herons_pack(tmp_path, faction, {})]).diagnostics]
     assert "TURN-NO-DRAW" in codes
     turmoil = faction["hooks"]["turmoil"]
     next(s for s in turmoil if s["op"] == "choose_role")["then"] = "crown"
     programs = {"crown": {"do": [{"op": "tuck", "into": "role"}, {"op": "draw"}]}}
-    codes = [d.code for d in validate([_pack(tmp_path, faction, programs)]).diagnostics]
+    codes = [d.code for d in validate([herons_pack(tmp_path, faction, programs)]).diagnostics]
     assert "TURN-NO-DRAW" not in codes
 
 
@@ -190,20 +150,10 @@ def test_a_turn_whose_only_draw_is_a_role_s_then_draws(tmp_path):
 def raze_bundle():
     """The Alliance's Daylight menu with one more entry: every enemy building and token
     removed where one of its warriors is, the warriors left (an outside author's Raze)."""
-    b = base_bundle()
-    lib = TypeAdapter(M.LibrarySpec).validate_python(
-        {"kind": "library", "id": "razing", "programs": {"raze": {
-            "verb": "raze", "do": [
-                {"op": "choose", "clearing": {"has": "warrior"}},
-                {"op": "remove", "pieces": "enemy", "kinds": ["building", "token"]}]}}})
-    entry = TypeAdapter(M.MenuAction).validate_python({"action": "raze"})
-    a = b.faction("alliance")
-    daylight = [s.model_copy(update={"menu": [*s.menu, entry]})
-                if isinstance(s, M.Actions) else s for s in a.turn.daylight]
-    a = a.model_copy(update={"turn": a.turn.model_copy(update={"daylight": daylight})})
-    bundle = dataclasses.replace(b, factions=tuple(a if f.id == "alliance" else f
-                                                   for f in b.factions),
-                                 libraries=(*b.library, lib))
+    bundle = with_menu_entries("alliance", [{"action": "raze"}], {"raze": {
+        "verb": "raze", "do": [
+            {"op": "choose", "clearing": {"has": "warrior"}},
+            {"op": "remove", "pieces": "enemy", "kinds": ["building", "token"]}]}})
     gbuild.compile_core(bundle)
     return bundle
 

@@ -8,10 +8,10 @@ program, or one that chooses, is a coded, located finding."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 
 import pytest
+from conftest import herons_pack, herons_with_roles
 from pydantic import TypeAdapter
 
 from rootlaw.generator import build as gbuild
@@ -21,7 +21,6 @@ from rootlaw.runtime.game import base_bundle
 from rootlaw.spec import models as M
 from rootlaw.spec.validate import validate
 
-SEM = Path(__file__).resolve().parent / "data" / "semantics"
 ORDERS = [("marquise", "eyrie"), ("eyrie", "alliance", "marquise")]
 
 
@@ -99,28 +98,11 @@ def test_a_then_of_null_takes_the_role_alone(bare_bundle, core_kind):
     assert pos.seat_of(g, "eyrie") == e
 
 
-def _herons() -> dict:
-    """The Eyrie's faction file as a faction of a pack's own (its ids its own)."""
-    text = (SEM / "role-then-unknown.json").read_text(encoding="utf-8")
-    for old, new in (("bird-warrior", "heron-warrior"), ("roost", "nest"),
-                     ("loyal-vizier", "heron-vizier"), ("lords-of-the-forest", "marsh-lords"),
-                     ("disdain-for-trade", "heron-disdain"), ("charismatic-recruits", "heron-call"),
-                     ("commander-extra-hit", "heron-strike"), ("despot-trophies", "heron-spoils")):
-        text = text.replace(f'"{old}"', f'"{new}"')
-    return json.loads(text)
-
-
 def _pack(tmp_path: Path, then: str, programs: dict) -> list[tuple[str, str, str]]:
-    faction = _herons()
+    faction = herons_with_roles()
     faction["setup"][1]["then"] = then
-    (tmp_path / "herons.json").write_text(json.dumps(faction), encoding="utf-8")
-    (tmp_path / "library.json").write_text(json.dumps(
-        {"kind": "library", "id": "rites", "programs": programs}), encoding="utf-8")
-    (tmp_path / "pack.json").write_text(json.dumps(
-        {"kind": "pack", "id": "herons", "name": "Herons", "version": "1",
-         "requires": ["base"], "content": ["library.json", "herons.json"]}),
-        encoding="utf-8")
-    return [(d.code, d.pointer, d.message) for d in validate([tmp_path]).diagnostics
+    return [(d.code, d.pointer, d.message)
+            for d in validate([herons_pack(tmp_path, faction, programs)]).diagnostics
             if d.severity == "error"]
 
 
@@ -140,20 +122,14 @@ def test_a_then_that_chooses_is_located_at_it(tmp_path):
 
 def test_a_tuck_into_the_role_of_a_faction_without_roles_is_located(tmp_path):
     """The part 'tuck' into 'role' reads the faction's roles (PROGRAM-USE without)."""
-    faction = _herons()
+    faction = herons_with_roles()
     faction["setup"] = faction["setup"][:1] + [{"op": "tuck_them"}]
     faction["hooks"]["turmoil"] = [x for x in faction["hooks"]["turmoil"]
                                    if x["op"] != "choose_role"]
     faction.pop("roles")
-    (tmp_path / "herons.json").write_text(json.dumps(faction), encoding="utf-8")
-    (tmp_path / "library.json").write_text(json.dumps(
-        {"kind": "library", "id": "rites", "programs": {
-            "tuck_them": {"do": [{"op": "tuck", "into": "role"}]}}}), encoding="utf-8")
-    (tmp_path / "pack.json").write_text(json.dumps(
-        {"kind": "pack", "id": "herons", "name": "Herons", "version": "1",
-         "requires": ["base"], "content": ["library.json", "herons.json"]}),
-        encoding="utf-8")
-    found = [(d.code, d.pointer, d.message) for d in validate([tmp_path]).diagnostics
+    pack = herons_pack(tmp_path, faction, {
+        "tuck_them": {"do": [{"op": "tuck", "into": "role"}]}})
+    found = [(d.code, d.pointer, d.message) for d in validate([pack]).diagnostics
              if d.severity == "error"]
     assert [(c, p) for c, p, _ in found] == [("PROGRAM-USE", "/setup/1")]
     assert "has no roles" in found[0][2]

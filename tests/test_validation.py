@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import herons_pack
 
 from rootlaw.runtime.cli import main
 from rootlaw.spec import BASE_PACK, SpecError, resolve
@@ -468,19 +469,13 @@ def test_a_draw_in_a_menu_s_program_or_inside_an_if_is_a_draw(tmp_path, where):
         prog = {"do": [{"op": "if", "if": {"none_on_map": "nest"},
                         "then": [{"op": "draw", "count": 2}],
                         "else": [{"op": "draw", "count": 1}]}]}
-    (tmp_path / "herons.json").write_text(json.dumps(doc), encoding="utf-8")
-    (tmp_path / "library.json").write_text(json.dumps(
-        {"kind": "library", "id": "herons-rites", "programs": {"forage": prog}}),
-        encoding="utf-8")
-    (tmp_path / "pack.json").write_text(json.dumps(
-        {"kind": "pack", "id": "herons", "name": "Herons", "version": "1",
-         "requires": ["base"], "content": ["library.json", "herons.json"]}),
-        encoding="utf-8")
-    codes = [d.code for d in validate([tmp_path]).diagnostics]
+    codes = [d.code for d in validate([herons_pack(tmp_path, doc, {"forage": prog})])
+             .diagnostics]
     assert "TURN-NO-DRAW" not in codes, codes
     doc["turn"] = json.loads((SEM / "turn-no-draw.json").read_text(encoding="utf-8"))["turn"]
-    (tmp_path / "herons.json").write_text(json.dumps(doc), encoding="utf-8")
-    assert "TURN-NO-DRAW" in [d.code for d in validate([tmp_path]).diagnostics]
+    codes = [d.code for d in validate([herons_pack(tmp_path, doc, {"forage": prog})])
+             .diagnostics]
+    assert "TURN-NO-DRAW" in codes
 
 
 @pytest.mark.parametrize("named", ["ids", "param"])
@@ -502,17 +497,9 @@ def test_tokens_placed_by_suit_and_scored_read_their_suit_and_vp(tmp_path, named
         prog["params"] = {"posts": "pieces"}
     entry = {"action": "trade", **({"posts": posts} if named == "param" else {})}
     doc["turn"]["daylight"][1]["menu"].append(entry)
-    (tmp_path / "library.json").write_text(json.dumps(
-        {"kind": "library", "id": "herons-rites", "programs": {"trade": prog}}),
-        encoding="utf-8")
-    (tmp_path / "pack.json").write_text(json.dumps(
-        {"kind": "pack", "id": "herons", "name": "Herons", "version": "1",
-         "requires": ["base"], "content": ["library.json", "herons.json"]}),
-        encoding="utf-8")
 
     def unread() -> list[str]:
-        (tmp_path / "herons.json").write_text(json.dumps(doc), encoding="utf-8")
-        found = validate([tmp_path]).diagnostics
+        found = validate([herons_pack(tmp_path, doc, {"trade": prog})]).diagnostics
         assert not [d for d in found if d.severity == "error"], found
         return [d.pointer for d in found if d.code == "FIELD-UNREAD" and "post" in d.pointer]
 
@@ -535,17 +522,10 @@ def test_a_cycle_its_pack_s_programs_name_by_id_is_moved_and_read(tmp_path):
                     {"op": "choose", "clearing": {"has": "nest"}},
                     {"op": "score", "vp": {"if": {"at_stage": "high", "cycle": "tide"},
                                            "then": 1}}]}}
-    (tmp_path / "library.json").write_text(json.dumps(
-        {"kind": "library", "id": "herons-rites", "programs": programs}), encoding="utf-8")
-    (tmp_path / "pack.json").write_text(json.dumps(
-        {"kind": "pack", "id": "herons", "name": "Herons", "version": "1",
-         "requires": ["base"], "content": ["library.json", "herons.json"]}),
-        encoding="utf-8")
 
     def stuck() -> list[str]:
-        (tmp_path / "herons.json").write_text(json.dumps(doc), encoding="utf-8")
-        return [d.message for d in validate([tmp_path]).diagnostics
-                if d.code == "CYCLE-STUCK"]
+        return [d.message for d in validate([herons_pack(tmp_path, doc, programs)])
+                .diagnostics if d.code == "CYCLE-STUCK"]
 
     assert stuck() == []
     doc["turn"]["evening"].pop(0)
