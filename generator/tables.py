@@ -59,7 +59,8 @@ COLUMN_ACTIONS = ("program", "move", "battle")
 ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "battle_removal_vp", "exclusive_placement", "trigger_cost",
                  "ignore_ambush_as_attacker", "effect", "trigger",
-                 "defender_takes_high_roll", "rule_with", "ignore_first_hit")
+                 "defender_takes_high_roll", "rule_with", "ignore_first_hit",
+                 "rivers_are_paths", "move_ignores_rule", "river_move_ignores_rule")
 # The kinds from this index on are read only by code emitted where a bundle uses them:
 # a bundle using none keeps the ability tables' rows as wide as before they were (the
 # table's layout, which the compiled core's speed is sensitive to: docs/design.md).
@@ -600,7 +601,7 @@ def table_kinds(ab, pidx: dict[str, int] | None) -> list[tuple[str, int | None]]
     10.2.4); a 'battle' is one kind per modifier it makes (models.Battle.modifiers), a
     'numbers' one per number it changes (models.Numbers.modifiers);
     every other ability is its own kind."""
-    if isinstance(ab, (M.Battle, M.Numbers)):
+    if isinstance(ab, (M.Battle, M.Numbers, M.Moving)):
         return [(kind, value) for kind, value in ab.modifiers()]
     if isinstance(ab, M.Trigger) and ab.cost != "none":
         return [("trigger", None), ("trigger_cost", None)]
@@ -825,12 +826,19 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     L = max([len(f.columns) for f in factions] + [1])
     R = max([len(f.roles) for f in factions] + [1])
 
-    # ---- directed edges (paths both ways), in a stable order
+    # ---- directed edges (paths both ways), in a stable order; where content treats
+    # rivers as paths for someone (models.Moving), the rivers that are not paths too,
+    # after them (a bundle without keeps its edges, and its action numbers, as before)
     edges: list[tuple[int, int]] = []
     for a, b in sorted(m.paths):
         edges.append((cidx[a], cidx[b]))
         edges.append((cidx[b], cidx[a]))
     edges.sort()
+    path_edges = set(edges)
+    river_edges = {(cidx[a], cidx[b]) for a, b in m.rivers} | \
+        {(cidx[b], cidx[a]) for a, b in m.rivers}
+    if "rivers_are_paths" in t.uses.abilities:
+        edges += sorted(river_edges - path_edges)
     E = len(edges)
 
     consts = t.consts
@@ -883,11 +891,15 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         opp[cidx[b]] = cidx[a]
     t.put("OPPOSITE", opp)
     adj = [0] * (C * C)
-    for a, b in edges:
+    for a, b in path_edges:
         adj[a * C + b] = 1
     t.put("ADJ", adj)
     t.put("EDGE_FROM", [a for a, _ in edges])
     t.put("EDGE_TO", [b for _, b in edges])
+    if {"rivers_are_paths", "river_move_ignores_rule"} & set(t.uses.abilities):
+        # (only where content reads them: Law 2.3's rivers, for moves along them)
+        t.put("EDGE_PATH", [int(e in path_edges) for e in edges])
+        t.put("EDGE_RIVER", [int(e in river_edges) for e in edges])
     # Forests (Law 2.4): the clearings each touches are FOREST_LIST[FOREST_RANGE[f] ..
     # FOREST_RANGE[f + 1] - 1].
     forest_range, forest_list = [0], []

@@ -562,6 +562,43 @@ class ExclusivePlacement(_Ability):
     token: Ident
 
 
+class Moving(_Ability):
+    """How moving (Law 4.2) goes otherwise for the holder: rivers are paths for its
+    moves ('rivers_are_paths': Law 2.3, "rivers ... can be treated as paths if explicitly
+    instructed"; 11.2.2, Swimmers; the Exiles and Partisans deck's Boat Builders), and
+    moves that need no rule of the origin or the destination ('ignore_rule': 'always',
+    13.2.3, Nimble, and Corvid Planners; 'rivers', along a river only, 11.2.2: "may move
+    along rivers regardless of who rules").  Two such abilities of one holder (a
+    faction's and a card's) both hold.  Rivers are paths for the holder's moves only: a
+    rule that asks for adjacency (a path, Law 2.3) still reads the paths (the Law says
+    no more, and its only users are moves)."""
+
+    kind: Literal["moving"]
+    rivers_are_paths: bool = False
+    """The holder may move along rivers as along paths (Law 2.3)."""
+    ignore_rule: Literal["never", "rivers", "always"] = "never"
+    """Moves of the holder's that need no rule of origin or destination (Law 4.2):
+    'always' (13.2.3, Nimble), 'rivers' only a move along a river (11.2.2, Swimmers)."""
+
+    @model_validator(mode="after")
+    def _says_something(self) -> Moving:
+        if not self.modifiers():
+            raise Err("VALUE-INVALID", ("kind",), "a 'moving' ability changes a move: "
+                      "'rivers_are_paths': true, or 'ignore_rule' ('always' or 'rivers'), "
+                      "or both")
+        return self
+
+    def modifiers(self) -> list[tuple[str, int]]:
+        """What this ability changes, as the core's ability kinds (one each)."""
+        out: list[tuple[str, int]] = []
+        if self.rivers_are_paths:
+            out.append(("rivers_are_paths", 1))
+        if self.ignore_rule != "never":
+            out.append(("move_ignores_rule" if self.ignore_rule == "always"
+                        else "river_move_ignores_rule", 1))
+        return out
+
+
 class BattleAttacking(Strict):
     """What changes in the battles the holder initiates."""
 
@@ -819,7 +856,7 @@ def rescue_trigger(token: str, **ids: Any) -> dict:
 
 Ability = Annotated[
     (
-        Rule | Numbers | Battle | ExclusivePlacement | Effect | Trigger
+        Rule | Numbers | Battle | ExclusivePlacement | Moving | Effect | Trigger
     ),
     Field(discriminator="kind"),
 ]
