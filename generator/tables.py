@@ -60,7 +60,8 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "battle_removal_vp", "exclusive_placement", "trigger_cost",
                  "ignore_ambush_as_attacker", "effect", "trigger",
                  "defender_takes_high_roll", "rule_with", "ignore_first_hit",
-                 "rivers_are_paths", "move_ignores_rule", "river_move_ignores_rule")
+                 "rivers_are_paths", "move_ignores_rule", "river_move_ignores_rule",
+                 "item_vp_extra")
 # The kinds from this index on are read only by code emitted where a bundle uses them:
 # a bundle using none keeps the ability tables' rows as wide as before they were (the
 # table's layout, which the compiled core's speed is sensitive to: docs/design.md).

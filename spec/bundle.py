@@ -398,7 +398,8 @@ def _with_effect_op_dumps(doc: DeckSpec | FactionSpec, dumped: dict) -> dict:
                 d.clear()
                 d.update({"kind": RESCUE_KIND, "id": a.id, "name": a.name, "law": a.law,
                           "token": token})
-            elif isinstance(a, Numbers) and len(a.modifiers()) == 1:
+            elif isinstance(a, Numbers) and len(a.modifiers()) == 1 and \
+                    a.modifiers()[0][0] in NUMBER_KINDS:
                 # Likewise a 'numbers' ability of one number (models.NUMBER_KINDS).
                 _numbers_dump(a, d)
     return dumped

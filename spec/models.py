@@ -504,9 +504,10 @@ NUMBER_KINDS: dict[str, tuple[str, str]] = {
 
 class Numbers(_Ability):
     """Numbers of the Law that are otherwise for the holder: the VP a crafted item
-    scores ('item_vp', instead of the printed value: Law 7.2.3, Disdain for Trade) and
-    the warriors each recruit places ('recruit', instead of one: Law 7.8.2, Charismatic,
-    read by the Decree's recruit column).  One ability may change both.  The first
+    scores ('item_vp', instead of the printed value: Law 7.2.3, Disdain for Trade; and
+    'item_vp_extra' more: Master Engravers) and the warriors each recruit places
+    ('recruit', instead of one: Law 7.8.2, Charismatic, read by the Decree's recruit
+    column).  One ability may change several.  The first
     spellings, one number each, still read: ``item_vp`` (vp), ``recruit_count``
     (count)."""
 
@@ -515,6 +516,12 @@ class Numbers(_Ability):
     """VP each item the holder crafts scores (4.1.2), instead of the card's."""
     recruit: int | None = Field(default=None, ge=1, le=64)
     """Warriors each recruit of the Decree places."""
+    item_vp_extra: int | None = Field(default=None, ge=1, le=100,
+                                      json_schema_extra=ADDED_LATER)
+    """VP more for each item the holder crafts, after 'item_vp' (the Exiles and Partisans
+    deck's Master Engravers: "Whenever you craft an item, score one extra point"; Law
+    14.2.3, Contempt for Trade: such extra points are scored even where an item scores
+    none of its own)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -525,7 +532,7 @@ class Numbers(_Ability):
         key, field = NUMBER_KINDS[kind]
         if key not in data:  # the first spelling's required value
             raise Err("KEY-MISSING", (key,), f"'{kind}' needs '{key}'")
-        for other in ("item_vp", "recruit"):
+        for other in ("item_vp", "recruit", "item_vp_extra"):
             if other in data:
                 raise Err("KEY-UNKNOWN", (other,), f"'{kind}' is said with '{key}' alone, "
                           f"not '{other}' (or write kind 'numbers')")
@@ -541,7 +548,7 @@ class Numbers(_Ability):
     def _says_something(self) -> Numbers:
         if not self.modifiers():
             raise Err("VALUE-INVALID", ("kind",), "a 'numbers' ability changes a number: "
-                      "'item_vp' or 'recruit', or both")
+                      "'item_vp', 'item_vp_extra' or 'recruit', or several")
         return self
 
     def modifiers(self) -> list[tuple[str, int]]:
@@ -552,6 +559,8 @@ class Numbers(_Ability):
             out.append(("item_vp", self.item_vp))
         if self.recruit is not None:
             out.append(("recruit_count", self.recruit))
+        if self.item_vp_extra is not None:
+            out.append(("item_vp_extra", self.item_vp_extra))
         return out
 
 

@@ -87,6 +87,10 @@ def test_a_two_number_ability_hashes_as_itself():
     ({"kind": "numbers", "id": "x", "recruits": 2}, "KEY-UNKNOWN", "/recruits", "recruit"),
     ({"kind": "numbers", "id": "x", "recruit": 0}, "VALUE-INVALID", "/recruit", ""),
     ({"kind": "numbers", "id": "x", "item_vp": -1}, "VALUE-INVALID", "/item_vp", ""),
+    ({"kind": "numbers", "id": "x", "item_vp_extra": 0}, "VALUE-INVALID",
+     "/item_vp_extra", ""),
+    ({"kind": "item_vp", "id": "x", "vp": 1, "item_vp_extra": 1}, "KEY-UNKNOWN",
+     "/item_vp_extra", "'vp'"),
     ({"kind": "item_vp", "id": "x"}, "KEY-MISSING", "/vp", "vp"),
     ({"kind": "recruit_count", "id": "x"}, "KEY-MISSING", "/count", "count"),
     ({"kind": "recruit_count", "id": "x", "count": 2, "recruit": 2}, "KEY-UNKNOWN",
@@ -156,3 +160,73 @@ def test_a_crafted_item_scores_the_abilitys_number(core_kind, order, role, patch
     g.apply("craft anvil")
     assert g.scores[e] == vp
     assert sc.crafted(g, e)["hammer"] == 1
+
+
+# ------------------------------------------------------------- VP more (a card's)
+
+@cache
+def engravers_bundle():
+    """The base game, its deck given Master Engravers (the Exiles and Partisans deck: a
+    persistent card, "Whenever you craft an item, score one extra point")."""
+    import dataclasses
+
+    from rootlaw.runtime.game import base_bundle
+
+    b = base_bundle()
+    card = M.Card.model_validate(
+        {"id": "master-engravers", "name": "Master Engravers", "suit": "mouse",
+         "kind": "persistent", "cost": ["mouse", "mouse"],
+         "abilities": [{"kind": "numbers", "id": "master-engravers", "item_vp_extra": 1}]})
+    bundle = dataclasses.replace(b, deck=b.deck.model_copy(
+        update={"cards": [*b.deck.cards, card]}))
+    gbuild.compile_core(bundle)
+    return bundle
+
+
+def test_vp_more_has_no_first_spelling():
+    """'item_vp_extra' was never its own ability kind: it hashes as written."""
+    ab = ABILITY.validate_python({"kind": "numbers", "id": "x", "item_vp_extra": 1})
+    assert ab.modifiers() == [("item_vp_extra", 1)]
+    deck = engravers_bundle().canonical()["deck"]
+    card = next(c for c in deck["cards"] if c["id"] == "master-engravers")
+    assert card["abilities"][0]["kind"] == "numbers"
+    assert card["abilities"][0]["item_vp_extra"] == 1
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("role, engraved, vp", [
+    ("despot", True, 2), ("builder", True, 3), ("despot", False, 1)])
+def test_a_card_adds_vp_to_each_item_crafted(core_kind, order, role, engraved, vp):
+    """Master Engravers in the Eyrie's play area: each item it crafts scores one VP more,
+    after Disdain for Trade (Law 7.2.3: 1, so 2; the Builder ignores it, Law 7.8.1: the
+    anvil's printed 2, so 3)."""
+    g = past_setup(order, bundle=engravers_bundle(), pure=core_kind == "pure", clear=True,
+                   empty_hands=True)
+    assert g.compiled == (core_kind == "compiled")
+    e = g.factions.index("eyrie")
+    sc.set_role(g, e, role)
+    for col in sc.columns_of(g, e):
+        sc.set_column(g, e, col, [])
+    sc.set_column(g, e, "recruit", [FOX])
+    sc.set_hand(g, e, ["anvil"])
+    sc.set_play_area(g, e, ["master-engravers"] if engraved else [])
+    sc.put(g, "1", "roost", 1)
+    sc.set_vp(g, e, 0)
+    sc.goto(g, "eyrie", "daylight")
+    g.apply("craft anvil")
+    assert g.scores[e] == vp
+
+
+@pytest.mark.parametrize("order", ORDERS[:2])
+def test_the_card_adds_for_its_holder_alone(core_kind, order):
+    """The card in the Eyrie's play area; the Marquise crafts the anvil: its printed 2."""
+    g = past_setup(order, bundle=engravers_bundle(), pure=core_kind == "pure", clear=True,
+                   empty_hands=True)
+    m, e = g.factions.index("marquise"), g.factions.index("eyrie")
+    sc.set_play_area(g, e, ["master-engravers"])
+    sc.set_hand(g, m, ["anvil"])
+    sc.put(g, "1", "workshop", 1)
+    sc.set_vp(g, m, 0)
+    sc.goto(g, "marquise", "daylight")
+    g.apply("craft anvil")
+    assert g.scores[m] == 2
