@@ -848,9 +848,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                   FOX=0, RABBIT=1, MOUSE=2, BIRD=3, ANY=ANY,
                   PK_WARRIOR=0, PK_BUILDING=1, PK_TOKEN=2,
                   COUNT_ANY=COUNT_ANY, COUNT_BOX=COUNT_BOX, ANY_NUMBER=ANY_NUMBER)
-    # (the ability kinds the tables have rows for: late ones only where used)
-    late = set(t.uses.abilities) & set(ABILITY_KINDS[LATE_ABILITY_KINDS:])
-    kinds = ABILITY_KINDS if late else ABILITY_KINDS[:LATE_ABILITY_KINDS]
+    # (the ability kinds the tables have rows for: late ones only up to the last one
+    # used, so a bundle's rows are as wide as before later kinds were added)
+    late = [ABILITY_KINDS.index(k) for k in t.uses.abilities
+            if k in ABILITY_KINDS[LATE_ABILITY_KINDS:]]
+    kinds = ABILITY_KINDS[:max(late) + 1] if late else ABILITY_KINDS[:LATE_ABILITY_KINDS]
     for prefix, codes in (("CK", CARD_KINDS), ("OP", STEP_OPS), ("MA", MENU_ACTIONS),
                           ("CA", COLUMN_ACTIONS), ("AB", kinds)):
         for i, code in enumerate(codes):
