@@ -1623,6 +1623,12 @@ def _apply_step_part(part, r: _Resolver, code: _Code, inst: Instance,
     test = "self.in_columns(p, d)" if at == "COLUMNS" else f"self.s[S_CARD_LOC + d] == {at}"
     if at.startswith("LOC_ZONE"):
         inst.uses.add("zones")
+    if part.except_suit is not None:
+        # All but one suit's cards (birds are not foxes: the Partisans).
+        return ["        for d in range(N):", f"            if {test} and \\",
+                "                    self.t[T_DEF_SUIT + self.t[T_CARD_DEF + d]] != "
+                f"{SUITS.index(part.except_suit)}:",
+                "                self.discard(d)"]
     if part.matching is None:
         return ["        for d in range(N):", f"            if {test}:",
                 "                self.discard(d)"]
@@ -1829,14 +1835,29 @@ def compile_hit_condition(cond, k: int, where: str, holder: M.FactionSpec | None
     the battle clearing c for its holder p: the method ``first_hit_holds_<k>(p, c)``
     (1: the first hit p takes is ignored, Law 15.2.4), and the helpers its values call.
     No condition: always."""
-    inst = Instance(k, where, -1, "", "none", -1, tag=f"hit_{k}")
+    return _battle_condition(cond, f"first_hit_holds_{k}", f"hit_{k}", k, where, holder,
+                             pidx, "whether the first hit p takes in battle in c is ignored")
+
+
+def compile_effect_condition(cond, k: int, where: str, holder: M.FactionSpec | None,
+                             pidx: dict[str, int]) -> str:
+    """An effect's 'when' (models.Effect.when), read of the battle clearing c for the
+    player p who would use it: the method ``effect_when_<k>(p, c)`` (1: offered)."""
+    return _battle_condition(cond, f"effect_when_{k}", f"when_{k}", k, where, holder, pidx,
+                             "whether p may use the effect in battle in c")
+
+
+def _battle_condition(cond, name: str, tag: str, k: int, where: str,
+                      holder: M.FactionSpec | None, pidx: dict[str, int], what: str) -> str:
+    """A condition of an ability read of the battle clearing c for p: the method
+    ``name(p, c)`` and the helpers its values call (no condition: always)."""
+    inst = Instance(k, where, -1, "", "none", -1, tag=tag)
     r = _Resolver(where, {}, holder, pidx)
     code = _Code(inst, r, hoisting=False)
     expr = "1" if cond is None else _condition(cond, code, "c")
     method = ["    @cython.cfunc", "    @cython.exceptval(check=False)",
-              f"    def first_hit_holds_{k}(self, p: i64, c: i64) -> i64:",
-              f'        """{where}: whether the first hit p takes in battle in c is '
-              'ignored."""',
+              f"    def {name}(self, p: i64, c: i64) -> i64:",
+              f'        """{where}: {what}."""',
               f"        return 1 if {'0' if expr == NEVER else expr} else 0"]
     return "\n\n".join(["\n".join(method), *inst.helpers])
 

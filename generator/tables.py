@@ -18,6 +18,7 @@ from rootlaw.spec import models as M
 from .programs import (
     ProgramError,
     compile_column_use,
+    compile_effect_condition,
     compile_effect_part,
     compile_hit_condition,
     compile_menu_where,
@@ -738,6 +739,7 @@ class Tables:
     first_hits: list = field(default_factory=list)  # the conditions of 'taking' (its
     #                                                 'ignore_first'), compiled
     per_piece: bool = False  # a trigger runs for each piece removed (Law 15.2.5)
+    effect_whens: list = field(default_factory=list)  # effects' 'when', compiled
 
     def put(self, name: str, values: list[int]) -> None:
         # Each table starts on a cache line (8 int64s): a table's size elsewhere does not
@@ -1389,6 +1391,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     u_cols: dict[str, list[int]] = {k: [] for k in (
         "SRC_KIND", "SRC", "TIMING", "SIDE", "MANDATORY", "COST", "TARGET", "START", "END",
         "ROLES", "PRE", "PRE_ARG")}
+    if any(e[2].when is not None for e in effects):
+        u_cols["WHEN"] = []  # (a column only where an effect has a 'when')
     def holder_zones(src_kind: int, src: int) -> dict:
         """A faction's zones and boxes, and the faction, for its abilities' programs
         (cards have none)."""
@@ -1419,6 +1423,15 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                          ("START", start), ("END", end), ("ROLES", roles), ("PRE", pre),
                          ("PRE_ARG", pre_arg)):
             u_cols[key].append(val)
+        if "WHEN" in u_cols:
+            # 1 + the index of its compiled condition (effect_when_<k>); 0: always.
+            when = 0
+            if eff.when is not None:
+                when = len(t.effect_whens) + 1
+                t.effect_whens.append(compile_effect_condition(
+                    eff.when, when - 1, f"effect {eff.id}",
+                    factions[src] if src_kind == 0 else None, pidx))
+            u_cols["WHEN"].append(when)
     for key, col in u_cols.items():
         t.put(f"U_{key}", col or [0])
     timing_u: list[int] = []

@@ -741,6 +741,18 @@ class Effect(_Ability):
     of their warriors, or any clearing."""
     do: list[EffectOp] = Field(min_length=1)
     """The effect program, run op by op."""
+    when: Condition | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """Offered only while this holds, read of the battle clearing as "the clearing"
+    (battle timings only: the Exiles deck's Partisans, "In battle in fox clearings";
+    Law 14.7.1, Bitter, "In battle in your warlord's clearing")."""
+
+    @model_validator(mode="after")
+    def _when_in_battle(self) -> Effect:
+        if self.when is not None and not self.timing.startswith("battle_"):
+            raise Err("VALUE-INVALID", ("when",), "'when' is read of the battle clearing: "
+                      "only an effect of a battle timing ('battle_before_roll', "
+                      f"'battle_after_roll') has one, not one of {self.timing!r}")
+        return self
 
 
 # Field Hospitals' first spelling (Law 6.2.3), an ability kind of its own: the trigger it
@@ -2508,7 +2520,8 @@ class DiscardAllPart(Strict):
     """Discard every card of the actor's in a place (Law 7.7.2: the Decree's cards; a
     faction card goes back to its faction's reserve, a dominance card to the available
     ones, as a discard does), or only those matching the chosen clearing ('matching',
-    birds included, Law 2.1.1: Law 8.2.4's supporters of a removed base's suit)."""
+    birds included, Law 2.1.1: Law 8.2.4's supporters of a removed base's suit), or all
+    but one suit's ('except_suit': the Partisans)."""
 
     op: Literal["discard_all"]
     source: Ref = Field(alias="from")
@@ -2516,6 +2529,16 @@ class DiscardAllPart(Strict):
     matching: Literal["clearing"] | None = Field(default=None, json_schema_extra=ADDED_LATER)
     """Only the cards whose suit matches the chosen clearing (an effect program's: its
     clearing; none: nothing is discarded)."""
+    except_suit: Suit | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Every card but those of this suit, birds discarded too unless it is 'bird' (the
+    Exiles deck's Fox Partisans: "discard all your cards except foxes")."""
+
+    @model_validator(mode="after")
+    def _one_filter(self) -> DiscardAllPart:
+        if self.matching is not None and self.except_suit is not None:
+            raise Err("VALUE-INVALID", ("except_suit",), "'matching' and 'except_suit' "
+                      "are two ways to choose the cards discarded: give one")
+        return self
 
 
 class PutAllPart(Strict):

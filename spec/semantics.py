@@ -1342,15 +1342,19 @@ def _card_piece_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...])
 
 
 def _taking_names(a: Any) -> Iterator[tuple[Loc, str]]:
-    """(where, name) of each name a battle ability's 'taking' condition gives."""
+    """(where, name) of each name an ability's condition gives: a battle ability's
+    'taking' 'holds', an effect's 'when'."""
     if isinstance(a, M.Battle) and a.taking is not None and a.taking.holds is not None:
         for at, name, _ in _condition_refs(a.taking.holds, ("taking", "holds")):
+            yield at, name
+    if isinstance(a, M.Effect) and a.when is not None:
+        for at, name, _ in _condition_refs(a.when, ("when",)):
             yield at, name
 
 
 @check("REF-UNDEF", "error", "faction",
-       "A battle ability's condition ('taking' 'holds') naming a piece the faction does "
-       "not have, or a parameter (an ability has none).", "15.2.4",
+       "A battle ability's condition ('taking' 'holds') or an effect's ('when') naming a "
+       "piece the faction does not have, or a parameter (an ability has none).", "15.2.4",
        example='`{"kind": "battle", "taking": {"ignore_first": true, "holds": {"at_least": '
                '[{"pieces": "relik"}, 1]}}}` with a piece `relic`')
 def _taking_refs(f: M.FactionSpec):
@@ -1365,8 +1369,9 @@ def _taking_refs(f: M.FactionSpec):
 
 
 @check("REF-UNDEF", "error", "bundle",
-       "A card's battle ability whose condition ('taking' 'holds') names a piece: whoever "
-       "holds the card, a card names no faction's pieces.", "15.2.4",
+       "A card's battle ability whose condition ('taking' 'holds') names a piece, or an "
+       "effect whose 'when' does: whoever holds the card, a card names no faction's "
+       "pieces.", "15.2.4",
        example='`{"kind": "battle", "taking": {"ignore_first": true, "holds": {"at_least": '
                '[{"pieces": "relic"}, 1]}}}` on a card')
 def _card_taking_refs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
