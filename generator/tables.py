@@ -62,7 +62,7 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "ignore_ambush_as_attacker", "effect", "trigger",
                  "defender_takes_high_roll", "rule_with", "ignore_first_hit",
                  "rivers_are_paths", "move_ignores_rule", "river_move_ignores_rule",
-                 "item_vp_extra")
+                 "item_vp_extra", "rule_tokens")
 # The kinds from this index on are read only by code emitted where a bundle uses them:
 # a bundle using none keeps the ability tables' rows as wide as before they were (the
 # table's layout, which the compiled core's speed is sensitive to: docs/design.md).
@@ -613,6 +613,8 @@ def table_kinds(ab, pidx: dict[str, int] | None) -> list[tuple[str, int | None]]
     if ab.with_:
         mask = sum(1 << pidx[x] for x in ab.with_) if pidx is not None else 0
         out.append(("rule_with", mask))
+    if ab.tokens:
+        out.append(("rule_tokens", ab.tokens))
     return out
 
 

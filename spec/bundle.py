@@ -382,7 +382,7 @@ def _with_effect_op_dumps(doc: DeckSpec | FactionSpec, dumped: dict) -> dict:
                 dumps[j] = {"op": "trim_zone", "zone": part.zone}
     for abilities, dumps in holders:
         for a, d in zip(abilities, dumps, strict=True):
-            if isinstance(a, Rule) and a.rules_ties() and not a.with_:
+            if isinstance(a, Rule) and a.rules_ties() and not a.with_ and not a.tokens:
                 # One rule, two spellings: {"kind": "rule", "ties": true} hashes as the
                 # 'rule_ties' it was first written as.
                 d["kind"] = "rule_ties"

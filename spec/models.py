@@ -468,7 +468,8 @@ class Rule(_Ability):
     """Who rules a clearing beyond Law 2.5's most warriors and buildings: you rule the
     clearings where you tie for the most if you have a piece there ('ties': Law 7.2.2,
     Lords of the Forest), and every clearing where you have any of these pieces, whoever
-    has more ('with': Law 10.2.4, Pilgrims, which overrides another's 'ties').
+    has more ('with': Law 10.2.4, Pilgrims, which overrides another's 'ties'); your
+    tokens count toward rule ('tokens': Soup Kitchens).
     'rule_ties' is the first spelling of ``{"kind": "rule", "ties": true}``."""
 
     # (A dump by field name, 'with_', reads back as well as the key 'with'.)
@@ -482,12 +483,17 @@ class Rule(_Ability):
                                json_schema_extra=ADDED_LATER)
     """Your pieces any one of which in a clearing makes you rule it (Law 10.2.4's
     gardens)."""
+    tokens: int = Field(default=0, ge=0, le=10, json_schema_extra=ADDED_LATER)
+    """Your tokens count toward rule (Law 2.5 counts warriors and buildings), each as
+    this many pieces (the Exiles deck's Soup Kitchens: "Your tokens now count towards
+    rule, and each of your tokens counts twice", 2); 0: they do not."""
 
     @model_validator(mode="after")
     def _says_something(self) -> Rule:
-        if self.kind == "rule" and not self.ties and not self.with_:
+        if self.kind == "rule" and not self.ties and not self.with_ and not self.tokens:
             raise Err("VALUE-INVALID", ("ties",), "a 'rule' ability says how you rule: "
-                      "'ties': true, or 'with' pieces, or both")
+                      "'ties': true, 'with' pieces, or 'tokens' (what each counts), or "
+                      "several")
         return self
 
     def rules_ties(self) -> bool:
