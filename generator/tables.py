@@ -76,7 +76,7 @@ TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdso
            "daylight", "evening", "battle_before_roll", "battle_after_roll")
 TARGETS = ("none", "other_player", "other_player_with_cards", "own_warrior", "clearing")
 SIDES = ("attacker", "defender", "any")
-TRIGGER_EVENTS = ("pieces_removed", "warriors_moved_in")
+TRIGGER_EVENTS = ("pieces_removed", "warriors_moved_in", "item_crafted")
 
 # Action types of the fixed action space, in order.  Each has a parameter shape.
 # Menu entries reuse a type where the parameter means the same: recruit_at is
@@ -742,6 +742,7 @@ class Tables:
     #                                                 'ignore_first'), compiled
     per_piece: bool = False  # a trigger runs for each piece removed (Law 15.2.5)
     effect_whens: list = field(default_factory=list)  # effects' 'when', compiled
+    item_triggers: bool = False  # a trigger reacts to an item crafted (Murine Broker)
 
     def put(self, name: str, values: list[int]) -> None:
         # Each table starts on a cache line (8 int64s): a table's size elsewhere does not
@@ -1471,6 +1472,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     for key, col in trig_cols.items():
         t.put(f"TRIG_{key}", col or [0])
     t.per_piece = any(trig.per_piece for _, _, trig, _ in triggers)
+    t.item_triggers = any(trig.on == "item_crafted" for _, _, trig, _ in triggers)
     oncraft: list[int] = []
     for di, d in enumerate(defs):
         card = d["card"]

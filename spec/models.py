@@ -784,18 +784,20 @@ class Trigger(_Ability):
     (models.rescue_trigger)."""
 
     kind: Literal["trigger", "rescue_removed_warriors"]
-    on: Literal["pieces_removed", "warriors_moved_in"]
+    on: Literal["pieces_removed", "warriors_moved_in", "item_crafted"]
     """pieces_removed: some of your 'pieces' were removed from a clearing;
-    warriors_moved_in: warriors moved into a clearing holding your 'token'."""
+    warriors_moved_in: warriors moved into a clearing holding your 'token'; item_crafted:
+    a player crafted an item (Law 4.1.2; the Exiles deck's Murine Broker, "Whenever
+    another player crafts an item, draw a card"), the program's clearing none."""
     pieces: list[Ident] = []
     """pieces_removed: which of your pieces ('warrior': the holder's warriors, whoever
     holds it, a card's holder too)."""
     token: Ident | None = None
     """warriors_moved_in: the token the clearing must hold."""
     by: Literal["enemy", "any"] = "enemy"
-    """Whose removal or move counts: another player's only, or anyone's."""
+    """Whose removal, move or craft counts: another player's only, or anyone's."""
     actor: Literal["self", "other"] = "self"
-    """Who carries out the program: you, or the player who removed or moved."""
+    """Who carries out the program: you, or the player who removed, moved or crafted."""
     in_battle: Literal["defending", "attacking"] | None = Field(
         default=None, json_schema_extra=ADDED_LATER)
     """pieces_removed: only pieces removed in a battle in which you are this side (Law
@@ -817,6 +819,13 @@ class Trigger(_Ability):
 
     @model_validator(mode="after")
     def _cost_paid_by_the_holder(self) -> Trigger:
+        if self.on == "item_crafted":
+            for key, given in (("pieces", self.pieces), ("token", self.token),
+                               ("in_battle", self.in_battle)):
+                if given:
+                    raise Err("VALUE-INVALID", (key,), f"a trigger on 'item_crafted' has "
+                              f"no {key!r}: it reacts to any item crafted (by another "
+                              "player, or, 'by': 'any', by anyone)")
         if self.cost != "none" and self.actor != "self":
             raise Err("VALUE-INVALID", ("cost",), "a trigger's cost is paid by its holder, "
                       "who carries out its program: 'actor' is 'self' with a 'cost'")
