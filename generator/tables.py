@@ -62,7 +62,7 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "ignore_ambush_as_attacker", "effect", "trigger",
                  "defender_takes_high_roll", "rule_with", "ignore_first_hit",
                  "rivers_are_paths", "move_ignores_rule", "river_move_ignores_rule",
-                 "item_vp_extra", "rule_tokens")
+                 "item_vp_extra", "rule_tokens", "crafting_adjacent")
 # The kinds from this index on are read only by code emitted where a bundle uses them:
 # a bundle using none keeps the ability tables' rows as wide as before they were (the
 # table's layout, which the compiled core's speed is sensitive to: docs/design.md).
@@ -845,6 +845,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         {(cidx[b], cidx[a]) for a, b in m.rivers}
     if "rivers_are_paths" in t.uses.abilities:
         edges += sorted(river_edges - path_edges)
+    if "crafting_adjacent" in t.uses.abilities:
+        # (any two clearings may hold someone's crafting pieces: every pair, after them)
+        edges += sorted({(a, b) for a in range(C) for b in range(C) if a != b} - set(edges))
     E = len(edges)
 
     consts = t.consts
@@ -904,7 +907,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("ADJ", adj)
     t.put("EDGE_FROM", [a for a, _ in edges])
     t.put("EDGE_TO", [b for _, b in edges])
-    if {"rivers_are_paths", "river_move_ignores_rule"} & set(t.uses.abilities):
+    if {"rivers_are_paths", "river_move_ignores_rule", "crafting_adjacent"} & \
+            set(t.uses.abilities):
         # (only where content reads them: Law 2.3's rivers, for moves along them)
         t.put("EDGE_PATH", [int(e in path_edges) for e in edges])
         t.put("EDGE_RIVER", [int(e in river_edges) for e in edges])
@@ -965,6 +969,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                               for f in factions])
     crafting = [[pidx[x] for x in M.crafting_pieces(f)] for f in factions]
     t.put("FACTION_CRAFTING", [cps[0] if cps else -1 for cps in crafting])
+    if "crafting_adjacent" in t.uses.abilities:
+        # Every crafting piece of each faction (a bitmask): Tunnels' clearings.
+        t.put("FACTION_CRAFT_PIECES", [sum(1 << x for x in cps) for cps in crafting])
     # Several crafting pieces (Law 10.2.1): their bitmask, and the cycle whose stage's
     # suit a piece's printed suit must be (-1: any); the core reads them only then.
     consts["CRAFT_MULTI"] = int(any(isinstance(f.crafting_piece, M.CraftingPieces)

@@ -583,7 +583,8 @@ class Moving(_Ability):
     instructed"; 11.2.2, Swimmers; the Exiles and Partisans deck's Boat Builders), and
     moves that need no rule of the origin or the destination ('ignore_rule': 'always',
     13.2.3, Nimble, and Corvid Planners; 'rivers', along a river only, 11.2.2: "may move
-    along rivers regardless of who rules").  Two such abilities of one holder (a
+    along rivers regardless of who rules"), and clearings with its crafting pieces
+    adjacent ('crafting_adjacent': Tunnels).  Two such abilities of one holder (a
     faction's and a card's) both hold.  Rivers are paths for the holder's moves only: a
     rule that asks for adjacency (a path, Law 2.3) still reads the paths (the Law says
     no more, and its only users are moves)."""
@@ -594,13 +595,17 @@ class Moving(_Ability):
     ignore_rule: Literal["never", "rivers", "always"] = "never"
     """Moves of the holder's that need no rule of origin or destination (Law 4.2):
     'always' (13.2.3, Nimble), 'rivers' only a move along a river (11.2.2, Swimmers)."""
+    crafting_adjacent: bool = False
+    """Any two clearings holding the holder's crafting pieces are adjacent for its moves
+    (the Exiles deck's Tunnels: "You treat clearings with any of your crafting pieces as
+    adjacent")."""
 
     @model_validator(mode="after")
     def _says_something(self) -> Moving:
         if not self.modifiers():
             raise Err("VALUE-INVALID", ("kind",), "a 'moving' ability changes a move: "
-                      "'rivers_are_paths': true, or 'ignore_rule' ('always' or 'rivers'), "
-                      "or both")
+                      "'rivers_are_paths': true, 'ignore_rule' ('always' or 'rivers'), "
+                      "'crafting_adjacent': true, or several")
         return self
 
     def modifiers(self) -> list[tuple[str, int]]:
@@ -611,6 +616,8 @@ class Moving(_Ability):
         if self.ignore_rule != "never":
             out.append(("move_ignores_rule" if self.ignore_rule == "always"
                         else "river_move_ignores_rule", 1))
+        if self.crafting_adjacent:
+            out.append(("crafting_adjacent", 1))
         return out
 
 

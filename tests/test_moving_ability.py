@@ -159,3 +159,26 @@ def test_swimmers_move_along_rivers_whoever_rules(order, core_kind):
     got = moves(g)
     assert {"move 10->5 x1", "move 10->11 x1"} <= got  # rivers, ruled by the Eyrie
     assert "move 10->12 x1" not in got and "move 10->1 x1" not in got  # paths: rule
+
+
+# ------------------------------------------------------------- crafting pieces
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("held", [False, True])
+def test_tunnels_join_the_holders_crafting_clearings(order, core_kind, held):
+    """Tunnels (a persistent card): clearings with the holder's crafting pieces are
+    adjacent for its moves.  The Marquise's workshops in 1 and 3 (no path between them):
+    with the card in her play area she may move 1->3; 1->2 (no workshop in 2) stays
+    shut, and the Law's paths stay open."""
+    bundle = bundle_with(cards=(("tunnels", (("crafting_adjacent", True),)),))
+    g = at_daylight(bundle, order, core_kind,
+                    {"1": {"cat-warrior": 2, "workshop": 1}, "3": {"workshop": 1}})
+    if held:
+        position.set_play_area(g, order.index("marquise"), ["tunnels"])
+        position.goto(g, "marquise", "daylight")
+    got = moves(g)
+    assert ("move 1->3 x2" in got) == held
+    assert "move 1->2 x1" not in got and "move 1->5 x1" in got
+    if held:
+        g.apply("move 1->3 x2")
+        assert g.piece_counts()["3"]["cat-warrior"] == 2
