@@ -52,3 +52,64 @@ def test_no_leak_with_the_deck(capsys):
     assert main(["check", "--hidden", "--pack", str(PACK), "--deck", "exiles-partisans",
                  "--games", "6"]) == 0
     assert "no leak" in capsys.readouterr().out
+
+
+# ------------------------------------------ the cards older parts say, in play
+
+ORDERS = [("marquise", "eyrie"), ("eyrie", "marquise"), ("alliance", "eyrie", "marquise")]
+
+
+def deck_game(order, core_kind):
+    from conftest import past_setup
+
+    from rootlaw.generator import build as gbuild
+    from rootlaw.spec import resolve
+
+    bundle = resolve([PACK], deck_id="exiles-partisans")
+    gbuild.compile_core(bundle)
+    g = past_setup(order, bundle=bundle, pure=core_kind == "pure", clear=True,
+                   empty_hands=True)
+    assert g.compiled == (core_kind == "compiled")
+    return g
+
+
+import pytest  # noqa: E402
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("used", [True, False])
+def test_charm_offensive_draws_and_another_scores(core_kind, order, used):
+    """"At start of Evening, may draw a card and choose another player to score one
+    point" (Law 1.4.1: before anything else in Evening)."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    m, e = g.factions.index("marquise"), g.factions.index("eyrie")
+    sc.set_play_area(g, m, ["charm-offensive"])
+    sc.set_vp(g, e, 0)
+    sc.goto(g, "marquise", "daylight")
+    while g.phase == "daylight":  # her Daylight declined, through the turn flow
+        g.apply("done")
+    assert g.phase == "evening" and g.decision == "phase_start" and g.to_play == m
+    assert "use charm-offensive on eyrie" in g.legal()
+    g.apply("use charm-offensive on eyrie" if used else "done")
+    # The card's draw, then her Evening's own (it goes on by itself: nothing to decide).
+    assert len(g.hand(m)) == 1 + used and g.scores[e] == used
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_swap_meet_takes_at_random_and_gives_back(core_kind, order):
+    """"Once in Birdsong, may take a random card from another player and then give them
+    a card": the Eyrie's one card comes to the Marquise, who gives one of hers."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    m, e = g.factions.index("marquise"), g.factions.index("eyrie")
+    sc.set_play_area(g, m, ["swap-meet"])
+    sc.set_hand(g, e, ["anvil"])
+    sc.set_hand(g, m, ["bake-sale"])
+    sc.goto(g, "marquise", "birdsong")
+    g.apply("use swap-meet on eyrie")
+    assert sorted(g.hand(m)) == ["anvil", "bake-sale"] and g.hand(e) == []
+    g.apply(next(n for n in g.legal() if "bake-sale" in n))
+    assert g.hand(m) == ["anvil"] and g.hand(e) == ["bake-sale"]
