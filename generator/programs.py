@@ -1725,6 +1725,14 @@ def _give(part: M.GivePart, r: _Resolver, inst: Instance, code: _Code) -> list[s
              f"            return {skip}"]
     if part.matching is not None:
         d += ["        if c < 0:", f"            return {skip}"]
+    if part.source == "play_area":
+        # The actor picks one of p's crafted cards (face up, Law 4.1.3): FR_ZONE_GIVE
+        # asks the actor, its field 7 the giver + 1.
+        return d + ["        if self.crafted_cards(p) > 0:",
+                    f"            self.give_ask(actor, q, {kind}, {zone}, -1, {skip})",
+                    "            self.set_top(7, p + 1)",
+                    "            return 0",
+                    "        return 0"]
     if part.pick == "choice":
         return d + ["        if self.hand_size(p) > 0:",
                     f"            self.give_ask(p, q, {kind}, {zone}, {match}, {skip})",

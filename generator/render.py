@@ -54,6 +54,14 @@ def _reads_enemies(bundle: Bundle) -> bool:
                for x in M.walk((bundle.library, bundle.deck, bundle.factions)))
 
 
+def _gives_from_play(bundle: Bundle) -> bool:
+    """Whether the bundle's content reads others' crafted cards: a 'give' from a play
+    area, an effect targeting a player with one."""
+    return any((isinstance(x, M.GivePart) and x.source == "play_area") or
+               (isinstance(x, M.Effect) and x.target == "other_player_with_crafted")
+               for x in M.walk((bundle.library, bundle.deck, bundle.factions)))
+
+
 def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None = None) -> str:
     """The core module's source for a bundle (Cython pure-Python mode).  It holds only
     the primitives the bundle uses (``tables.uses``); ``uses`` overrides that, for tests
@@ -108,6 +116,8 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         # A clearing filter's 'enemies' (Law 4.3.1): its helper, where any content's
         # filter (a program's, an effect's, a condition's) reads it.
         enemies_in=_reads_enemies(bundle),
+        # A 'give' from a play area (the Exiles deck's Saboteurs): FR_ZONE_GIVE's field 7.
+        give_from_play=_gives_from_play(bundle),
         # A program instance whose parts call a family left out (a test's emission) is
         # left out with it, dispatch and all.
         programs=[x for x in t.programs if x.uses <= set(partials)],

@@ -74,7 +74,8 @@ EFFECT_OPS = ("part", "hits", "take_actions", "trim_zone")
 # When a usable effect is offered (models.Timing), whom it targets, which battle side uses it.
 TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
            "daylight", "evening", "battle_before_roll", "battle_after_roll")
-TARGETS = ("none", "other_player", "other_player_with_cards", "own_warrior", "clearing")
+TARGETS = ("none", "other_player", "other_player_with_cards", "own_warrior", "clearing",
+           "other_player_with_crafted")
 SIDES = ("attacker", "defender", "any")
 TRIGGER_EVENTS = ("pieces_removed", "warriors_moved_in", "item_crafted")
 

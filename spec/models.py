@@ -749,9 +749,9 @@ class Effect(_Ability):
     cost: Literal["none", "discard"] = "none"
     """discard: using it discards the card that grants it (cards only)."""
     target: Literal["none", "other_player", "other_player_with_cards", "own_warrior",
-                    "clearing"] = "none"
-    """What the user chooses: another player (with cards in hand), a clearing with one
-    of their warriors, or any clearing."""
+                    "clearing", "other_player_with_crafted"] = "none"
+    """What the user chooses: another player (with cards in hand; with a crafted card in
+    its play area, Law 4.1.3), a clearing with one of their warriors, or any clearing."""
     do: list[EffectOp] = Field(min_length=1)
     """The effect program, run op by op."""
     when: Condition | None = Field(default=None, json_schema_extra=ADDED_LATER)
@@ -2593,8 +2593,9 @@ OtherwisePart = Annotated[ScorePart | DrawPart | ShowPart | DiscardAllPart,
 
 
 class GivePart(Strict):
-    """A card leaves a player's hand ('who') for another player's hand or zone ('to',
-    'into'), or for the discard pile ('to': 'discard'): one the giver chooses ('pick':
+    """A card leaves a player's hand ('who'; or its play area, 'from') for another
+    player's hand or zone ('to', 'into'), or for the discard pile ('to': 'discard'): one
+    the actor chooses of a play area ('pick': 'actor'), one the giver chooses ('pick':
     'choice'; Law 8.2.6, Outrage: 'must give the Alliance a matching card'), or one at
     random ('random': the k-th of the hand in card order, k from the game's dice; Stand
     and Deliver: 'take a random card from a player'; Law 10.2.5, Fear of the Faithful:
@@ -2613,8 +2614,14 @@ class GivePart(Strict):
     """Who receives it (another player than 'who'), or 'discard': the discard pile."""
     into: Ref | None = None
     """A zone of the receiver's (its faction's zone id); the receiver's hand without."""
-    pick: Literal["choice", "random"] = "choice"
-    """Who picks the card: the giver ('choice') or the dice ('random')."""
+    pick: Literal["choice", "random", "actor"] = "choice"
+    """Who picks the card: the giver ('choice'), the dice ('random'), or the one carrying
+    out the program ('actor': only of a face-up place, 'from' the play area)."""
+    source: Literal["hand", "play_area"] = Field(default="hand", alias="from",
+                                                 json_schema_extra=ADDED_TO_LIBRARIES)
+    """Where the card leaves from: the giver's hand, or its play area, one of its crafted
+    (persistent) cards (Law 4.1.3; the Exiles deck's Saboteurs, "discard an enemy's
+    crafted card"), picked by the actor."""
     matching: Literal["clearing"] | None = None
     """Only cards whose suit matches the program's clearing (birds count)."""
     count: Value = Field(default=1, json_schema_extra=ADDED_LATER)
@@ -2635,7 +2642,16 @@ class GivePart(Strict):
                       "player (or 'discard')")
         if self.into is not None and self.to == "discard":
             raise Err("VALUE-INVALID", ("into",), "'into' a zone, and 'to' the discard pile")
+        if (self.pick == "actor") != (self.source == "play_area"):
+            raise Err("VALUE-INVALID", ("pick",), "a card of a play area (face up) is "
+                      "picked by the actor ('pick': 'actor', 'from': 'play_area'); one of "
+                      "a hand by its giver or at random")
+        if self.source == "play_area" and (self.who == "self" or self.matching is not None):
+            raise Err("VALUE-INVALID", ("from",), "a card 'from' the play area is "
+                      "another player's ('who'), whatever its suit (no 'matching')")
         return self
+
+    model_config = ConfigDict(**Strict.model_config, populate_by_name=True)
 
 
 class BattlePart(Strict):

@@ -797,7 +797,8 @@ def _programs_of(abilities: list, base: Loc) -> Iterator[_Program]:
         if isinstance(a, M.Effect):
             battle = a.timing.startswith("battle_")
             yield _Program(loc, "do", a.do, battle,
-                           a.target in ("other_player", "other_player_with_cards"),
+                           a.target in ("other_player", "other_player_with_cards",
+                                        "other_player_with_crafted"),
                            battle or a.target in ("own_warrior", "clearing"),
                            a.timing.startswith("start_of_"), f"effect {a.id} ({a.timing})")
         elif isinstance(a, M.Trigger):
@@ -1124,7 +1125,7 @@ _TRACK_ROWS = ("cost", "vp", "draw_at")
 
 
 def _reads_target(op: Any, target: str) -> bool:
-    if target in ("other_player", "other_player_with_cards"):
+    if target in ("other_player", "other_player_with_cards", "other_player_with_crafted"):
         return "target" in _seats(op) or any(
             _reads_target(x, target) for x in getattr(op, "otherwise", None) or ())
     return _part_reads_clearing(op)

@@ -14,7 +14,7 @@ from rootlaw.runtime.cli import main
 from rootlaw.spec.validate import validate
 
 PACK = Path(__file__).resolve().parent / "data" / "packs" / "exiles-partisans"
-NOT_YET = {"saboteurs", "eyrie-emigre", "propaganda-bureau", "false-orders", "informants",
+NOT_YET = {"eyrie-emigre", "propaganda-bureau", "false-orders", "informants",
            "coffin-makers", "league-of-adventurous-mice"}
 
 
@@ -113,3 +113,43 @@ def test_swap_meet_takes_at_random_and_gives_back(core_kind, order):
     assert sorted(g.hand(m)) == ["anvil", "bake-sale"] and g.hand(e) == []
     g.apply(next(n for n in g.legal() if "bake-sale" in n))
     assert g.hand(m) == ["anvil"] and g.hand(e) == ["bake-sale"]
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_saboteurs_discard_an_enemys_crafted_card_of_the_users_choice(core_kind, order):
+    """"At the start of Birdsong, may discard this card to discard an enemy's crafted
+    card": the Marquise, at the start of her Birdsong (reached through the turn flow
+    from the Eyrie's turn), discard Saboteurs and pick one of the Eyrie's two crafted
+    cards; a player with none is no target."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    m, e = g.factions.index("marquise"), g.factions.index("eyrie")
+    sc.set_play_area(g, m, ["saboteurs"])
+    sc.set_play_area(g, e, ["tunnels", "soup-kitchens"])
+    sc.begin_turn(g, "marquise")
+    assert g.to_play == m and g.decision == "phase_start"
+    targets = {n for n in g.legal() if n.startswith("use saboteurs")}
+    assert targets == {"use saboteurs on eyrie"}  # the Alliance (if seated) has none
+    g.apply("use saboteurs on eyrie")
+    assert g.to_play == m and g.decision == "zone_give"
+    picks = sorted(g.legal())
+    assert len(picks) == 2 and not any("saboteurs" in n for n in picks)
+    g.apply(next(n for n in picks if "soup-kitchens" in n))
+    assert sc.play_area(g, e) == ["tunnels"] and sc.play_area(g, m) == []
+    assert "soup-kitchens" in g.cards_at(g.consts["LOC_DISCARD"])
+    assert "saboteurs" in g.cards_at(g.consts["LOC_DISCARD"])
+
+
+@pytest.mark.parametrize("give, where, words", [
+    ({"op": "give", "who": "target", "from": "play_area", "to": "discard"}, "/pick",
+     "picked by the actor"),
+    ({"op": "give", "who": "target", "to": "discard", "pick": "actor"}, "/pick",
+     "picked by the actor"),
+    ({"op": "give", "who": "self", "from": "play_area", "to": "discard", "pick": "actor"},
+     "/from", "another player's")])
+def test_a_give_from_a_play_area_is_the_actors_pick_of_anothers_card(give, where, words):
+    from conftest import assert_located, deck_with_armorers_doing
+
+    doc, i = deck_with_armorers_doing([give])
+    assert_located(doc, "VALUE-INVALID", f"/cards/{i}/abilities/0/do/0{where}", words)
