@@ -860,7 +860,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
             if count is None:
                 raise ProgramError(f"program {inst.program}: spend's count is left out")
             if count != "0":
-                costs.append(f"self.zone_matching(p, {r.zone(part.source)}, c) >= {count}")
+                costs.append(f"self.zone_matching(p, {_spent_from(r, part)}, c) >= {count}")
         elif isinstance(part, M.PayPart):
             # Payable in full: enough of the piece in the clearing and those connected to
             # it through clearings the actor rules (Law 6.5.4.II).
@@ -1016,8 +1016,8 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         raise ProgramError(f"program {inst.program}: one 'battle' a program, without a "
                            "cost, after a choice of a clearing alone, for now")
     inst.after_battle = bool(battles and later)
-    if (spends or pays) and any(isinstance(x, M.ReplacePart) for x in later):
-        raise ProgramError(f"program {inst.program}: a 'replace' after a cost is not "
+    if pays and any(isinstance(x, M.ReplacePart) for x in later):
+        raise ProgramError(f"program {inst.program}: a 'replace' after a 'pay' is not "
                            "supported yet")
     if spends and r.chose_piece:
         raise ProgramError(f"program {inst.program}: a 'spend' after a piece is chosen is "
@@ -1035,6 +1035,9 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
              "        d: i64 = -1"]
         if r.chose_piece:  # the piece the payment is for (start_pay kept it)
             t.append("        pc: i64 = self.s[S_BUILD_PENDING]")
+        elif inst.shape == "piece_clearing" and spends:
+            # The piece a 'replace' replaces, kept while the cards are spent.
+            t.append("        tg: i64 = self.s[S_BUILD_PENDING]")
         t += _locals(_apply(later, r, do_code, inst))
         t.append("        return 0")
         inst.then = "\n".join(deco + t)
@@ -1351,7 +1354,10 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             # The cards are spent (the actor choosing, FR_ZONE_PAY); once paid in full,
             # zone_pay_settle runs then_prog with the clearing.
             count = _value(part.count, code)
-            d.append(f"        self.zone_pay(p, m, {r.zone(part.source)}, c, {count}, a)")
+            if inst.shape == "piece_clearing" and not r.chose_piece:
+                # The piece a 'replace' after it replaces: kept while the cards are spent.
+                d.append("        self.s[S_BUILD_PENDING] = tg")
+            d.append(f"        self.zone_pay(p, m, {_spent_from(r, part)}, c, {count}, a)")
             inst.uses.add("zones")
         elif isinstance(part, M.PayPart):
             # The pieces are paid (the actor choosing where, FR_PAY, while more than one
@@ -1506,6 +1512,12 @@ def _suit(r: _Resolver, ref: str) -> int:
     if v not in SUITS:
         raise ProgramError(f"program {r.program}: {ref!r} is no suit ({v!r})")
     return SUITS.index(v)
+
+
+def _spent_from(r: _Resolver, part: M.SpendPart) -> int:
+    """The zone a 'spend' pays from, as the core's zone_pay reads it: the zone's index,
+    or -1 for the hand (a bundle spending from a hand: render.spends_from_hand)."""
+    return -1 if r.bound(part.source) == "hand" else r.zone(part.source)
 
 
 def _cards_at(r: _Resolver, ref: str) -> str:

@@ -62,6 +62,12 @@ def _gives_from_play(bundle: Bundle) -> bool:
                for x in M.walk((bundle.library, bundle.deck, bundle.factions)))
 
 
+def _spends_from_hand(bundle: Bundle) -> bool:
+    """Whether a 'spend' of the bundle's programs pays from the hand (zone_pay's -1)."""
+    return any(isinstance(x, M.SpendPart) and x.source == "hand"
+               for x in M.walk(bundle.library))
+
+
 def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None = None) -> str:
     """The core module's source for a bundle (Cython pure-Python mode).  It holds only
     the primitives the bundle uses (``tables.uses``); ``uses`` overrides that, for tests
@@ -118,6 +124,8 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         enemies_in=_reads_enemies(bundle),
         # A 'give' from a play area (the Exiles deck's Saboteurs): FR_ZONE_GIVE's field 7.
         give_from_play=_gives_from_play(bundle),
+        # A 'spend' from the hand (the Exiles deck's Propaganda Bureau): zone -1.
+        spend_hand=_spends_from_hand(bundle),
         # A program instance whose parts call a family left out (a test's emission) is
         # left out with it, dispatch and all.
         programs=[x for x in t.programs if x.uses <= set(partials)],

@@ -2450,14 +2450,15 @@ class SetStagePart(Strict):
 
 class SpendPart(Strict):
     """A cost: spend cards matching the chosen clearing (birds match any, Law 2.1.1) from
-    one of the actor's zones, as many as a value says, before the parts after it; the
-    actor chooses which whenever the zone holds more cards than are owed (Law 8.4.1:
-    revolt's supporters, 8.4.2 spread's).  The action is offered only where the zone
+    one of the actor's zones or its hand, as many as a value says, before the parts
+    after it; the actor chooses which whenever the place holds more cards than are owed
+    (Law 8.4.1: revolt's supporters, 8.4.2 spread's; the Exiles deck's Propaganda
+    Bureau, "spend a card" of the hand).  The action is offered only where the place
     holds enough."""
 
     op: Literal["spend"]
     source: Ref = Field(alias="from")
-    """The zone the cards are spent from."""
+    """The zone the cards are spent from ('$name' of a zone parameter), or 'hand'."""
     matching: Literal["clearing"] = "clearing"
     """Cards whose suit matches the chosen clearing."""
     count: Value = 1

@@ -787,7 +787,8 @@ class _Program:
     battle: bool      # runs in a battle (battle timings)
     player: bool      # has a player to act on ('target': a chosen player; a trigger's other)
     clearing: bool    # has a clearing (a chosen one, the battle's, the event's)
-    start: bool       # an effect at the start of a phase (actions may be taken there)
+    phase: bool       # an effect of a phase, at its start or between actions (actions
+    #                   may be taken there: no action is interrupted, Law 1.4.2)
     where: str        # for messages
 
 
@@ -800,7 +801,7 @@ def _programs_of(abilities: list, base: Loc) -> Iterator[_Program]:
                            a.target in ("other_player", "other_player_with_cards",
                                         "other_player_with_crafted"),
                            battle or a.target in ("own_warrior", "clearing"),
-                           a.timing.startswith("start_of_"), f"effect {a.id} ({a.timing})")
+                           not battle, f"effect {a.id} ({a.timing})")
         elif isinstance(a, M.Trigger):
             yield _Program(loc, "do", a.do, False, True, True, False, f"trigger {a.id}")
 
@@ -975,14 +976,17 @@ def _effect_battle_only(doc: Any):
 
 
 @check("EFFECT-TAKE-ACTIONS", "error", "faction, deck",
-       "take_actions outside an effect at the start of a phase: an anytime or battle "
-       "effect runs between or inside actions (Law 1.4.2: nothing interrupts an action), "
-       "and a trigger or an immediate card inside someone's action.", "1.4.1, 1.4.2",
-       example='`{"timing": "daylight", "do": [{"op": "take_actions", "menu": [...]}]}`')
+       "take_actions outside an effect of a phase: a battle effect runs inside a battle, "
+       "a trigger or an immediate card inside someone's action (Law 1.4.2: nothing "
+       "interrupts an action); an effect of a phase runs at its start or between "
+       "actions.", "1.4.1, 1.4.2",
+       example='`{"timing": "battle_after_roll", "do": [{"op": "take_actions", '
+               '"menu": [...]}]}`')
 def _effect_take_actions(doc: Any):
     for loc, prog, op in _ops(doc):
-        if isinstance(op, M.Actions) and not prog.start:
-            yield loc, f"{prog.where}: actions only at the start of a phase"
+        if isinstance(op, M.Actions) and not prog.phase:
+            yield loc, f"{prog.where}: actions only in an effect of a phase, not in a " \
+                "battle's, a trigger's or a card's on_craft"
 
 
 @check("EFFECT-ACTIONS", "error", "faction, deck",
@@ -1915,7 +1919,8 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
             yield from _pieces_refs(part.piece.random, ("piece", "random"))
         yield from _value_refs(part.count, ("count",))
     if isinstance(part, M.SpendPart):
-        yield ("from",), part.source, ("zone",)
+        if part.source != "hand":
+            yield ("from",), part.source, ("zone",)
         yield from _value_refs(part.count, ("count",))
     if isinstance(part, M.PayPart):
         yield from _value_refs(part.count, ("count",))
@@ -2254,15 +2259,16 @@ def _replace_shape(pid: str, prog: M.Program, i: int,
                    first: M.ChoosePart | None) -> Iterator[tuple[Loc, str]]:
     """PROGRAM-SHAPE of a 'replace': the piece it replaces is part of the action's option
     with the clearing, so the first choice chooses a clearing alone, one 'replace' a
-    program, none after a cost (the parts after a cost wait on its payment)."""
+    program, none after a 'pay' (the parts after a cost wait on its payment: a spend's
+    keeps the piece, S_BUILD_PENDING, a pay's not yet)."""
     at = ("programs", pid, "do", i)
     if first is not None and (first.card is not None or first.piece is not None):
         yield at, (f"{pid}: 'replace' chooses the piece it replaces with the clearing, so "
                    "the first choice chooses a clearing alone (no card, no piece)")
     if any(isinstance(x, M.ReplacePart) for x in prog.do[:i]):
         yield at, f"{pid}: one 'replace' a program (its piece is the action's option)"
-    if any(isinstance(x, (M.SpendPart, M.PayPart)) for x in prog.do[:i]):
-        yield at, f"{pid}: a 'replace' after a cost ('spend' or 'pay') is not supported yet"
+    if any(isinstance(x, M.PayPart) for x in prog.do[:i]):
+        yield at, f"{pid}: a 'replace' after a 'pay' is not supported yet"
 
 
 _WHAT = {"none": "as one action", "card": "one card at a time",
@@ -2416,7 +2422,8 @@ def _pay_shape(pid: str, prog: M.Program, chose: str) -> Iterator[tuple[Loc, str
             yield ("programs", pid, "do", i), \
                 f"{pid}: one cost ('spend' or 'pay') a program (the parts after it wait on " \
                 "its payment)"
-        if isinstance(part, M.SpendPart) and chose == "piece_clearing":
+        if isinstance(part, M.SpendPart) and chose == "piece_clearing" and \
+                not any(isinstance(x, M.ReplacePart) for x in prog.do):
             yield ("programs", pid, "do", i), \
                 f"{pid}: a 'spend' after a piece is chosen is not supported yet"
 

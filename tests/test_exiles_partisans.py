@@ -14,7 +14,7 @@ from rootlaw.runtime.cli import main
 from rootlaw.spec.validate import validate
 
 PACK = Path(__file__).resolve().parent / "data" / "packs" / "exiles-partisans"
-NOT_YET = {"eyrie-emigre", "propaganda-bureau", "false-orders", "informants",
+NOT_YET = {"eyrie-emigre", "false-orders", "informants",
            "coffin-makers", "league-of-adventurous-mice"}
 
 
@@ -153,3 +153,43 @@ def test_a_give_from_a_play_area_is_the_actors_pick_of_anothers_card(give, where
 
     doc, i = deck_with_armorers_doing([give])
     assert_located(doc, "VALUE-INVALID", f"/cards/{i}/abilities/0/do/0{where}", words)
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_propaganda_bureau_between_actions(core_kind, order):
+    """"Once in Daylight, may spend a card to remove an enemy warrior from a matching
+    clearing and place a warrior there": used at the Marquise's actions (between two
+    actions, Law 1.4.2), it takes one action of its own (the library's 'propaganda': a
+    clearing, a card of the hand matching it spent, the Law's Replace, G.23); her three
+    actions are still hers after it, and it is not offered again this turn."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    m = g.factions.index("marquise")
+    sc.set_play_area(g, m, ["propaganda-bureau"])
+    sc.set_hand(g, m, ["anvil", "bake-sale"])  # fox, rabbit
+    sc.put(g, "1", "bird-warrior", 2)   # fox
+    sc.put(g, "5", "bird-warrior", 1)   # rabbit
+    sc.put(g, "2", "bird-warrior", 1)   # mouse: no card of hers matches
+    sc.put(g, "12", "cat-warrior", 1)
+    sc.goto(g, "marquise", "daylight", "actions")
+    assert "use propaganda-bureau" in g.legal()
+    g.apply("use propaganda-bureau")
+    offered = {n for n in g.legal() if n.startswith("propaganda")}
+    assert offered == {"propaganda bird-warrior 1", "propaganda bird-warrior 5"}, offered
+    g.apply("propaganda bird-warrior 1")
+    assert g.decision == "zone_pay" and g.to_play == m  # two cards, one fox: she picks
+    g.apply(next(n for n in g.legal() if "anvil" in n))
+    assert sc.count(g, "1", "bird-warrior") == 1 and sc.count(g, "1", "cat-warrior") == 1
+    assert g.hand(m) == ["bake-sale"] and "anvil" in g.cards_at(g.consts["LOC_DISCARD"])
+    assert g.to_play == m and g.decision == "actions"
+    assert "use propaganda-bureau" not in g.legal()  # once in Daylight
+    sc.put(g, "12", "cat-warrior", 3)  # (put sets the count)
+    for k, move in enumerate(["move 12->9 x1", "move 12->9 x1", "move 12->9 x1"]):
+        assert g.decision == "actions", k  # her three actions, all still hers
+        g.apply(move)
+        if g.decision == "march":  # a march is two moves (Law 6.5.2): one taken
+            g.apply("done")
+    # No action left: 'done' alone (she is still asked: her hand might hold a bird for
+    # an extra action, Law 6.5, which only she may know).
+    assert g.decision == "actions" and set(g.legal()) == {"done"}
