@@ -431,6 +431,8 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         tests.append(f"{'' if f.corner else 'not '}self.t[T_CLEARING_CORNER + {x}]")
     if f.edge is not None:
         tests.append(f"{'' if f.edge else 'not '}self.t[T_CLEARING_EDGE + {x}]")
+    if f.river is not None:
+        tests.append(f"{'' if f.river else 'not '}self.t[T_CLEARING_RIVER + {x}]")
     if f.taken_as_home is not None:
         tests.append(f"{'' if f.taken_as_home else 'not '}self.taken_as_home({x})")
     if f.enemies is not None:

@@ -897,6 +897,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # (only where content reads it: the tables of a bundle that does not are as
         # they were before maps marked their edge)
         t.put("CLEARING_EDGE", [int(clearings[c].edge) for c in c_ids])
+    if M.reads_river((bundle.library, bundle.deck, bundle.factions)):
+        # (only where content reads it: the clearings a river touches, Law 2.3)
+        touched = {x for pair in m.rivers for x in pair}
+        t.put("CLEARING_RIVER", [int(c in touched) for c in c_ids])
     opp = [-1] * C
     for a, b in m.opposite_corners:
         opp[cidx[a]] = cidx[b]

@@ -2065,6 +2065,10 @@ class ClearingFilter(Strict):
     edge: bool | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """A clearing on the map's edge (true: the map marks it 'edge', Law G.15), or one
     inside it (false): Law 15.3, 'an adjacent map-edge clearing'; 15.4.1, Encamp."""
+    river: bool | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """A clearing a river touches (true: the map links it to another by a river, Law
+    2.3), or one no river touches (false): Law 11.3.2, "any clearings touching the
+    river"."""
     taken_as_home: bool | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """Some player's home (true), or no one's (false): Law 7.3.1, a corner that is no
     one's home."""
@@ -2090,6 +2094,11 @@ class ClearingFilter(Strict):
     passes some clearing (Law 7.3.1: diagonally opposite another home if possible, `[
     {"opposite_home": "another"}, {}]`, the empty filter passing every clearing); no
     clearing when none does."""
+
+
+def reads_river(content: Any) -> bool:
+    """Whether a clearing filter anywhere in this content reads the rivers ('river')."""
+    return any(isinstance(x, ClearingFilter) and x.river is not None for x in walk(content))
 
 
 def reads_edge(content: Any) -> bool:

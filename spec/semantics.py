@@ -1236,6 +1236,29 @@ def _edge_marked(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                     "(a clearing's 'edge': true, Law G.15)")
 
 
+@check("MAP-RIVER-NONE", "error", USES,
+       "Content chooses or counts clearings by the rivers (a clearing filter's 'river'), "
+       "but the map has no river: such a filter passes no clearing, or every one.",
+       "2.3, 11.3.2",
+       example='`{"clearing": {"river": true}}` in a program a faction uses, on a map '
+               'with no `rivers`')
+def _rivers_there(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                  programs: dict[str, Library]):
+    if m is None or m.rivers:
+        return
+    for use in _uses(d, fs, programs):
+        if M.reads_river(use.lib.program):
+            yield use.doc, use.loc, (
+                f"{use.what} {use.name}: program {use.name} reads the rivers, and map "
+                f"{m.id!r} has none (its 'rivers', Law 2.3)")
+    for doc in (*fs, *([d] if d is not None else [])):
+        for name in type(doc).model_fields:
+            if M.reads_river(getattr(doc, name)):
+                yield doc, (name,), (
+                    f"{name} reads the rivers, and map {m.id!r} has none (its 'rivers', "
+                    "Law 2.3)")
+
+
 @check("ZONE-DISCARDS-TWO", "error", "bundle",
        "Two factions of a bundle with a zone that takes every card spent or discarded: "
        "each card can go into one pile only, and the Law (10.2.6) names no order.",

@@ -771,6 +771,7 @@ def test_every_check_code_has_a_fixture_that_triggers_it():
                   "PROGRAM-NEVER", "ZONE-DISCARDS-TWO", "KEY-UNKNOWN",
                   "CYCLE-STAGE",  # (test_stage_parts.py)
                   "MAP-EDGE-NONE",  # (test_map_edge.py)
+                  "MAP-RIVER-NONE",  # (test_river_filter.py)
                   "COLUMN-WAYS"}  # (test_column_ways.py)
     assert {c.code for c in CHECKS} <= triggered
 
