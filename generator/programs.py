@@ -912,6 +912,10 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         inst.stages = list(r.faction.cycles[k].stages)
         tail += [f"        for d in range({len(inst.stages)}):",
                  f"            n = self.add(n, {verb} + d)"]
+        if first.except_current:
+            # But the stage the marker is on (Law 14.4.4: "a different mood card").
+            tail[-1:] = [f"            if d != self.s[S_CYCLE + p * NCYC + {k}]:",
+                         f"                n = self.add(n, {verb} + d)"]
     elif inst.shape == "none":
         tail.append(f"        n = self.add(n, {verb})")
     elif inst.shape == "card":

@@ -2154,6 +2154,9 @@ class ChoosePart(Strict):
     """Alone: one of the stages of one of the actor's cycles ('$name' of a cycle
     parameter), one option per stage, in the cycle's order (Law 10.3.3: the outcast
     marker placed on any suit space); the part 'set_stage' puts the marker there."""
+    except_current: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
+    """With 'stage': every stage but the one the marker is on (Law 14.4.4, Choose Mood:
+    "replace the mood card ... with a different mood card")."""
     forest: ForestFilter | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """A second choice, after the first (a clearing): a forest that passes the filter,
     with a 'piece' in it (one option per forest and piece there: 'forest <forest>
@@ -2166,6 +2169,13 @@ class ChoosePart(Strict):
     """A second choice asked again, the actor free to decline it ('done'), each time its
     parts are carried out and no 'stop' ended them, while it has an option (Law 15.5.2,
     Recover: "you may return to the Take Relic step or end this Recover action")."""
+
+    @model_validator(mode="after")
+    def _except_a_stage(self) -> ChoosePart:
+        if self.except_current and self.stage is None:
+            raise Err("VALUE-INVALID", ("except_current",), "'except_current' leaves out "
+                      "the stage a cycle's marker is on: a choice of a 'stage' only")
+        return self
 
 
 class DiscardPart(Strict):

@@ -279,3 +279,46 @@ def test_a_stage_chosen_with_a_clearing_is_a_located_error(tmp_path):
     found = [(d.code, d.pointer) for d in validate([pack]).diagnostics
              if d.severity == "error"]
     assert ("PROGRAM-SHAPE", "/programs/place_outcast/do/0") in found
+
+
+# ------------------------------------------------ a stage other than the current one
+
+@pytest.fixture(scope="module")
+def remood_bundle(tmp_path_factory):
+    """The geckos with one more menu entry: 'remood', choosing a stage of the outcast
+    cycle other than the one its marker is on ('except_current'), and putting it there
+    (Law 14.4.4, Choose Mood: "a different mood card")."""
+    folder = tmp_path_factory.mktemp("remood")
+    for name in ("pack.json", "geckos.json", "library.json"):
+        shutil.copy(PACK / name, folder / name)
+    lib = json.loads((folder / "library.json").read_text(encoding="utf-8"))
+    lib["programs"]["remood"] = {
+        "verb": "remood", "params": {"cycle": "cycle"},
+        "do": [{"op": "choose", "stage": "$cycle", "except_current": True},
+               {"op": "set_stage", "cycle": "$cycle"}]}
+    (folder / "library.json").write_text(json.dumps(lib), encoding="utf-8")
+    geckos = json.loads((folder / "geckos.json").read_text(encoding="utf-8"))
+    geckos["turn"]["daylight"][0]["menu"].append({"action": "remood", "cycle": "outcast"})
+    (folder / "geckos.json").write_text(json.dumps(geckos), encoding="utf-8")
+    b = resolve([folder])
+    gbuild.compile_core(b)
+    return b
+
+
+@pytest.mark.parametrize("order", SEATINGS)
+@pytest.mark.parametrize("pure", [True, False], ids=["pure", "compiled"])
+@pytest.mark.parametrize("current", ["fox", "rabbit", "mouse"])
+def test_a_stage_choice_may_leave_out_the_current_stage(remood_bundle, order, pure, current):
+    g, me = _at_daylight(remood_bundle, order, pure, outcast=current)
+    offered = [a for a in g.legal() if a.startswith("remood ")]
+    assert offered == [f"remood {s}" for s in ("fox", "rabbit", "mouse") if s != current]
+    g.apply(offered[-1])
+    assert pos.cycles(g, me)["outcast"] == offered[-1].split()[1]
+
+
+def test_except_current_is_for_a_stage_choice():
+    from conftest import assert_located
+
+    doc = {"kind": "library", "id": "x", "programs": {"p": {
+        "do": [{"op": "choose", "clearing": {}, "except_current": True}]}}}
+    assert_located(doc, "VALUE-INVALID", "/programs/p/do/0/except_current", "'stage'")
