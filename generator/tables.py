@@ -1170,9 +1170,12 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     library = bundle.programs
 
     def reads_hand(entry) -> bool:
-        """Whether a menu entry's options depend on the hand (a card chosen from it)."""
+        """Whether a menu entry's options depend on cards others may not see: a card
+        chosen from the hand, or cards spent from the hand or a zone (a 'spend': what
+        the hand or a face-down zone holds is its owner's to know, Law 1.2)."""
         prog = library.get(entry.action)
-        return prog is not None and "card" in shape_of(prog)
+        return prog is not None and ("card" in shape_of(prog) or
+                                     any(isinstance(x, M.SpendPart) for x in prog.do))
 
     def pay_slot(prog: M.Program, who: int) -> int:
         """A program with a 'pay': how many of faction who's instances before it pay (the
@@ -1207,7 +1210,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                                                   bundle, pidx, pieces, pay_slot(prog, who)))
                 menu_kind.append(MENU_ACTIONS.index("program"))
                 for col, v in ((menu_a, first), (menu_b, int(fi < 0)),
-                               (menu_c, int("card" in t.programs[first].shape)),
+                               (menu_c, int(reads_hand(mn))),
                                (menu_d, 0), (menu_mask, 0)):
                     col.append(v)
                 continue

@@ -585,9 +585,11 @@ class Moving(_Ability):
     13.2.3, Nimble, and Corvid Planners; 'rivers', along a river only, 11.2.2: "may move
     along rivers regardless of who rules"), and clearings with its crafting pieces
     adjacent ('crafting_adjacent': Tunnels).  Two such abilities of one holder (a
-    faction's and a card's) both hold.  Rivers are paths for the holder's moves only: a
-    rule that asks for adjacency (a path, Law 2.3) still reads the paths (the Law says
-    no more, and its only users are moves)."""
+    faction's and a card's) both hold.  A known gap: these links serve the holder's
+    moves only.  The Law's adjacency is "linked by a path" (Law 2.3), so for the holder
+    its other rules that read adjacency (a filter's 'adjacent_to': the Alliance's spread;
+    the clearings a build's wood comes through) should see them too; they still read the
+    map's paths (docs/design.md, Not yet data)."""
 
     kind: Literal["moving"]
     rivers_are_paths: bool = False

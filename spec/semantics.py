@@ -803,7 +803,9 @@ def _programs_of(abilities: list, base: Loc) -> Iterator[_Program]:
                            battle or a.target in ("own_warrior", "clearing"),
                            not battle, f"effect {a.id} ({a.timing})")
         elif isinstance(a, M.Trigger):
-            yield _Program(loc, "do", a.do, False, True, True, False, f"trigger {a.id}")
+            # (an item crafted happens in no clearing: its program has none)
+            yield _Program(loc, "do", a.do, False, True, a.on != "item_crafted", False,
+                           f"trigger {a.id}")
 
 
 def _effect_programs(doc: Any) -> Iterator[_Program]:
@@ -858,7 +860,8 @@ def _effect_params(doc: Any):
        "('who' or 'to': target) without a player target, a clearing "
        "(a 'remove' there, a give 'matching' it, a part whose value reads "
        "the clearing: 'warriors', a filter's 'suit') without one.  Triggers have "
-       "the other player and the event's clearing; immediate cards have neither.",
+       "the other player and the event's clearing (an item crafted has none); immediate "
+       "cards have neither.",
        "1.4.1",
        example='`{"timing": "daylight", "target": "none", "do": '
                '[{"op": "show", "who": "target", "to": "self"}]}`')

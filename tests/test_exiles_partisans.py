@@ -193,3 +193,52 @@ def test_propaganda_bureau_between_actions(core_kind, order):
     # No action left: 'done' alone (she is still asked: her hand might hold a bird for
     # an extra action, Law 6.5, which only she may know).
     assert g.decision == "actions" and set(g.legal()) == {"done"}
+
+
+# --------------------------------------- what the other players may know (Law 1.2)
+
+@pytest.mark.parametrize("order", ORDERS[:2])
+@pytest.mark.parametrize("where", ["phase_end", "craft"])
+def test_whether_she_is_asked_does_not_depend_on_her_hand(core_kind, order, where):
+    """Twins that differ only in the Marquise's one card (a fox, matching the only
+    clearing where Propaganda Bureau could replace a warrior, or a mouse): she is asked
+    alike, at the end of her Daylight's actions and at her craft step (no workshop, so
+    nothing to craft), whatever the card (the anytime effect is offered on public facts,
+    Law 1.2; a review's finding: the card decided whether she was asked)."""
+    from rootlaw.runtime import position as sc
+
+    seen = []
+    for card in ("anvil", "mouse-in-a-sack"):  # fox, mouse
+        g = deck_game(order, core_kind)
+        m = g.factions.index("marquise")
+        sc.set_play_area(g, m, ["propaganda-bureau"])
+        sc.set_hand(g, m, [card])
+        sc.put(g, "1", "bird-warrior", 2)  # fox
+        sc.put(g, "12", "cat-warrior", 1)
+        if where == "craft":
+            sc.goto(g, "marquise", "daylight")
+        else:
+            sc.goto(g, "marquise", "daylight", "actions")
+            g.apply("done")
+        seen.append((g.phase, g.decision, g.to_play,
+                     sorted(n for n in g.legal() if not n.startswith("propaganda"))))
+    assert seen[0] == seen[1], seen
+    assert seen[0][1] in ("phase_end", "craft") and "use propaganda-bureau" in seen[0][3]
+
+
+def test_an_item_trigger_has_no_clearing_to_act_in():
+    """EFFECT-TARGET: a trigger on an item crafted runs in no clearing, so a part that
+    acts there is refused, located (a review's finding: it validated and did nothing)."""
+    import copy
+
+    from rootlaw.spec import models as M
+    from rootlaw.spec.semantics import check_document
+
+    deck = json.loads((PACK / "deck.json").read_text(encoding="utf-8"))
+    deck = copy.deepcopy(deck)
+    deck.pop("$schema")
+    i = next(k for k, c in enumerate(deck["cards"]) if c["id"] == "murine-broker")
+    deck["cards"][i]["abilities"][0]["do"] = [{"op": "remove", "pieces": "enemy"}]
+    found = [(d.code, d.pointer) for d in
+             check_document(M.DeckSpec.model_validate(deck), "deck.json").diagnostics()]
+    assert ("EFFECT-TARGET", f"/cards/{i}/abilities/0/do/0") in found, found

@@ -182,3 +182,22 @@ def test_tunnels_join_the_holders_crafting_clearings(order, core_kind, held):
     if held:
         g.apply("move 1->3 x2")
         assert g.piece_counts()["3"]["cat-warrior"] == 2
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("rivers", [False, True])
+def test_a_tunnel_along_a_river_ignores_rule_only_where_rivers_are_paths(order, core_kind,
+                                                                         rivers):
+    """'ignore_rule': 'rivers' is for a move along a river.  The Marquise, with it and
+    Tunnels, moves between her workshops in 5 and 10 (a river joins them, no path): a
+    tunnel, not a river for her unless rivers are her paths, so rule is needed there
+    (the Eyrie rules both) unless they are (a review's finding)."""
+    fields = (("ignore_rule", "rivers"),) + ((("rivers_are_paths", True),) if rivers else ())
+    bundle = bundle_with(marquise=(fields,),
+                         cards=(("tunnels", (("crafting_adjacent", True),)),))
+    g = at_daylight(bundle, order, core_kind,
+                    {"5": {"cat-warrior": 1, "workshop": 1, "bird-warrior": 3},
+                     "10": {"workshop": 1, "bird-warrior": 3}})
+    position.set_play_area(g, order.index("marquise"), ["tunnels"])
+    position.goto(g, "marquise", "daylight")
+    assert ("move 5->10 x1" in moves(g)) == rivers
