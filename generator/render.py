@@ -81,7 +81,13 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         ops=u.ops,
         menu=u.menu,
         columns=u.columns,
-        abilities=u.abilities,
+        # (the ability kinds the tables have rows for: a late kind past the last the
+        # bundle uses has none, whatever 'uses' asks to emit)
+        abilities=[k for k in u.abilities if f"AB_{k.upper()}" in t.consts],
+        # Move edges that are not paths (models.Moving), and the crafting pieces of
+        # Tunnels: their tables, where content uses them.
+        edge_links="EDGE_PATH" in t.table_layout.offsets,
+        craft_links="FACTION_CRAFT_PIECES" in t.table_layout.offsets,
         eops=u.eops,
         parts=u.parts,
         values=u.values,

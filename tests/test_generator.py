@@ -79,8 +79,14 @@ HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "battle", "move", "second_c
 # examples/keepers-in-iron cover them, with the values 'random_piece' and 'evenly':
 # tests/test_recover.py, test_prized_trophies.py, test_carry.py, test_keepers_as_data.py.)
 # Core ability kinds no base faction has: tests/data/packs/rituals covers them (ruling
-# with pieces, Law 10.2.4: tests/test_limits.py).
-HOMEBREW_ABILITIES = {"rule_with", "ignore_first_hit"}
+# with pieces, Law 10.2.4: tests/test_limits.py), first-hit the Keepers' first hit, and
+# the Exiles deck's cards (tests/data/packs/exiles-partisans) the rest but one: moves
+# along rivers needing no rule (the Riverfolk's Swimmers, Law 11.2.2), a bundle of
+# tests/test_moving_ability.py's own.
+HOMEBREW_ABILITIES = {"rule_with", "ignore_first_hit", "rivers_are_paths", "move_ignores_rule",
+                      "river_move_ignores_rule", "item_vp_extra", "rule_tokens",
+                      "crafting_adjacent"}
+EXILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "exiles-partisans"
 PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "replace-verbs"
 CONSPIRACIES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "conspiracies"
 PILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "piles"
@@ -236,7 +242,9 @@ def test_the_base_bundle_uses_every_family():
     assert set(build_tables(resolve([CONSPIRACIES_PACK])).uses.parts) >= {"if", "set_stage"}
     assert set(build_tables(resolve([PILES_PACK])).uses.parts) >= {"put_all"}
     assert set(build_tables(resolve([RITUALS_PACK])).uses.abilities) | \
-        set(build_tables(resolve([FIRST_HIT_PACK])).uses.abilities) >= HOMEBREW_ABILITIES
+        set(build_tables(resolve([FIRST_HIT_PACK])).uses.abilities) | \
+        set(build_tables(resolve([EXILES_PACK], deck_id="exiles-partisans")).uses.abilities) \
+        >= HOMEBREW_ABILITIES - {"river_move_ignores_rule"}
     assert "set_stage" in build_tables(mixed_bundle("marquise+seasons")).uses.parts
     assert "set_stage" in build_tables(resolve([STAGES_PACK])).uses.parts
 
