@@ -223,7 +223,7 @@ def test_a_rule_ability_that_says_nothing_is_a_located_error(tmp_path):
     found = [(d.code, d.pointer, d.message) for d in validate([pack]).diagnostics
              if d.severity == "error"]
     assert [(c, p) for c, p, _ in found] == [("VALUE-INVALID", "/abilities/0/ties")]
-    assert "'ties': true, or 'with' pieces" in found[0][2]
+    assert "'ties': true, 'with' pieces, or 'tokens'" in found[0][2]
     hashes = set()
     for spelling in ({"kind": "rule_ties"}, {"kind": "rule", "ties": True}):
         doc["abilities"] = [{"id": "still", **spelling}]
