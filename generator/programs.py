@@ -358,6 +358,10 @@ def _condition(cond, code: _Code, c: str = "c") -> str:
             raise ProgramError(f"program {code.r.program}: {cond.at_stage!r} is no stage "
                                "of its cycle")
         return code.hoist(f"(self.s[S_CYCLE + p * NCYC + {k}] == {stages.index(cond.at_stage)})")
+    if isinstance(cond, M.Did):
+        # What the program's last 'actions' part did (S_DID: 1 moved, 2 battled), public.
+        mask = sum(1 << ("move", "battle").index(x) for x in set(cond.did))
+        return f"((self.s[S_DID] & {mask}) == {mask})"
     raise ProgramError(f"program {code.r.program}: an unknown condition {cond!r}")
 
 
@@ -1684,7 +1688,7 @@ def compile_step_use(step: M.ProgramStep, prog: M.Program, index: int, faction_i
          f'        """{name} (Law {prog.law}) for faction {faction.id}: the step\'s parts in '
          'order."""']
     lines = _apply(prog.do, r, code, inst)
-    if any("for d in" in x for x in lines):
+    if any("for d in" in x or x.startswith("        d = ") for x in lines):
         d.append("        d: i64")
     # No clearing is chosen: a filter's 'the clearing' (an adjacency helper's c) is none.
     d.append("        c: i64 = -1")
@@ -1695,6 +1699,33 @@ def compile_step_use(step: M.ProgramStep, prog: M.Program, index: int, faction_i
 
 
 # ---- effect programs' parts: each occurrence compiled on its own
+
+
+@dataclass(frozen=True)
+class EffectJump:
+    """In an effect program's table, after an 'if''s 'then' parts: skip its 'else' parts
+    (``over`` ops), which run only where the condition did not hold."""
+
+    over: int
+    op: str = "jump"
+
+
+def effect_ops(prog: list) -> list:
+    """An effect program's ops as its table lays them out: a 'give' followed by the parts
+    it runs 'otherwise' (the give skips them when it gives a card); an 'if' followed by
+    its 'then' parts, and, where it has 'else' parts, a jump over them and them (the 'if'
+    skips its 'then' parts and the jump where its condition does not hold)."""
+    out: list = []
+    for op in prog:
+        out.append(op)
+        out.extend(getattr(op, "otherwise", None) or ())
+        if isinstance(op, M.IfPart):
+            out.extend(effect_ops(op.then))
+            if op.else_:
+                tail = effect_ops(op.else_)
+                out.append(EffectJump(len(tail)))
+                out.extend(tail)
+    return out
 
 
 @dataclass
@@ -1777,13 +1808,15 @@ def _give(part: M.GivePart, r: _Resolver, inst: Instance, code: _Code) -> list[s
 
 
 def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec | None,
-                        pidx: dict[str, int], event_piece: bool = False) -> EffectPart:
+                        pidx: dict[str, int], event_piece: bool = False,
+                        source: int = -1) -> EffectPart:
     """Part ``part`` of the effect program ``where`` (an effect's, a trigger's or an
     immediate card's id), at place ``at`` of the effect programs' table: the method
     ``do_eff_<k>(actor, target, opponent, c)``, carried out for the seat its 'who' names
     (none: nothing happens), with its values read as that seat's and c the program's
     clearing.  ``holder``: the faction whose ability it is (None: a card's, which names
-    no piece, zone or box)."""
+    no piece, zone or box).  ``source``: the card definition whose ability the program is
+    (-1: a faction's), which a 'discard' of 'this' card discards."""
     inst = Instance(k, where, -1, "", "none", -1, tag=f"eff_{k}")
     r = _Resolver(where, {}, holder, pidx)
     r.event_piece = event_piece
@@ -1811,6 +1844,23 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
                  f"            self.s[{dst}] += q"]
     elif isinstance(part, M.PlacePart):
         lines, can = _effect_place(part, r, code, inst, where)
+    elif isinstance(part, M.IfPart):
+        # Its 'then' parts follow it in the table (and a jump over its 'else' parts,
+        # which follow that): where the condition does not hold, skip them and the jump.
+        over = len(effect_ops(part.then)) + (1 if part.else_ else 0)
+        cond = _condition(part.if_, code, "c")
+        lines = [f"        if not {'0' if cond == NEVER else cond}:",
+                 f"            return {over}", "        return 0"]
+    elif isinstance(part, EffectJump):
+        lines = [f"        return {part.over}"]
+    elif isinstance(part, M.DiscardPart):
+        # 'this' card, from the play area of the one carrying the program out (a card's
+        # effect is used by its holder): EFFECT-PART keeps it to cards' programs.
+        if part.card != "this" or source < 0:
+            raise ProgramError(f"{where}: an effect program's discard is of 'this' card, "
+                               "in a card's program (EFFECT-PART)")
+        lines = [f"        d = self.find_in(LOC_PLAY + p, {source})", "        if d >= 0:",
+                 "            self.discard(d)"]
     else:
         lines = _apply_step_part(part, r, code, inst, effect_at=at)
     who = getattr(part, "who", "self")
@@ -1821,7 +1871,7 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
          f'        """{where}: its {part.op} (for {who}); returns how many of the ops '
          'after it to skip."""',
          f"        p: i64 = {_WHO_ARG[who]}"]
-    if any("for d in" in x for x in lines):
+    if any("for d in" in x or x.startswith("        d = ") for x in lines):
         d.append("        d: i64")
     if any(x.startswith("        q = ") for x in lines):
         d.append("        q: i64")

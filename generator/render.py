@@ -100,6 +100,14 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         menu_where=t.menu_where,
         # March entries followed by a battle in their destination (Law 10.4.3).
         then_battle=bool(t.consts.get("THEN_BATTLE")),
+        # ... one that must be initiated, and an effect's actions taken while one can be
+        # (FR_TAKE_ACTIONS field 6: no 'done'); the Exiles deck's Eyrie Emigre.
+        then_battle_must=bool(t.consts.get("THEN_BATTLE_MUST")),
+        must_actions=bool(t.consts.get("MUST_ACTIONS")),
+        # Effects offered only as a phase ends ('end_of_birdsong', 'end_of_daylight').
+        end_timings=bool(t.consts.get("END_TIMINGS")),
+        # What an effect program's actions did (models.Did): S_DID.
+        did="DID" in t.state_layout.offsets,
         # add_to_columns steps with a cap on all columns' cards or a shift (Law 15.6.2).
         column_limits="COLUMNS_SHIFT" in t.consts,
         column_shift=bool(t.consts.get("SHIFTS")),

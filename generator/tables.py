@@ -16,6 +16,7 @@ from rootlaw.spec import Bundle
 from rootlaw.spec import models as M
 
 from .programs import (
+    EffectJump,
     ProgramError,
     compile_column_use,
     compile_effect_condition,
@@ -24,6 +25,7 @@ from .programs import (
     compile_menu_where,
     compile_step_use,
     compile_use,
+    effect_ops,
     shape_of,
 )
 
@@ -73,7 +75,11 @@ LATE_ABILITY_KINDS = ABILITY_KINDS.index("ignore_first_hit")
 EFFECT_OPS = ("part", "hits", "take_actions", "trim_zone")
 # When a usable effect is offered (models.Timing), whom it targets, which battle side uses it.
 TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
-           "daylight", "evening", "battle_before_roll", "battle_after_roll")
+           "daylight", "evening", "battle_before_roll", "battle_after_roll",
+           "end_of_birdsong", "end_of_daylight")
+# The timings past the battle ones came later: a bundle's TIMING_RANGE has rows for them
+# only where an effect uses one, so the tables of a bundle without are as they were.
+LATE_TIMINGS = 2
 TARGETS = ("none", "other_player", "other_player_with_cards", "own_warrior", "clearing",
            "other_player_with_crafted")
 SIDES = ("attacker", "defender", "any")
@@ -536,7 +542,7 @@ def content_uses(bundle: Bundle) -> Uses:
     programs = [a.do for a in abilities if isinstance(a, (M.Effect, M.Trigger))] + \
         [c.on_craft for c in bundle.deck.cards if c.on_craft]
     programs = [effect_ops(prog) for prog in programs]
-    eops = ["part" if isinstance(op, M.EFFECT_PARTS) else effect_op_name(op)
+    eops = ["part" if isinstance(op, (M.EFFECT_PARTS, EffectJump)) else effect_op_name(op)
             for prog in programs for op in prog]
     parts += [op.op for prog in programs for op in prog if isinstance(op, M.EFFECT_PARTS)]
     parts += ["pick_forest" for prog in programs for op in prog
@@ -554,6 +560,10 @@ def content_uses(bundle: Bundle) -> Uses:
         menu.append("battle")
     menu += [x for prog in programs for op in prog if isinstance(op, M.Actions)
              for x in entries(op.menu)]
+    if not then_battle and any(isinstance(m, M.MarchAction) and m.then_battle
+                               for prog in programs for op in prog
+                               if isinstance(op, M.Actions) for m in op.menu):
+        menu.append("battle")  # (an effect's march followed by a battle, Eyrie Emigre)
     columns = []
     for f in bundle.factions:
         for col in (w for c in f.columns for _, w in c.ways()):
@@ -565,16 +575,6 @@ def content_uses(bundle: Bundle) -> Uses:
     return uses_of(ops, menu, columns,
                    [k for a in abilities for k, _ in table_kinds(a, None)], eops, parts,
                    values)
-
-
-def effect_ops(prog: list) -> list:
-    """An effect program's ops as its table lays them out: a 'give' followed by the parts
-    it runs 'otherwise' (the give skips them when it gives a card)."""
-    out = []
-    for op in prog:
-        out.append(op)
-        out.extend(getattr(op, "otherwise", None) or ())
-    return out
 
 
 def effect_op_name(op) -> str:
@@ -1186,7 +1186,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         return sum(1 for x in t.programs if x.faction == who and x.pay_slot >= 0)
 
     where: list[tuple[int, int, M.FactionSpec, object]] = []  # entries with suit_of, cost
-    then_battles: list[int] = []  # march entries followed by a battle (then_battle)
+    then_battles: list[tuple[int, int]] = []  # march entries followed by a battle, 1: must
     shifting: list[bool] = []  # add_to_columns steps: whether each may shift a card
     capping: list[bool] = []  # ... whether each caps all columns' cards or shifts
     optional_columns: list[bool] = []  # resolve_columns steps: whether each has no hook
@@ -1222,7 +1222,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 if mn.then_battle:
                     # The battle it may be followed by: an entry of its own past every
                     # menu (MENU_C: its index + 1), in the clearing its frame names.
-                    then_battles.append(len(menu_kind))
+                    then_battles.append((len(menu_kind), int(mn.then_battle == "must")))
             if isinstance(mn, (M.BattleAction, M.MarchAction)) and \
                     (mn.suit_of is not None or mn.cost is not None):
                 if fi < 0:
@@ -1349,17 +1349,17 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     def emit_effect(prog: list, where: str, crafted: int = -1, zones: Sequence[str] = (),
                     boxes: Sequence[str] = (),
                     holder: M.FactionSpec | None = None,
-                    event_piece: bool = False) -> tuple[int, int]:
+                    event_piece: bool = False, source: int = -1) -> tuple[int, int]:
         """Append a program; an immediate card's ends with discarding the card.  Zones and
         boxes are the holder faction's (the ops that name one); a part is compiled on its
         own (EOP_A: its index among the effect parts)."""
         start = len(eop)
         for op in effect_ops(prog):
             a = b = c = 0
-            if isinstance(op, M.EFFECT_PARTS):
+            if isinstance(op, (M.EFFECT_PARTS, EffectJump)):
                 a = len(t.effect_parts)
                 t.effect_parts.append(compile_effect_part(op, a, len(eop), where, holder,
-                                                          pidx, event_piece))
+                                                          pidx, event_piece, source))
                 eop.append(EFFECT_OPS.index("part"))
                 for col, v in ((ea, a), (eb, b), (ec, c)):
                     col.append(v)
@@ -1368,7 +1368,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 a, b = op.extra, int(op.ignore_rolled)
             elif isinstance(op, M.Actions):
                 assert isinstance(op.count, int), "a number in an effect (EFFECT-ACTIONS)"
-                a = op.count
+                # (negative: taken while one can be, no 'done': models.Actions.must)
+                a = -op.count if op.must else op.count
                 b, c = emit_menu(op.menu)
             elif isinstance(op, M.DiscardDownTo):
                 assert op.zone is not None, "an effect's discard_down_to names a zone"
@@ -1421,14 +1422,17 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
 
     programs: list[tuple[int, int, str]] = []  # effect-op ranges and whose they are
     for src_kind, src, eff, roles in effects:
-        start, end = emit_effect(eff.do, f"effect {eff.id}", **holder_zones(src_kind, src))
+        start, end = emit_effect(eff.do, f"effect {eff.id}", **holder_zones(src_kind, src),
+                                 source=src if src_kind == 1 else -1)
         programs.append((start, end, eff.id))
         # What must hold for using it to do anything (public facts only): a menu entry
         # its take_actions can take, or rolled hits for it to ignore.
         pre, pre_arg = 0, 0
         ta = [(i, op) for i, op in enumerate(eff.do) if isinstance(op, M.Actions)]
-        # (A menu entry that spends a hand card would make the check depend on the hand.)
-        if ta and not any(reads_hand(m) for m in ta[0][1].menu):
+        # (A menu entry that spends a hand card would make the check depend on the hand.
+        # A program with parts besides its actions does something whatever they offer:
+        # Eyrie Emigre's card is discarded where no move can be taken.)
+        if ta and len(ta) == len(eff.do) and not any(reads_hand(m) for m in ta[0][1].menu):
             pre, pre_arg = 1, start + ta[0][0]
         elif all(isinstance(op, M.HitsOp) and op.ignore_rolled and not op.extra
                  for op in eff.do):
@@ -1454,7 +1458,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         t.put(f"U_{key}", col or [0])
     timing_u: list[int] = []
     timing_range: list[int] = []
-    for tm in TIMINGS:
+    late = any(e[2].timing in TIMINGS[-LATE_TIMINGS:] for e in effects)
+    if late:
+        consts["END_TIMINGS"] = 1  # effects offered only as a phase ends
+    for tm in (TIMINGS if late else TIMINGS[:-LATE_TIMINGS]):
         timing_range.append(len(timing_u))
         timing_u += [u for u, e in enumerate(effects) if e[2].timing == tm]
         timing_range.append(len(timing_u))
@@ -1531,7 +1538,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                   EOP_DISCARD_CRAFTED=len(EFFECT_OPS), WHO_SELF=0, WHO_OPPONENT=1,
                   WHO_TARGET=2, FRAME_FIELDS=FRAME_FIELDS)
     code_groups: tuple[tuple[str, tuple[str, ...]], ...] = (
-        ("EOP", EFFECT_OPS), ("TM", TIMINGS), ("TG", TARGETS), ("SD", SIDES),
+        ("EOP", EFFECT_OPS),
+        ("TM", TIMINGS if consts.get("END_TIMINGS") else TIMINGS[:-LATE_TIMINGS]),
+        ("TG", TARGETS), ("SD", SIDES),
         ("EV", TRIGGER_EVENTS))
     for prefix, group in code_groups:
         for i, code in enumerate(group):
@@ -1544,13 +1553,20 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     t.put("STEP_D", pd or [0])
     if where:
         t.menu_where = compile_menu_where(where, pidx)
-    for mt in then_battles:
-        # MENU_D 1: a battle in the clearing its FR_TAKE_ACTIONS frame names (field 5).
+    for mt, must in then_battles:
+        # MENU_D 1: a battle in the clearing its FR_TAKE_ACTIONS frame names (field 5);
+        # MENU_B 1: one that must be initiated while one can be (no 'done').
         menu_c[mt] = len(menu_kind) + 1
-        for col, v in ((menu_kind, MENU_ACTIONS.index("battle")), (menu_a, 0), (menu_b, 0),
-                       (menu_c, 0), (menu_d, 1), (menu_mask, 0)):
+        for col, v in ((menu_kind, MENU_ACTIONS.index("battle")), (menu_a, 0),
+                       (menu_b, must), (menu_c, 0), (menu_d, 1), (menu_mask, 0)):
             col.append(v)
     consts["THEN_BATTLE"] = int(bool(then_battles))
+    if any(must for _, must in then_battles):
+        consts["THEN_BATTLE_MUST"] = 1  # a battle that must follow a march
+    if any(isinstance(x, M.Actions) and x.must for x in M.walk(bundle.deck)) or any(
+            isinstance(x, M.Actions) and x.must
+            for f in factions for a in f.abilities for x in M.walk(a)):
+        consts["MUST_ACTIONS"] = 1  # an effect's actions taken while one can be
     t.put("MENU_KIND", menu_kind or [0])
     t.put("MENU_A", menu_a or [0])
     t.put("MENU_B", menu_b or [0])
@@ -1744,6 +1760,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     if any(x.choice_kind == "forest" for x in t.programs):
         # the forest a program's second choice chose, as the parts after it run
         S.add("FOREST_CHOSEN", 1)
+    if any(isinstance(x, M.Did) for x in M.walk((bundle.deck, bundle.factions))):
+        # what the actions an effect program's 'actions' part took did (models.Did): 1
+        # moved, 2 initiated a battle; cleared as the part begins
+        S.add("DID", 1)
     if t.first_hits:
         # battle: whether each side (attacker, defender) has taken its first hit (Law
         # 15.2.4); only in a bundle with an ability that ignores it

@@ -732,7 +732,12 @@ class Battle(_Ability):
 
 
 Timing = Literal["start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
-                 "daylight", "evening", "battle_before_roll", "battle_after_roll"]
+                 "daylight", "evening", "battle_before_roll", "battle_after_roll",
+                 "end_of_birdsong", "end_of_daylight"]
+"""When a usable effect is offered.  'end_of_birdsong' and 'end_of_daylight': only as the
+phase ends, after its last step (the Exiles deck's Eyrie Emigre, "At the end of Birdsong";
+Law 14.2.4, the Hoard's "At the end of your Birdsong").  Evening has no end of its own:
+once its last step begins, nothing but end-of-turn effects (Law 1.4.3)."""
 
 
 class Effect(_Ability):
@@ -933,10 +938,12 @@ class MarchAction(Strict):
     10.4.3, Crusade: 'move from an Outcast clearing'); one move ('moves': 1)."""
     cost: IntoBoxPart | None = Field(default=None, json_schema_extra=ADDED_LATER)
     """Paid as the first move is taken (see the battle entry's)."""
-    then_battle: bool = Field(default=False, json_schema_extra=ADDED_LATER)
+    then_battle: bool | Literal["must"] = Field(default=False, json_schema_extra=ADDED_LATER)
     """After the move, the mover may initiate a battle in the clearing moved into (Law
     10.4.3, Crusade: 'and then, if you wish, initiate a battle in the destination
-    clearing'); one move ('moves': 1)."""
+    clearing'); one move ('moves': 1).  'must': the battle is not declined while one can
+    be initiated there (the Exiles deck's Eyrie Emigre: "take a move, then initiate a
+    battle in the clearing you moved into")."""
 
 
 class CraftAction(Strict):
@@ -1124,6 +1131,10 @@ class Actions(Strict):
     in a step (EFFECT-ACTIONS)."""
     menu: list[MenuAction]
     """The actions offered (an effect program's: at least one, EFFECT-ACTIONS)."""
+    must: bool = Field(default=False, json_schema_extra=ADDED_LATER)
+    """An effect program's: the actions are taken while one can be, with no 'done' (the
+    Exiles deck's Eyrie Emigre: "take a move"); only with entries that spend no hand
+    card, so whether 'done' is offered reads public facts only (EFFECT-ACTIONS)."""
 
     @model_validator(mode="before")
     @classmethod
@@ -1815,6 +1826,18 @@ class MostCards(Strict):
     """The suit: fox, rabbit or mouse, or '$name' of a suit parameter."""
 
 
+ActionKind = Literal["move", "battle"]
+
+
+class Did(Strict):
+    """The actions an effect program's 'actions' part took did each of these: moved (Law
+    4.2), initiated a battle (4.3).  Read after that part, in the same program (the
+    Exiles deck's Eyrie Emigre: "If you did not take both actions, discard this card";
+    Law 14.7.5, Relentless, reads what a battle did the same way).  Public facts."""
+
+    did: list[ActionKind] = Field(min_length=1, max_length=2)
+
+
 class AtStage(Strict):
     """One of the actor's cycles' markers is on this stage (a cycle is public, Law 1.2):
     Law 10.4.3, 'if the Outcast is Hated, the conspiracy costs one fewer' (a value's
@@ -1941,7 +1964,7 @@ _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "s
                 "supply": "supply-count"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
                     "at_stage": "at-stage", "all_of": "all-of", "any_of": "any-of",
-                    "most_cards": "most-cards", "here": "here"}
+                    "most_cards": "most-cards", "here": "here", "did": "did"}
 
 
 # Every value's and condition's branch name is a union tag of a location, too.
@@ -2000,7 +2023,8 @@ Condition = Annotated[
     Annotated[AtLeast, Tag("at-least")] | Annotated[NoneOnMap, Tag("none-on-map")] |
     Annotated[NotCondition, Tag("negation")] | Annotated[AtStage, Tag("at-stage")] |
     Annotated[AllOf, Tag("all-of")] | Annotated[AnyOf, Tag("any-of")] |
-    Annotated[MostCards, Tag("most-cards")] | Annotated[Here, Tag("here")],
+    Annotated[MostCards, Tag("most-cards")] | Annotated[Here, Tag("here")] |
+    Annotated[Did, Tag("did")],
     Discriminator(_condition_form),
 ]
 """A test of the game: a comparison of values, no piece of a kind on the map, a cycle's
@@ -2014,7 +2038,7 @@ _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": S
                  "value-of": ValueOf, "least-of": LeastValue, "supply-count": SupplyCount}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
                      "at-stage": AtStage, "all-of": AllOf, "any-of": AnyOf,
-                     "most-cards": MostCards, "here": Here}
+                     "most-cards": MostCards, "here": Here, "did": Did}
 
 
 FILTER_SUIT = r"^(clearing|fox|rabbit|mouse|\$[a-z][a-z0-9_]*)$"
@@ -2186,10 +2210,13 @@ class DiscardPart(Strict):
     Retinue card'; a faction card goes back to its reserve, as any discard does)."""
 
     op: Literal["discard"]
-    card: Literal["chosen", "resolving"] = Field(
+    card: Literal["chosen", "resolving", "this"] = Field(
         default="chosen", json_schema_extra=ADDED_TO_LIBRARIES)
     """The card: the one the program's first choice chose, or the column's card its
-    action resolves (a column's program only: PROGRAM-USE elsewhere)."""
+    action resolves (a column's program only: PROGRAM-USE elsewhere), or 'this': the
+    persistent card whose ability the program is, from its holder's play area (a card's
+    effect program only, EFFECT-PART: the Exiles deck's Eyrie Emigre, "discard this
+    card"; an effect's 'cost': 'discard' discards it as it is used instead)."""
 
 
 class PutPart(Strict):
@@ -2726,7 +2753,7 @@ def flat_parts(do: list, at: tuple = ()) -> Iterator[tuple[tuple, Any]]:
             yield from flat_parts(part.else_, (*at, i, "else"))
 
 EFFECT_PARTS = (ScorePart, DrawPart, RemovePart, DiscardAllPart, GivePart,
-                ShowPart, IntoBoxPart, PlacePart)
+                ShowPart, IntoBoxPart, PlacePart, IfPart, DiscardPart)
 """The program parts an effect program may hold besides its ops (EffectOnlyOp): each is
 compiled for its use (generator/programs.py compile_effect_part)."""
 
@@ -2734,7 +2761,7 @@ EffectOp = Annotated[
     (
         ScorePart | DrawPart | RemovePart | DiscardAllPart | GivePart |
         ShowPart | IntoBoxPart | PlacePart | HitsOp | Actions |
-        DiscardDownTo
+        DiscardDownTo | IfPart | DiscardPart
     ),
     Field(discriminator="op"),
 ]

@@ -65,6 +65,7 @@ _SCOPE_TYPES: dict[str, Any] = {
     "map": M.MapSpec, "deck": M.DeckSpec, "faction": M.FactionSpec,
     "faction, deck": (M.FactionSpec, M.DeckSpec),  # effects live in both
     "library": M.LibrarySpec,
+    "faction, deck, library": (M.FactionSpec, M.DeckSpec, M.LibrarySpec),
 }
 USES = "uses"
 """The scope of the checks of programs where they are used: each menu entry that runs a
@@ -821,12 +822,20 @@ def _effect_programs(doc: Any) -> Iterator[_Program]:
 
 
 def _ops(doc: Any) -> Iterator[tuple[Loc, _Program, Any]]:
-    """Each op of each effect program, with the parts a 'give' runs 'otherwise' after it."""
+    """Each op of each effect program, with the parts a 'give' runs 'otherwise' after it
+    and the parts an 'if' carries out (after the 'if')."""
     for prog in _effect_programs(doc):
-        for j, op in enumerate(prog.ops):
-            yield (*prog.loc, prog.key, j), prog, op
-            for k, x in enumerate(getattr(op, "otherwise", None) or ()):
-                yield (*prog.loc, prog.key, j, "otherwise", k), prog, x
+        yield from _ops_of(prog.ops, (*prog.loc, prog.key), prog)
+
+
+def _ops_of(ops: list, at: Loc, prog: _Program) -> Iterator[tuple[Loc, _Program, Any]]:
+    for j, op in enumerate(ops):
+        yield (*at, j), prog, op
+        for k, x in enumerate(getattr(op, "otherwise", None) or ()):
+            yield (*at, j, "otherwise", k), prog, x
+        if isinstance(op, M.IfPart):
+            yield from _ops_of(op.then, (*at, j, "then"), prog)
+            yield from _ops_of(op.else_, (*at, j, "else"), prog)
 
 
 def _seats(op: Any) -> set[str]:
@@ -837,8 +846,8 @@ def _seats(op: Any) -> set[str]:
 
 @check("EFFECT-PARAM", "error", "faction, deck",
        "An effect with a meaningless parameter: a 'side' on an effect outside battle; "
-       "'mandatory' on an effect that is not at the start of a phase (only there can the "
-       "phase wait for it).", "1.4.1, 4.3",
+       "'mandatory' on an effect that is not at the start or the end of a phase (only "
+       "there can the phase wait for it).", "1.4.1, 4.3",
        example='`{"kind": "effect", "timing": "daylight", "side": "defender", ...}`')
 def _effect_params(doc: Any):
     abilities = doc.abilities if isinstance(doc, M.FactionSpec) else []
@@ -850,9 +859,10 @@ def _effect_params(doc: Any):
                 continue
             if a.side != "any" and not a.timing.startswith("battle_"):
                 yield (*base, i, "side"), f"effect {a.id}: a 'side' outside battle means nothing"
-            if a.mandatory and not a.timing.startswith("start_of_"):
+            if a.mandatory and not a.timing.startswith(("start_of_", "end_of_")):
                 yield (*base, i, "mandatory"), \
-                    f"effect {a.id}: only an effect at the start of a phase can be mandatory"
+                    f"effect {a.id}: only an effect at the start or the end of a phase " \
+                    "can be mandatory"
 
 
 @check("EFFECT-TARGET", "error", "faction, deck",
@@ -956,6 +966,52 @@ def _effect_part_names(doc: Any):
                                            M.unknown(kind, name, known))
 
 
+@check("EFFECT-IF", "error", "faction, deck",
+       "An effect program's 'if' or 'discard' that the effect cannot carry out: a part "
+       "of its 'then' or 'else' that is no effect program's part (put_all, set_stage, "
+       "stop, tuck), or a 'discard' of any card but 'this' one (an effect program "
+       "chooses no card), 'this' in a faction's program (only a card is 'this').",
+       example='`{"op": "if", "if": {"did": ["move"]}, "then": [{"op": "discard", '
+               '"card": "chosen"}]}` in a card\'s effect')
+def _effect_if(doc: Any):
+    for loc, prog, op in _ops(doc):
+        if isinstance(op, M.IfPart):
+            for branch, parts in (("then", op.then), ("else", op.else_)):
+                for k, x in enumerate(parts):
+                    if not isinstance(x, M.EFFECT_PARTS):
+                        yield (*loc, branch, k), (f"{prog.where}: {x.op} is no effect "
+                                                  "program's part")
+        if isinstance(op, M.DiscardPart):
+            if op.card != "this":
+                yield (*loc, "card"), (f"{prog.where}: an effect program discards 'this' "
+                                       f"card, not the {op.card!r} one (it chooses none)")
+            elif isinstance(doc, M.FactionSpec):
+                yield (*loc, "card"), (f"{prog.where}: 'this' card is a card's program's; "
+                                       "a faction's ability is no card")
+
+
+@check("CONDITION-DID", "error", "faction, deck, library",
+       "A condition 'did' (what an effect program's 'actions' part did) anywhere but an "
+       "'if' of an effect program, after that program's 'actions' part: elsewhere no "
+       "actions were taken for it to read.",
+       example='`{"op": "if", "if": {"did": ["move", "battle"]}, ...}` as a program\'s '
+               'first part')
+def _condition_did(doc: Any):
+    fine: set[int] = set()
+    if isinstance(doc, (M.FactionSpec, M.DeckSpec)):
+        for prog in _effect_programs(doc):
+            acted = False
+            for op in prog.ops:
+                if isinstance(op, M.Actions):
+                    acted = True
+                elif acted and isinstance(op, M.IfPart):
+                    fine.update(id(x) for x in M.walk(op) if isinstance(x, M.Did))
+    for loc, x in _located(doc, ()):
+        if isinstance(x, M.Did) and id(x) not in fine:
+            yield loc, ("'did' reads what an effect program's 'actions' part did: it is "
+                        "an 'if' of that program, after the part")
+
+
 def _zone_seat_holds(seat: str, ability: Any) -> bool:
     """Whether the player a part names is the holder of the ability, whose zones it may
     name: 'holder', or 'self' unless another player carries the trigger out."""
@@ -996,8 +1052,10 @@ def _effect_take_actions(doc: Any):
        "An effect program's 'actions' part (the turn step's operation: take actions from "
        "a menu) with what only a step supports: a count that is not a number of 1 to 10 "
        "(a box's warriors, or null for any number), an 'extra_action_suit' (extra "
-       "actions paid with a card, Law 6.5, are a turn's), an empty menu, or a battle's "
-       "or march's 'suit_of', 'cost' or 'then_battle' (a turn step's menu entry's).",
+       "actions paid with a card, Law 6.5, are a turn's), an empty menu, a battle's "
+       "or march's 'suit_of' or 'cost' (a turn step's menu entry's), or 'must' with an "
+       "entry besides march and battle (whether 'done' is offered would read the hand "
+       "where an entry's options do).",
        "1.4.1, 6.5",
        example='`{"timing": "start_of_daylight", "do": [{"op": "actions", "count": null, '
                '"menu": [{"action": "battle"}]}]}`')
@@ -1015,11 +1073,16 @@ def _effect_actions(doc: Any):
         if not op.menu:
             yield (*loc, "menu"), f"{prog.where}: an effect's actions need a menu"
         for k, m in enumerate(op.menu):
-            for key in ("suit_of", "cost", "then_battle"):
+            for key in ("suit_of", "cost"):
                 if getattr(m, key, None) not in (None, False):
                     yield (*loc, "menu", k, key), (
                         f"{prog.where}: a {m.action}'s {key!r} is a turn step's menu "
                         "entry's (the faction's cycles and boxes), not an effect's")
+            if op.must and not isinstance(m, (M.MarchAction, M.BattleAction)):
+                yield (*loc, "must"), (
+                    f"{prog.where}: actions that must be taken ('must') are moves and "
+                    f"battles, not {m.action!r}: whether 'done' is offered would tell "
+                    "what the hand holds where an entry's options read it (Law 1.2)")
 
 
 @check("EFFECT-ZONE", "error", "deck",

@@ -16,8 +16,7 @@ from rootlaw.runtime.cli import main
 from rootlaw.spec.validate import validate
 
 PACK = Path(__file__).resolve().parent / "data" / "packs" / "exiles-partisans"
-NOT_YET = {"eyrie-emigre", "false-orders", "informants",
-           "coffin-makers", "league-of-adventurous-mice"}
+NOT_YET = {"false-orders", "informants", "coffin-makers", "league-of-adventurous-mice"}
 
 
 def test_the_deck_has_54_cards_of_its_suits():
@@ -57,7 +56,7 @@ def test_no_leak_with_the_deck(capsys):
 
 
 SETS = [["propaganda-bureau", "tunnels", "corvid-planners", "murine-broker"],
-        ["saboteurs", "boat-builders", "master-engravers", "swap-meet"],
+        ["saboteurs", "boat-builders", "master-engravers", "swap-meet", "eyrie-emigre"],
         ["soup-kitchens", "fox-partisans", "charm-offensive", "rabbit-partisans"]]
 
 
@@ -239,6 +238,63 @@ def test_propaganda_bureau_between_actions(core_kind, order):
     # No action left: 'done' alone (she is still asked: her hand might hold a bird for
     # an extra action, Law 6.5, which only she may know).
     assert g.decision == "actions" and set(g.legal()) == {"done"}
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("case", ["battle", "no enemy there", "no warriors"])
+def test_eyrie_emigre_moves_then_battles_or_is_lost(core_kind, order, case):
+    """"At the end of Birdsong, take a move, then initiate a battle in the clearing you
+    moved into. If you did not take both actions, discard this card": at the end of the
+    Marquise's Birdsong (her turn begun through the turn flow), the card is used at once
+    (mandatory, the only thing to do); its move has no 'done', nor has its battle where
+    one can be initiated.  Moving into an empty clearing, or having no warrior to move,
+    loses the card; moving and battling keeps it.  Then Daylight."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    m, e = g.factions.index("marquise"), g.factions.index("eyrie")
+    sc.set_play_area(g, m, ["eyrie-emigre"])
+    if case != "no warriors":
+        sc.put(g, "1", "cat-warrior", 3)
+    sc.put(g, "5", "bird-warrior", 1)
+    sc.set_dice(g, 2, 0)
+    sc.begin_turn(g, "marquise")
+    if case != "no warriors":
+        assert (g.phase, g.decision, g.to_play) == ("birdsong", "take_actions", m)
+        assert "done" not in g.legal() and "move 1->5 x1" in g.legal()
+        g.apply("move 1->5 x1" if case == "battle" else "move 1->9 x1")
+    if case == "battle":
+        assert g.decision == "take_actions" and set(g.legal()) == {"battle 5 eyrie"}
+        g.apply("battle 5 eyrie")
+        while g.phase == "birdsong":  # the Eyrie's ambush window, if asked
+            assert g.to_play == e
+            g.apply("done")
+        assert sc.count(g, "5", "bird-warrior") == 0
+    assert g.phase == "daylight" and g.to_play == m
+    kept = case == "battle"
+    assert sc.play_area(g, m) == (["eyrie-emigre"] if kept else [])
+    assert ("eyrie-emigre" in g.cards_at(g.consts["LOC_DISCARD"])) != kept
+
+
+@pytest.mark.parametrize("order", ORDERS[:2])
+def test_eyrie_emigre_comes_after_the_eyries_birdsong(core_kind, order):
+    """'At the end of Birdsong': the Eyrie's Birdsong steps come first (its cards added to
+    the Decree, Law 7.4.2), then the move."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    e = g.factions.index("eyrie")
+    sc.set_play_area(g, e, ["eyrie-emigre"])
+    sc.set_hand(g, e, ["anvil", "bake-sale"])
+    sc.put(g, "1", "bird-warrior", 2)
+    sc.begin_turn(g, "eyrie")
+    seen = []
+    while g.phase == "birdsong":
+        seen.append(g.decision)
+        la = list(g.legal())
+        g.apply(next((x for x in la if x.startswith("move 1->")), la[0]))
+    assert "take_actions" in seen and seen.index("take_actions") == len(seen) - 1, seen
+    assert seen[0] != "take_actions"
 
 
 # --------------------------------------- what the other players may know (Law 1.2)

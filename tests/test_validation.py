@@ -772,7 +772,8 @@ def test_every_check_code_has_a_fixture_that_triggers_it():
                   "CYCLE-STAGE",  # (test_stage_parts.py)
                   "MAP-EDGE-NONE",  # (test_map_edge.py)
                   "MAP-RIVER-NONE",  # (test_river_filter.py)
-                  "COLUMN-WAYS"}  # (test_column_ways.py)
+                  "COLUMN-WAYS",  # (test_column_ways.py)
+                  "EFFECT-IF", "CONDITION-DID"}  # (test_end_of_phase.py)
     assert {c.code for c in CHECKS} <= triggered
 
 
