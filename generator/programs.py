@@ -1743,6 +1743,9 @@ class EffectPart:
     forest: bool = False
     """Whether it has ``forest_ok_eff_<k>(p, c, fo)``: a placement in a forest of the
     actor's choice (models.AtForest), whether forest fo passes its filter."""
+    move: bool = False
+    """Whether it has ``move_count_eff_<k>(p, c)``: a move of a player's warriors
+    (models.MovePart 'warrior'), how many of p's leave clearing c (-1: any number)."""
 
 
 # The seat each 'who' names, as the compiled method's argument.
@@ -1853,6 +1856,14 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
                  f"            return {over}", "        return 0"]
     elif isinstance(part, EffectJump):
         lines = [f"        return {part.over}"]
+    elif isinstance(part, M.MovePart):
+        # The actor chooses a move of p's warriors (FR_CHOICE, core/choices.py.j2), when
+        # there is one; its count, read of the clearing left as p's, is move_count_eff_k.
+        if part.piece != "warrior":
+            raise ProgramError(f"{where}: an effect program's move is of 'warrior' "
+                               "(EFFECT-IF)")
+        inst.uses.update(("choices", "move"))
+        lines = [f"        self.ask_move_warriors(actor, p, {k}, {int(part.ignore_rule)})"]
     elif isinstance(part, M.DiscardPart):
         # 'this' card, from the play area of the one carrying the program out (a card's
         # effect is used by its holder): EFFECT-PART keeps it to cards' programs.
@@ -1884,6 +1895,18 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
         d.append("        return 0")
     code_parts = ["\n".join(d)]
     forest = isinstance(part, M.PlacePart) and isinstance(part.at, M.AtForest)
+    move = isinstance(part, M.MovePart)
+    if move:
+        assert isinstance(part, M.MovePart)
+        mcode = _Code(inst, r, hoisting=False)
+        count = "-1" if part.count is None else _value(part.count, mcode)
+        if count is None:
+            raise ProgramError(f"{where}: move's count is left out")
+        code_parts.append("\n".join([
+            "    @cython.cfunc", "    @cython.exceptval(check=False)",
+            f"    def move_count_eff_{k}(self, p: i64, c: i64) -> i64:",
+            f'        """{where}: how many of p\'s warriors its move takes out of c (-1: '
+            'any number)."""', *mcode.decls, *mcode.lines, f"        return {count}"]))
     if isinstance(part, M.PlacePart):
         code_parts.append("\n".join([
             "    @cython.cfunc", "    @cython.exceptval(check=False)",
@@ -1902,7 +1925,7 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
             f"        return 1 if {' and '.join(tests) or '1'} else 0"]))
         inst.uses.add("forest_pick")
     return EffectPart(k, "\n\n".join([*code_parts, *inst.helpers]), inst.uses,
-                      can=isinstance(part, M.PlacePart), forest=forest)
+                      can=isinstance(part, M.PlacePart), forest=forest, move=move)
 
 
 def compile_hit_condition(cond, k: int, where: str, holder: M.FactionSpec | None,

@@ -108,6 +108,8 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         end_timings=bool(t.consts.get("END_TIMINGS")),
         # What an effect program's actions did (models.Did): S_DID.
         did="DID" in t.state_layout.offsets,
+        # An effect's target: another player with warriors on the map (False Orders).
+        target_warriors="TG_OTHER_PLAYER_WITH_WARRIORS" in t.consts,
         # add_to_columns steps with a cap on all columns' cards or a shift (Law 15.6.2).
         column_limits="COLUMNS_SHIFT" in t.consts,
         column_shift=bool(t.consts.get("SHIFTS")),

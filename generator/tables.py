@@ -48,7 +48,7 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "discard_all", "draw", "put_all", "replace", "take_home",
               "give", "show", "set_stage", "if", "battle", "move", "second_choice",
-              "reveal", "stop", "pick_forest", "carry", "tuck")
+              "reveal", "stop", "pick_forest", "carry", "tuck", "move_warriors")
 # Values and places of programs whose code lives in a family of its own (the partial
 # they pull in): a count of forests held, pieces placed in forests, a piece drawn at
 # random from the supply (draw_piece), pieces dealt evenly among places (spread_evenly).
@@ -81,7 +81,9 @@ TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdso
 # only where an effect uses one, so the tables of a bundle without are as they were.
 LATE_TIMINGS = 2
 TARGETS = ("none", "other_player", "other_player_with_cards", "own_warrior", "clearing",
-           "other_player_with_crafted")
+           "other_player_with_crafted", "other_player_with_warriors")
+# ... the last came later: its code is declared only where an effect has it.
+LATE_TARGETS = 1
 SIDES = ("attacker", "defender", "any")
 TRIGGER_EVENTS = ("pieces_removed", "warriors_moved_in", "item_crafted")
 
@@ -385,7 +387,8 @@ PARTIALS = (
     Partial("legal", always=True),
     Partial("apply", always=True),
     Partial("actions", ops=("actions",), eops=("take_actions",)),
-    Partial("move", menu=("march",), columns=("move",), frames=("march",)),
+    Partial("move", menu=("march",), columns=("move",), frames=("march",),
+            parts=("move_warriors",)),
     Partial("battle", menu=("battle",), columns=("battle",),
             frames=("ambush", "foil", "remove")),
     Partial("pay", parts=("pay",), frames=("pay",)),
@@ -393,7 +396,8 @@ PARTIALS = (
     # after it waiting below the battle (FR_THEN).
     Partial("prog_battle", parts=("battle",), frames=("defender", "then")),
     # (and the pieces warriors carry on a move, Law 15.2.4: asked as the same frame)
-    Partial("choices", parts=("second_choice", "carry", "pick_forest"), frames=("choice",)),
+    Partial("choices", parts=("second_choice", "carry", "pick_forest", "move_warriors"),
+            frames=("choice",)),
     Partial("craft", ops=("craft",), menu=("craft",), frames=("craft_any",)),
     Partial("zones", parts=("put", "spend"),
             eops=("trim_zone",),
@@ -547,6 +551,8 @@ def content_uses(bundle: Bundle) -> Uses:
     parts += [op.op for prog in programs for op in prog if isinstance(op, M.EFFECT_PARTS)]
     parts += ["pick_forest" for prog in programs for op in prog
               if isinstance(op, M.PlacePart) and isinstance(op.at, M.AtForest)]
+    parts += ["move_warriors" for prog in programs for op in prog
+              if isinstance(op, M.MovePart)]  # a player's warriors moved, the actor's choice
     values += [v for prog in programs for v in value_kinds(prog)]
     parts += ["put" for prog in programs for op in prog
               if (isinstance(op, (M.DrawPart, M.GivePart)) and op.into is not None) or
@@ -1540,7 +1546,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     code_groups: tuple[tuple[str, tuple[str, ...]], ...] = (
         ("EOP", EFFECT_OPS),
         ("TM", TIMINGS if consts.get("END_TIMINGS") else TIMINGS[:-LATE_TIMINGS]),
-        ("TG", TARGETS), ("SD", SIDES),
+        ("TG", TARGETS if any(e[2].target in TARGETS[-LATE_TARGETS:] for e in effects)
+         else TARGETS[:-LATE_TARGETS]), ("SD", SIDES),
         ("EV", TRIGGER_EVENTS))
     for prefix, group in code_groups:
         for i, code in enumerate(group):

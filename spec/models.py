@@ -756,9 +756,11 @@ class Effect(_Ability):
     cost: Literal["none", "discard"] = "none"
     """discard: using it discards the card that grants it (cards only)."""
     target: Literal["none", "other_player", "other_player_with_cards", "own_warrior",
-                    "clearing", "other_player_with_crafted"] = "none"
+                    "clearing", "other_player_with_crafted",
+                    "other_player_with_warriors"] = "none"
     """What the user chooses: another player (with cards in hand; with a crafted card in
-    its play area, Law 4.1.3), a clearing with one of their warriors, or any clearing."""
+    its play area, Law 4.1.3; with warriors on the map: the Exiles deck's False Orders),
+    a clearing with one of their warriors, or any clearing."""
     do: list[EffectOp] = Field(min_length=1)
     """The effect program, run op by op."""
     when: Condition | None = Field(default=None, json_schema_extra=ADDED_LATER)
@@ -2341,13 +2343,30 @@ class MovePart(Strict):
     (4.2), a menu's."""
 
     op: Literal["move"]
-    piece: Literal["piece"] = "piece"
-    """The piece the second choice chose."""
+    piece: Literal["piece", "warrior"] = "piece"
+    """The piece the second choice chose; or, in an effect program, 'warrior': a move
+    (Law 4.2) of the warriors of the player 'who' names, the one carrying the program
+    out choosing it: from a clearing where they are, along a path (or a link that
+    player's 'moving' abilities give it) to an adjacent clearing, as many as 'count'
+    says (the Exiles deck's False Orders: "force an enemy to move half their faction
+    warriors (round up) from a clearing you choose to a clearing you choose, ignoring
+    rule").  The move is that player's: what it sets off (a warriors_moved_in trigger,
+    Law 8.2.6's Outrage) is as for any move of theirs."""
     source: Literal["forest", "clearing"] = Field(default="forest", alias="from")
     """From the forest the second choice chose, or the chosen clearing."""
     to: Literal["clearing", "box"] = "clearing"
     """Into the clearing the first choice chose, or the box of the actor's that holds
     the piece (its 'piece', or one of its list)."""
+    who: Literal["self", "target", "opponent", "holder"] = Field(
+        default="self", json_schema_extra=ADDED_TO_LIBRARIES)
+    """'warrior': whose warriors move."""
+    count: Value | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """'warrior': how many, read of the clearing they leave as that player's (``{"half":
+    {"warriors": "self"}}``: half of theirs there, rounded up), as far as there are; none:
+    any number of them, one option each (a move, Law 4.2)."""
+    ignore_rule: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
+    """'warrior': the move needs no rule of its origin or its destination (Law 4.2's
+    condition waived: False Orders, "ignoring rule")."""
 
     model_config = ConfigDict(**Strict.model_config, populate_by_name=True)
 
@@ -2753,7 +2772,7 @@ def flat_parts(do: list, at: tuple = ()) -> Iterator[tuple[tuple, Any]]:
             yield from flat_parts(part.else_, (*at, i, "else"))
 
 EFFECT_PARTS = (ScorePart, DrawPart, RemovePart, DiscardAllPart, GivePart,
-                ShowPart, IntoBoxPart, PlacePart, IfPart, DiscardPart)
+                ShowPart, IntoBoxPart, PlacePart, IfPart, DiscardPart, MovePart)
 """The program parts an effect program may hold besides its ops (EffectOnlyOp): each is
 compiled for its use (generator/programs.py compile_effect_part)."""
 
@@ -2761,7 +2780,7 @@ EffectOp = Annotated[
     (
         ScorePart | DrawPart | RemovePart | DiscardAllPart | GivePart |
         ShowPart | IntoBoxPart | PlacePart | HitsOp | Actions |
-        DiscardDownTo | IfPart | DiscardPart
+        DiscardDownTo | IfPart | DiscardPart | MovePart
     ),
     Field(discriminator="op"),
 ]

@@ -800,7 +800,8 @@ def _programs_of(abilities: list, base: Loc) -> Iterator[_Program]:
             battle = a.timing.startswith("battle_")
             yield _Program(loc, "do", a.do, battle,
                            a.target in ("other_player", "other_player_with_cards",
-                                        "other_player_with_crafted"),
+                                        "other_player_with_crafted",
+                                        "other_player_with_warriors"),
                            battle or a.target in ("own_warrior", "clearing"),
                            not battle, f"effect {a.id} ({a.timing})")
         elif isinstance(a, M.Trigger):
@@ -967,10 +968,11 @@ def _effect_part_names(doc: Any):
 
 
 @check("EFFECT-IF", "error", "faction, deck",
-       "An effect program's 'if' or 'discard' that the effect cannot carry out: a part "
-       "of its 'then' or 'else' that is no effect program's part (put_all, set_stage, "
-       "stop, tuck), or a 'discard' of any card but 'this' one (an effect program "
-       "chooses no card), 'this' in a faction's program (only a card is 'this').",
+       "An effect program's 'if', 'discard' or 'move' that the effect cannot carry out: "
+       "a part of its 'then' or 'else' that is no effect program's part (put_all, "
+       "set_stage, stop, tuck), a 'discard' of any card but 'this' one (an effect "
+       "program chooses no card), 'this' in a faction's program (only a card is "
+       "'this'), a 'move' of any piece but 'warrior' (it chooses no piece).",
        example='`{"op": "if", "if": {"did": ["move"]}, "then": [{"op": "discard", '
                '"card": "chosen"}]}` in a card\'s effect')
 def _effect_if(doc: Any):
@@ -981,6 +983,9 @@ def _effect_if(doc: Any):
                     if not isinstance(x, M.EFFECT_PARTS):
                         yield (*loc, branch, k), (f"{prog.where}: {x.op} is no effect "
                                                   "program's part")
+        if isinstance(op, M.MovePart) and op.piece != "warrior":
+            yield (*loc, "piece"), (f"{prog.where}: an effect program's move is of "
+                                    "'warrior' (an effect program chooses no piece)")
         if isinstance(op, M.DiscardPart):
             if op.card != "this":
                 yield (*loc, "card"), (f"{prog.where}: an effect program discards 'this' "
@@ -1195,7 +1200,8 @@ _TRACK_ROWS = ("cost", "vp", "draw_at")
 
 
 def _reads_target(op: Any, target: str) -> bool:
-    if target in ("other_player", "other_player_with_cards", "other_player_with_crafted"):
+    if target in ("other_player", "other_player_with_cards", "other_player_with_crafted",
+                  "other_player_with_warriors"):
         return "target" in _seats(op) or any(
             _reads_target(x, target) for x in getattr(op, "otherwise", None) or ())
     return _part_reads_clearing(op)
@@ -2203,7 +2209,14 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: 'value_of' reads the chosen piece, and no piece is chosen "
                     "before it")
-            if isinstance(part, M.MovePart) and not second:
+            if isinstance(part, M.MovePart) and (
+                    part.piece == "warrior" or part.who != "self" or part.count is not None
+                    or part.ignore_rule):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: a 'move' of 'warrior' (with its 'who', 'count', "
+                    "'ignore_rule') is an effect program's: a program's moves are a "
+                    "menu's march (Law 4.2), its 'move' the piece a second choice chose")
+            elif isinstance(part, M.MovePart) and not second:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: 'move' moves the piece a second choice chose, and no choice "
                     "before it chooses one")

@@ -123,6 +123,8 @@ def test_a_birdsong_end_effect_is_not_offered_as_daylight_ends(core_kind):
     ([{"op": "discard", "card": "chosen"}], "EFFECT-IF", "/do/0/card", "'this' card"),
     ([{"op": "actions", "count": 1, "must": True, "menu": [{"action": "craft"}]}],
      "EFFECT-ACTIONS", "/do/0/must", "moves and battles"),
+    ([{"op": "move", "piece": "piece", "from": "forest"}], "EFFECT-IF", "/do/0/piece",
+     "'warrior'"),
 ])
 def test_what_an_effect_program_cannot_carry_out_is_located(do, code, where, words):
     doc, i = deck_with_armorers_doing(do)
@@ -161,3 +163,14 @@ def test_an_end_of_phase_effect_may_be_mandatory():
     card["abilities"][0]["timing"] = "birdsong"
     assert ("EFFECT-PARAM", f"/cards/{i}/abilities/0/mandatory") in [
         (c, p) for c, p, _ in findings(M.DeckSpec, doc)]
+
+
+def test_a_move_of_warriors_is_an_effect_programs():
+    """A library program's 'move' is of the piece its second choice chose; a move of a
+    player's warriors ('warrior': the Exiles deck's False Orders) is an effect program's
+    (a program's moves are a menu's march, Law 4.2)."""
+    lib = {"kind": "library", "id": "orders", "programs": {"order": {
+        "verb": "order", "do": [{"op": "choose", "clearing": {}},
+                                {"op": "move", "piece": "warrior", "ignore_rule": True}]}}}
+    found = findings(M.LibrarySpec, lib)
+    assert ("PROGRAM-SHAPE", "/programs/order/do/1") in [(c, p) for c, p, _ in found], found

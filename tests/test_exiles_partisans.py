@@ -16,7 +16,7 @@ from rootlaw.runtime.cli import main
 from rootlaw.spec.validate import validate
 
 PACK = Path(__file__).resolve().parent / "data" / "packs" / "exiles-partisans"
-NOT_YET = {"false-orders", "informants", "coffin-makers", "league-of-adventurous-mice"}
+NOT_YET = {"informants", "coffin-makers", "league-of-adventurous-mice"}
 
 
 def test_the_deck_has_54_cards_of_its_suits():
@@ -57,7 +57,8 @@ def test_no_leak_with_the_deck(capsys):
 
 SETS = [["propaganda-bureau", "tunnels", "corvid-planners", "murine-broker"],
         ["saboteurs", "boat-builders", "master-engravers", "swap-meet", "eyrie-emigre"],
-        ["soup-kitchens", "fox-partisans", "charm-offensive", "rabbit-partisans"]]
+        ["soup-kitchens", "fox-partisans", "charm-offensive", "rabbit-partisans",
+         "false-orders"]]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
@@ -274,6 +275,34 @@ def test_eyrie_emigre_moves_then_battles_or_is_lost(core_kind, order, case):
     kept = case == "battle"
     assert sc.play_area(g, m) == (["eyrie-emigre"] if kept else [])
     assert ("eyrie-emigre" in g.cards_at(g.consts["LOC_DISCARD"])) != kept
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_false_orders_moves_half_an_enemys_warriors_ignoring_rule(core_kind, order):
+    """"In Birdsong, may discard this card to force an enemy to move half their faction
+    warriors (round up) from a clearing you choose to a clearing you choose, ignoring
+    rule" (the errata): the Marquise, at the start of her Birdsong, target the Eyrie (a
+    player with no warrior on the map is none); she chooses the move of theirs: out of
+    clearing 5 two of three (half, rounded up), out of clearing 1 its one, where the
+    Eyrie rule neither end (ignoring rule: 1->10).  The card is discarded as used."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    m = g.factions.index("marquise")
+    sc.set_play_area(g, m, ["false-orders"])
+    sc.put(g, "5", "bird-warrior", 3)   # adjacent: 1, 2
+    sc.put(g, "1", "bird-warrior", 1)   # adjacent: 5, 9, 10
+    sc.put(g, "1", "cat-warrior", 2)    # the Marquise rule 1
+    sc.begin_turn(g, "marquise")
+    uses = {n for n in g.legal() if n.startswith("use false-orders")}
+    assert uses == {"use false-orders on eyrie"}
+    g.apply("use false-orders on eyrie")
+    assert sc.play_area(g, m) == [] and "false-orders" in g.cards_at(g.consts["LOC_DISCARD"])
+    assert g.to_play == m and set(g.legal()) == {
+        "move 5->1 x2", "move 5->2 x2", "move 1->5 x1", "move 1->9 x1", "move 1->10 x1"}
+    g.apply("move 5->1 x2")
+    assert sc.count(g, "5", "bird-warrior") == 1 and sc.count(g, "1", "bird-warrior") == 3
+    assert g.to_play == m and g.phase in ("birdsong", "daylight")
 
 
 @pytest.mark.parametrize("order", ORDERS[:2])

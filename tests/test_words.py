@@ -246,7 +246,7 @@ CASES = [
         ("VALUE-INVALID", "/cards/2/on_craft/0",
          "'op' must name an effect op or part: score, draw, remove, discard_all, "
          "give, show, into_box, place, hits, actions, "
-         "discard_down_to, if, discard, not 'drow' (did you mean 'draw'?)")]),
+         "discard_down_to, if, discard, move, not 'drow' (did you mean 'draw'?)")]),
     ("a misspelt document kind", "faction", setv("/kind", "fraction"), [
         ("VALUE-INVALID", "", "'kind' must name a content file: pack, map, deck, faction, "
                               "patch, library, not 'fraction' (did you mean 'faction'?)")]),
