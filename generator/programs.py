@@ -1856,6 +1856,16 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
                  f"            return {over}", "        return 0"]
     elif isinstance(part, EffectJump):
         lines = [f"        return {part.over}"]
+    elif isinstance(part, M.TakePart):
+        # p chooses a card of the discard pile (FR_ZONE_GIVE from the pile: field 7 -1,
+        # 2 the kinds' mask), when one passes: public facts (Law 2.1.3).
+        inst.uses.add("hands")
+        kinds = ("item", "ambush", "dominance", "persistent", "immediate")
+        mask = 0 if part.kind is None else sum(1 << kinds.index(x) for x in part.kind)
+        match = "c" if part.matching is not None else "-1"
+        lines = ([] if part.matching is None else ["        if c < 0:", "            return 0"])
+        lines += [f"        if self.takeable(p, {mask}, {match}) > 0:",
+                  f"            self.take_ask(p, {mask}, {match})"]
     elif isinstance(part, M.MovePart):
         # The actor chooses a move of p's warriors (FR_CHOICE, core/choices.py.j2), when
         # there is one; its count, read of the clearing left as p's, is move_count_eff_k.

@@ -74,7 +74,9 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
     (``tables.EVERYTHING`` emits every family)."""
     t = tables or build_tables(bundle)
     u = uses or t.uses
-    partials = list(u.partials)
+    # (An effect instead of a draw needs its tables: a bundle with such an effect.)
+    late = {"draw_instead"} if "STEP_DRAWS" not in t.table_layout.offsets else set()
+    partials = [x for x in u.partials if x not in late]
     return _environment().get_template("core.py.j2").render(
         banner=banner(t.bundle_hash, partials),
         partials=partials,
@@ -91,7 +93,7 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         eops=u.eops,
         parts=u.parts,
         values=u.values,
-        frames=u.frames,
+        frames=[x for x in u.frames if x not in late],
         # A zone of the bundle's takes every card spent or discarded (Law 10.6.2).
         catch_discards=t.consts.get("CATCH_F", -1) >= 0,
         # Several crafting pieces, of a cycle's suit (Law 10.2.1): craft_spare reads them.

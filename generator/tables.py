@@ -48,7 +48,8 @@ STEP_OPS = ("place_at_buildings", "craft", "actions", "discard_down_to",
 PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend", "pay",
               "score", "discard_all", "draw", "put_all", "replace", "take_home",
               "give", "show", "set_stage", "if", "battle", "move", "second_choice",
-              "reveal", "stop", "pick_forest", "carry", "tuck", "move_warriors")
+              "reveal", "stop", "pick_forest", "carry", "tuck", "move_warriors", "take",
+              "evening_draw")
 # Values and places of programs whose code lives in a family of its own (the partial
 # they pull in): a count of forests held, pieces placed in forests, a piece drawn at
 # random from the supply (draw_piece), pieces dealt evenly among places (spread_evenly).
@@ -76,10 +77,10 @@ EFFECT_OPS = ("part", "hits", "take_actions", "trim_zone")
 # When a usable effect is offered (models.Timing), whom it targets, which battle side uses it.
 TIMINGS = ("start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
            "daylight", "evening", "battle_before_roll", "battle_after_roll",
-           "end_of_birdsong", "end_of_daylight")
+           "end_of_birdsong", "end_of_daylight", "evening_draw")
 # The timings past the battle ones came later: a bundle's TIMING_RANGE has rows for them
 # only where an effect uses one, so the tables of a bundle without are as they were.
-LATE_TIMINGS = 2
+LATE_TIMINGS = 3
 TARGETS = ("none", "other_player", "other_player_with_cards", "own_warrior", "clearing",
            "other_player_with_crafted", "other_player_with_warriors")
 # ... the last came later: its code is declared only where an effect has it.
@@ -106,7 +107,7 @@ assert set(ACTION_TYPES) <= set(M.VERB_SHAPES) | set(M.ENGINE_WORDS)
 FRAME_KINDS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "place", "craft_any",
                "phase_end", "phase_start", "battle_effects", "effect", "react", "take_actions",
                "zone_pay", "zone_give", "zone_trim", "react_order", "defender", "then",
-               "choice")
+               "choice", "draw_instead")
 # What the core reports as it happens (Core.take_events, while events_on): one record of
 # EVENT_WIDTH numbers, the code (index here) and four arguments.  The runtime names them
 # and decides who sees what (runtime/events.py); new codes go at the end.
@@ -139,7 +140,8 @@ EVENT_WIDTH = 5
 # (late_const).  Declared in every core, even last, they cost the base game's compiled
 # playouts 2.5% (x0.971-0.976 in alternating rounds: the module's globals laid out
 # anew); left out where unused, x1.00.
-LATE_FRAMES = ("choice",)
+LATE_FRAMES = ("choice", "draw_instead")
+UNCOUNTED_FRAMES = ("draw_instead",)  # past the observation's count of frame kinds
 LATE_EVENTS = {"placed_in_forest": ("forests",), "moved_from_forest": ("forests",),
                "revealed": ("forests",), "moved_to_box": ("choices",)}
 
@@ -404,11 +406,13 @@ PARTIALS = (
             frames=("zone_pay", "zone_trim")),
     # Cards between players' hands (the give and show parts); a given card's choice is
     # the frame 'zone_give' (the name records have always given it).
-    Partial("hands", parts=("give", "show"), frames=("zone_give",)),
+    Partial("hands", parts=("give", "show", "take"), frames=("zone_give",)),
     Partial("columns", ops=("add_to_columns", "resolve_columns"), parts=("tuck",)),
     Partial("roles", ops=("choose_role",)),
     Partial("effects", abilities=("effect", "trigger"), eops=EFFECT_OPS,
             frames=("phase_start", "battle_effects", "effect", "take_actions")),
+    # An effect offered instead of an Evening's draw (models.Timing 'evening_draw').
+    Partial("draw_instead", parts=("evening_draw",), frames=("draw_instead",)),
     Partial("triggers", abilities=("trigger",), frames=("react_order",)),
     Partial("trigger_cost", abilities=("trigger_cost",), frames=("trigger_cost",)),
     Partial("forests", values=("forests_held", "each_forest", "random_piece", "evenly")),
@@ -553,6 +557,8 @@ def content_uses(bundle: Bundle) -> Uses:
               if isinstance(op, M.PlacePart) and isinstance(op.at, M.AtForest)]
     parts += ["move_warriors" for prog in programs for op in prog
               if isinstance(op, M.MovePart)]  # a player's warriors moved, the actor's choice
+    parts += ["evening_draw" for a in abilities
+              if isinstance(a, M.Effect) and a.timing == "evening_draw"]
     values += [v for prog in programs for v in value_kinds(prog)]
     parts += ["put" for prog in programs for op in prog
               if (isinstance(op, (M.DrawPart, M.GivePart)) and op.into is not None) or
@@ -1327,6 +1333,16 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         t.programs.append(compile_step_use(s, prog, len(t.programs), fi, bundle, pidx, pieces))
         pb[st] = int(bool(t.programs[-1].gen))  # a step that chooses: a decision step
         pc[st] = int(t.programs[-1].shape in ("card", "clearing_card"))  # of a hand card
+    if any(isinstance(a, M.Effect) and a.timing == "evening_draw"
+           for x in (*factions, *bundle.deck.cards) for a in x.abilities):
+        # The steps that draw cards into the hand (a program's 'draw', choosing nothing):
+        # an 'evening_draw' effect is offered instead of their draw.
+        draws = [0] * len(ops)
+        for st, _fi, prog, _s in step_uses:
+            draws[st] = int(not pb[st] and any(
+                isinstance(x, M.DrawPart) and x.into is None and x.who == "self"
+                for x in prog.do))
+        t.put("STEP_DRAWS", draws or [0])
     # The columns' programs (the Decree, Law 7.5.2): after the steps', so theirs keep
     # their numbers.
     for progs, slot, way, column_id, fi in column_uses:
@@ -1781,7 +1797,14 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         consts[f"STOP_{code.upper()}"] = i + 1
     consts["MAX_FRAMES"] = max_frames
     consts["EV_CLEARINGS"] = event_clearings
-    consts["NFRAMES"] = len(FRAME_KINDS)
+    # (The observation's decision codes steps after the frames: a frame kind added past
+    # those counted before is counted only in a bundle that has it, so the base game's
+    # observations are as they were.)
+    nframes = len(FRAME_KINDS)
+    while FRAME_KINDS[nframes - 1] in UNCOUNTED_FRAMES and \
+            FRAME_KINDS[nframes - 1] not in t.uses.frames:
+        nframes -= 1
+    consts["NFRAMES"] = nframes
     consts["NOPS"] = len(STEP_OPS)
 
     t.observation = place_observation(observation, consts, S)

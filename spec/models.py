@@ -733,8 +733,12 @@ class Battle(_Ability):
 
 Timing = Literal["start_of_birdsong", "start_of_daylight", "start_of_evening", "birdsong",
                  "daylight", "evening", "battle_before_roll", "battle_after_roll",
-                 "end_of_birdsong", "end_of_daylight"]
-"""When a usable effect is offered.  'end_of_birdsong' and 'end_of_daylight': only as the
+                 "end_of_birdsong", "end_of_daylight", "evening_draw"]
+"""When a usable effect is offered.  'evening_draw': as the holder would draw cards in
+its Evening (a step whose program draws into the hand, Law 6.6.2, 7.6.2, 8.6.2), and
+instead of that draw: used, the step's draw does not happen (the Exiles deck's
+Informants, "In Evening, if you would draw cards, you may instead take one ambush card
+from the discard pile").  'end_of_birdsong' and 'end_of_daylight': only as the
 phase ends, after its last step (the Exiles deck's Eyrie Emigre, "At the end of Birdsong";
 Law 14.2.4, the Hoard's "At the end of your Birdsong").  Evening has no end of its own:
 once its last step begins, nothing but end-of-turn effects (Law 1.4.3)."""
@@ -2660,6 +2664,26 @@ OtherwisePart = Annotated[ScorePart | DrawPart | ShowPart | DiscardAllPart,
                           Field(discriminator="op")]
 
 
+class TakePart(Strict):
+    """The one carrying out the program takes a card of its choice from the discard pile
+    (face up, Law 2.1.3) into its hand: one of the kinds given, matching the program's
+    clearing where 'matching' says so (birds count, Law 2.1.1.I).  With none there,
+    nothing is taken (the Exiles deck's Informants: "take one ambush card from the
+    discard pile"; the Vagabond's Scavenger, "take a card from the discard pile whose
+    suit matches your clearing").  An effect program's part."""
+
+    op: Literal["take"]
+    source: Literal["discard"] = Field(default="discard", alias="from")
+    """Where from: the discard pile."""
+    kind: list[Literal["item", "ambush", "dominance", "persistent", "immediate"]] | None = \
+        Field(default=None, min_length=1)
+    """Only cards of these kinds; any card without."""
+    matching: Literal["clearing"] | None = None
+    """Only cards whose suit matches the program's clearing (birds count)."""
+
+    model_config = ConfigDict(**Strict.model_config, populate_by_name=True)
+
+
 class GivePart(Strict):
     """A card leaves a player's hand ('who'; or its play area, 'from') for another
     player's hand or zone ('to', 'into'), or for the discard pile ('to': 'discard'): one
@@ -2772,7 +2796,7 @@ def flat_parts(do: list, at: tuple = ()) -> Iterator[tuple[tuple, Any]]:
             yield from flat_parts(part.else_, (*at, i, "else"))
 
 EFFECT_PARTS = (ScorePart, DrawPart, RemovePart, DiscardAllPart, GivePart,
-                ShowPart, IntoBoxPart, PlacePart, IfPart, DiscardPart, MovePart)
+                ShowPart, IntoBoxPart, PlacePart, IfPart, DiscardPart, MovePart, TakePart)
 """The program parts an effect program may hold besides its ops (EffectOnlyOp): each is
 compiled for its use (generator/programs.py compile_effect_part)."""
 
@@ -2780,7 +2804,7 @@ EffectOp = Annotated[
     (
         ScorePart | DrawPart | RemovePart | DiscardAllPart | GivePart |
         ShowPart | IntoBoxPart | PlacePart | HitsOp | Actions |
-        DiscardDownTo | IfPart | DiscardPart | MovePart
+        DiscardDownTo | IfPart | DiscardPart | MovePart | TakePart
     ),
     Field(discriminator="op"),
 ]

@@ -897,7 +897,7 @@ def _part_reads_clearing(part: Any) -> bool:
         return _counts_in_clearing(part.vp)
     if isinstance(part, M.PlacePart):
         return part.at == "clearing" or _counts_in_clearing(part.count)
-    if isinstance(part, (M.DiscardAllPart, M.GivePart)):
+    if isinstance(part, (M.DiscardAllPart, M.GivePart, M.TakePart)):
         return part.matching is not None
     return isinstance(part, M.DrawPart) and _counts_in_clearing(part.count)
 

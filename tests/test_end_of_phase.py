@@ -125,6 +125,8 @@ def test_a_birdsong_end_effect_is_not_offered_as_daylight_ends(core_kind):
      "EFFECT-ACTIONS", "/do/0/must", "moves and battles"),
     ([{"op": "move", "piece": "piece", "from": "forest"}], "EFFECT-IF", "/do/0/piece",
      "'warrior'"),
+    ([{"op": "take", "from": "discard", "matching": "clearing"}], "EFFECT-TARGET",
+     "/do/0", "needs a clearing"),
 ])
 def test_what_an_effect_program_cannot_carry_out_is_located(do, code, where, words):
     doc, i = deck_with_armorers_doing(do)

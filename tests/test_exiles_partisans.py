@@ -16,7 +16,7 @@ from rootlaw.runtime.cli import main
 from rootlaw.spec.validate import validate
 
 PACK = Path(__file__).resolve().parent / "data" / "packs" / "exiles-partisans"
-NOT_YET = {"informants", "coffin-makers", "league-of-adventurous-mice"}
+NOT_YET = {"coffin-makers", "league-of-adventurous-mice"}
 
 
 def test_the_deck_has_54_cards_of_its_suits():
@@ -303,6 +303,69 @@ def test_false_orders_moves_half_an_enemys_warriors_ignoring_rule(core_kind, ord
     g.apply("move 5->1 x2")
     assert sc.count(g, "5", "bird-warrior") == 1 and sc.count(g, "1", "bird-warrior") == 3
     assert g.to_play == m and g.phase in ("birdsong", "daylight")
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("used", [True, False])
+def test_informants_take_an_ambush_instead_of_drawing(core_kind, order, used):
+    """"In Evening, if you would draw cards, you may instead take one ambush card from
+    the discard pile": the Marquise, her Daylight declined through the turn flow, are
+    asked as her Evening's draw step begins (not before: her craft step passes
+    unasked); used, she picks one of the pile's ambushes (not its other cards) and draws
+    nothing; declined, she draws as ever."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    m = g.factions.index("marquise")
+    sc.set_play_area(g, m, ["informants"])
+    for card in ("fox-ambush", "anvil", "bird-ambush"):
+        sc.move_card(g, card, g.consts["LOC_DISCARD"])
+    deck = len(g.cards_at(g.consts["LOC_DECK"]))
+    sc.goto(g, "marquise", "daylight", "actions")
+    g.apply("done")
+    while g.decision == "phase_end":  # (a last window of Daylight, if any)
+        g.apply("done")
+    assert (g.phase, g.decision, g.to_play) == ("evening", "draw_instead", m)
+    assert set(g.legal()) == {"use informants", "done"}
+    sc.set_stop(g, "end_of_phase")
+    if used:
+        g.apply("use informants")
+        assert g.decision == "zone_give" and g.to_play == m
+        ambushes = {c for c in g.cards_at(g.consts["LOC_DISCARD"]) if c.endswith("-ambush")}
+        assert {"fox-ambush", "bird-ambush"} <= ambushes  # (and what the setup discarded)
+        assert set(g.legal()) == {f"spend {c}" for c in ambushes}
+        g.apply("spend bird-ambush")
+        assert g.hand(m) == ["bird-ambush"]
+        assert len(g.cards_at(g.consts["LOC_DECK"])) == deck
+        pile = g.cards_at(g.consts["LOC_DISCARD"])
+        assert "bird-ambush" not in pile and {"anvil", "fox-ambush"} <= set(pile)
+    else:
+        g.apply("done")
+        assert len(g.hand(m)) == 1 and "bird-ambush" not in g.hand(m)
+        assert len(g.cards_at(g.consts["LOC_DECK"])) == deck - 1
+    assert sc.stopped(g) in ("end_of_phase", "end_of_turn")  # (Evening: the turn's end)
+
+
+@pytest.mark.parametrize("order", ORDERS[:2])
+def test_informants_wait_for_the_eyries_draw(core_kind, order):
+    """The Eyrie's Evening scores its roosts first (Law 7.6.1): the window comes at its
+    draw step, once per turn."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    e = g.factions.index("eyrie")
+    sc.set_play_area(g, e, ["informants"])
+    sc.move_card(g, "rabbit-ambush", g.consts["LOC_DISCARD"])
+    sc.put(g, "1", "roost", 1)
+    sc.set_vp(g, e, 0)
+    sc.goto(g, "eyrie", "evening")
+    while g.decision != "draw_instead":
+        assert g.to_play == e and g.phase == "evening", g.decision
+        g.apply("done" if "done" in g.legal() else sorted(g.legal())[0])
+    assert g.scores[e] >= 0 and "use informants" in g.legal()
+    g.apply("use informants")
+    g.apply("spend rabbit-ambush")
+    assert "rabbit-ambush" in g.hand(e)
 
 
 @pytest.mark.parametrize("order", ORDERS[:2])

@@ -65,7 +65,7 @@ MIXES = {
 # families bundles cover them.
 HOMEBREW_ONLY = {"run_stage"}
 HOMEBREW_VALUES = {"forests_held", "each_forest", "random_piece", "evenly"}
-HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle", "choices", "forest_pick"}
+HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle", "choices", "forest_pick", "draw_instead"}
 # Program parts no base program uses (a pack's library brings the program): the packs of
 # tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
 # tests/test_card_piles.py play them); 'set_stage' moving a marker on (the standard
@@ -73,9 +73,11 @@ HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle", "choices", "forest_pick
 # tests/data/packs/stages (tests/test_stage_parts.py).  'if' is the base's too: the
 # Eyrie's Emergency Orders (Law 7.4.1, the standard draw_if_hand_empty).
 HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "battle", "move", "second_choice",
-                  "reveal", "stop", "pick_forest", "carry", "move_warriors"}
-# ('move_warriors', a move of another's warriors the actor chooses: the Exiles deck's
-# False Orders, tests/test_exiles_partisans.py.)
+                  "reveal", "stop", "pick_forest", "carry", "move_warriors", "take",
+                  "evening_draw"}
+# ('move_warriors', a move of another's warriors the actor chooses, 'take' from the
+# discard pile and 'evening_draw', an effect instead of a draw: the Exiles deck's False
+# Orders and Informants, tests/test_exiles_partisans.py.)
 # ('tuck' is the base game's too: the Eyrie's viziers, Law 7.3.4.  The Keepers' parts:
 # tests/data/packs/relic-recover, prized-trophies, carry-relics and
 # examples/keepers-in-iron cover them, with the values 'random_piece' and 'evenly':

@@ -220,8 +220,8 @@ CASES = [
     ("a misspelt timing", "deck", setv("/cards/1/abilities/0/timing", "daylite"), [
         ("VALUE-INVALID", "/cards/1/abilities/0/timing",
          "'timing' is start_of_birdsong, start_of_daylight, start_of_evening, birdsong, "
-         "daylight, evening, battle_before_roll, battle_after_roll, end_of_birdsong or "
-         "end_of_daylight, not 'daylite' (did you mean 'daylight'?)")]),
+         "daylight, evening, battle_before_roll, battle_after_roll, end_of_birdsong, "
+         "end_of_daylight or evening_draw, not 'daylite' (did you mean 'daylight'?)")]),
     ("a suit as a number", "map", setv("/clearings/0/suit", 3), [
         ("VALUE-INVALID", "/clearings/0/suit", "'suit' is fox, rabbit or mouse, not the "
                                                "number 3")]),
@@ -246,7 +246,7 @@ CASES = [
         ("VALUE-INVALID", "/cards/2/on_craft/0",
          "'op' must name an effect op or part: score, draw, remove, discard_all, "
          "give, show, into_box, place, hits, actions, "
-         "discard_down_to, if, discard, move, not 'drow' (did you mean 'draw'?)")]),
+         "discard_down_to, if, discard, move, take, not 'drow' (did you mean 'draw'?)")]),
     ("a misspelt document kind", "faction", setv("/kind", "fraction"), [
         ("VALUE-INVALID", "", "'kind' must name a content file: pack, map, deck, faction, "
                               "patch, library, not 'fraction' (did you mean 'faction'?)")]),
