@@ -740,7 +740,7 @@ instead of that draw: used, the step's draw does not happen (the Exiles deck's
 Informants, "In Evening, if you would draw cards, you may instead take one ambush card
 from the discard pile").  'end_of_birdsong' and 'end_of_daylight': only as the
 phase ends, after its last step (the Exiles deck's Eyrie Emigre, "At the end of Birdsong";
-Law 14.2.4, the Hoard's "At the end of your Birdsong").  Evening has no end of its own:
+Law 14.7.4, the Lavish mood's "At the end of your Birdsong").  Evening has no end of its own:
 once its last step begins, nothing but end-of-turn effects (Law 1.4.3)."""
 
 
@@ -1839,7 +1839,8 @@ class Did(Strict):
     """The actions an effect program's 'actions' part took did each of these: moved (Law
     4.2), initiated a battle (4.3).  Read after that part, in the same program (the
     Exiles deck's Eyrie Emigre: "If you did not take both actions, discard this card";
-    Law 14.7.5, Relentless, reads what a battle did the same way).  Public facts."""
+    Law 14.7.5, Relentless: "Whenever you take the Advance the Warlord action and both
+    move and battle").  Public facts."""
 
     did: list[ActionKind] = Field(min_length=1, max_length=2)
 
