@@ -1948,6 +1948,15 @@ def compile_hit_condition(cond, k: int, where: str, holder: M.FactionSpec | None
                              pidx, "whether the first hit p takes in battle in c is ignored")
 
 
+def compile_battle_hits_condition(cond, k: int, where: str, holder: M.FactionSpec | None,
+                                  pidx: dict[str, int]) -> str:
+    """The condition of a battle ability's extra hits (models.BattleAttacking.holds,
+    BattleDefending.holds), read of the battle clearing c for its holder p as hits are
+    counted: the method ``battle_hits_holds_<k>(p, c)``.  No condition: always."""
+    return _battle_condition(cond, f"battle_hits_holds_{k}", f"bhits_{k}", k, where, holder,
+                             pidx, "whether p deals its extra hits in battle in c")
+
+
 def compile_effect_condition(cond, k: int, where: str, holder: M.FactionSpec | None,
                              pidx: dict[str, int]) -> str:
     """An effect's 'when' (models.Effect.when), read of the battle clearing c for the

@@ -130,6 +130,9 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         # The conditions of abilities that ignore the first hit taken (Law 15.2.4): the
         # bundle's (their state slots are its), where the ability kind is emitted.
         first_hits=t.first_hits if "ignore_first_hit" in u.abilities else [],
+        # Extra hits under a condition (Law 14.7.8, 13.2.5): each (condition, hits).
+        hits_ifs=t.hits_ifs if {"attack_hits_if", "defend_hits_if"} & set(u.abilities)
+        else [],
         # The conditions of effects offered only while they hold ('when'): the bundle's.
         effect_whens=t.effect_whens,
         # Triggers that run for each piece removed (Law 15.2.5): their reactions queued

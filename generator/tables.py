@@ -18,6 +18,7 @@ from rootlaw.spec import models as M
 from .programs import (
     EffectJump,
     ProgramError,
+    compile_battle_hits_condition,
     compile_column_use,
     compile_effect_condition,
     compile_effect_part,
@@ -65,7 +66,8 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "ignore_ambush_as_attacker", "effect", "trigger",
                  "defender_takes_high_roll", "rule_with", "ignore_first_hit",
                  "rivers_are_paths", "move_ignores_rule", "river_move_ignores_rule",
-                 "item_vp_extra", "rule_tokens", "crafting_adjacent")
+                 "item_vp_extra", "rule_tokens", "crafting_adjacent", "attack_hits_if",
+                 "defend_hits_if")
 # The kinds from this index on are read only by code emitted where a bundle uses them:
 # a bundle using none keeps the ability tables' rows as wide as before they were (the
 # table's layout, which the compiled core's speed is sensitive to: docs/design.md).
@@ -751,6 +753,7 @@ class Tables:
     programs: list = field(default_factory=list)  # program instances (generator/programs.py)
     effect_parts: list = field(default_factory=list)  # effect programs' parts, compiled
     menu_where: str = ""  # the methods of menu entries with a cycle's suit or a cost
+    hits_ifs: list = field(default_factory=list)  # extra hits under a condition: (code, n)
     first_hits: list = field(default_factory=list)  # the conditions of 'taking' (its
     #                                                 'ignore_first'), compiled
     per_piece: bool = False  # a trigger runs for each piece removed (Law 15.2.5)
@@ -1072,6 +1075,17 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 mask &= ~(1 << ri)
         return mask
 
+    def hits_if(ab: Any, holder: M.FactionSpec | None, kind: str) -> int:
+        """The value of extra hits under a condition (Law 14.7.8, 13.2.5): 1 + the index
+        of the compiled condition (battle_hits_holds_<k>), whose hits t.hits_ifs keeps."""
+        assert isinstance(ab, M.Battle)
+        side = ab.attacking if kind == "attack_hits_if" else ab.defending
+        assert side is not None
+        k = len(t.hits_ifs)
+        t.hits_ifs.append((compile_battle_hits_condition(side.holds, k, ab.id, holder, pidx),
+                           side.extra_hits))
+        return k + 1
+
     def first_hit(ab: Any, holder: M.FactionSpec | None) -> int:
         """The value of an ability that ignores the first hit (Law 15.2.4): 1 + the index
         of its condition, compiled (first_hit_holds_<k>)."""
@@ -1091,7 +1105,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 continue  # usable effects and triggers have tables of their own
             mask = role_mask(f, ab)
             for kind, given in table_kinds(ab, pidx):
-                value = first_hit(ab, f) if kind == "ignore_first_hit" else given
+                value = first_hit(ab, f) if kind == "ignore_first_hit" else \
+                    hits_if(ab, f, kind) if kind.endswith("_hits_if") else given
                 ak = ABILITY_KINDS.index(kind)
                 for bit in range(R + 1):
                     if (mask >> bit) & 1:
@@ -1109,7 +1124,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
             if isinstance(ab, (M.Effect, M.Trigger)):
                 continue
             for kind, given in table_kinds(ab, pidx):
-                value = first_hit(ab, None) if kind == "ignore_first_hit" else given
+                value = first_hit(ab, None) if kind == "ignore_first_hit" else \
+                    hits_if(ab, None, kind) if kind.endswith("_hits_if") else given
                 ak = ABILITY_KINDS.index(kind)
                 card_ab_has[di * NAB + ak] = 1
                 card_ab_value[di * NAB + ak] = ability_value(ab) if value is None else value

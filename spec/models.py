@@ -631,6 +631,15 @@ class BattleAttacking(Strict):
     ambush_ignored: bool = False
     """Ambush cards have no effect on the holder: the defender is not even asked (Law
     4.3.1; whoever holds it is public)."""
+    holds: Condition | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """The extra hits only in the battles where this holds as hits are counted (Law
+    4.3.5), read of the battle clearing for the holder (Law 14.7.8, Wrathful: "As
+    attacker in battle in your warlord's clearing, you deal an extra hit", ``{"here":
+    {"has": "warlord"}}``)."""
+
+    @model_validator(mode="after")
+    def _holds_hits(self) -> BattleAttacking:
+        return _hits_hold(self)
 
 
 class BattleDefending(Strict):
@@ -639,6 +648,23 @@ class BattleDefending(Strict):
     deal_high_roll: bool = False
     """The holder deals hits equal to the higher roll and the attacker the lower (Law
     8.2.2, Guerrilla War)."""
+    extra_hits: int = Field(default=0, ge=0, le=10, json_schema_extra=ADDED_LATER)
+    """Extra hits dealt as defender (Law 4.3.5.I; 13.2.5, Embedded Agents: "As defender
+    in battle, if the Corvids have a facedown plot token in the clearing of battle,
+    they deal an extra hit")."""
+    holds: Condition | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """The extra hits only where this holds, as the attacker's 'holds'."""
+
+    @model_validator(mode="after")
+    def _holds_hits(self) -> BattleDefending:
+        return _hits_hold(self)
+
+
+def _hits_hold(side: Any) -> Any:
+    if side.holds is not None and not side.extra_hits:
+        raise Err("VALUE-INVALID", ("holds",), "'holds' says where the extra hits are "
+                  "dealt: give 'extra_hits' too")
+    return side
 
 
 class BattleTaking(Strict):
@@ -711,7 +737,8 @@ class Battle(_Ability):
         if not self.modifiers():
             raise Err("VALUE-INVALID", ("kind",), "a 'battle' ability changes something: "
                       "'attacking' (extra_hits, ambush_ignored), 'defending' "
-                      "(deal_high_roll), 'taking' (ignore_first) or 'removal_vp'")
+                      "(deal_high_roll, extra_hits), 'taking' (ignore_first) or "
+                      "'removal_vp'")
         return self
 
     def modifiers(self) -> list[tuple[str, int]]:
@@ -719,7 +746,9 @@ class Battle(_Ability):
         each, their first spellings) with their values."""
         out: list[tuple[str, int]] = []
         if self.attacking is not None and self.attacking.extra_hits:
-            out.append(("attack_extra_hits", self.attacking.extra_hits))
+            # (under a condition: its own kind, the core's value its condition's)
+            out.append(("attack_extra_hits" if self.attacking.holds is None
+                        else "attack_hits_if", self.attacking.extra_hits))
         if self.removal_vp:
             out.append(("battle_removal_vp", self.removal_vp))
         if self.attacking is not None and self.attacking.ambush_ignored:
@@ -728,6 +757,8 @@ class Battle(_Ability):
             out.append(("defender_takes_high_roll", 1))
         if self.taking is not None and self.taking.ignore_first:
             out.append(("ignore_first_hit", 1))  # (the core's value: its condition's)
+        if self.defending is not None and self.defending.extra_hits:
+            out.append(("defend_hits_if", self.defending.extra_hits))
         return out
 
 

@@ -89,7 +89,9 @@ HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "battle", "move", "second_c
 # tests/test_moving_ability.py's own.
 HOMEBREW_ABILITIES = {"rule_with", "ignore_first_hit", "rivers_are_paths", "move_ignores_rule",
                       "river_move_ignores_rule", "item_vp_extra", "rule_tokens",
-                      "crafting_adjacent"}
+                      "crafting_adjacent", "attack_hits_if", "defend_hits_if"}
+# (Extra hits under a condition, Law 14.7.8 and 13.2.5: tests/test_battle_hits_if.py's
+# bundle of its own.)
 EXILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "exiles-partisans"
 PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "replace-verbs"
 CONSPIRACIES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "conspiracies"
@@ -249,7 +251,7 @@ def test_the_base_bundle_uses_every_family():
     assert set(build_tables(resolve([RITUALS_PACK])).uses.abilities) | \
         set(build_tables(resolve([FIRST_HIT_PACK])).uses.abilities) | \
         set(build_tables(resolve([EXILES_PACK], deck_id="exiles-partisans")).uses.abilities) \
-        >= HOMEBREW_ABILITIES - {"river_move_ignores_rule"}
+        >= HOMEBREW_ABILITIES - {"river_move_ignores_rule", "attack_hits_if", "defend_hits_if"}
     assert "set_stage" in build_tables(mixed_bundle("marquise+seasons")).uses.parts
     assert "set_stage" in build_tables(resolve([STAGES_PACK])).uses.parts
 

@@ -500,18 +500,18 @@ def test_no_message_an_author_can_get_holds_pydantics_words():
 
 
 
-@pytest.mark.parametrize("side, keys", [("attacking", "extra_hits, ambush_ignored"),
-                                         ("defending", "deal_high_roll")])
+@pytest.mark.parametrize("side, keys", [("attacking", "extra_hits, ambush_ignored, holds"),
+                                         ("defending", "deal_high_roll, extra_hits, holds")])
 def test_an_object_with_no_noun_is_named_by_its_key(side, keys):
     """A small object of a part (a battle ability's 'attacking') is named by the key it is
     written at, not by the engine's class name ("a battleattacking", an outside author's
     finding)."""
     doc = {"kind": "faction", "id": "herons", "name": "Herons", "pieces": {
         "heron": {"kind": "warrior", "count": 5}},
-        "abilities": [{"kind": "battle", "id": "wrath", side: {"holds": {"not": 1}}}]}
+        "abilities": [{"kind": "battle", "id": "wrath", side: {"whenever": {"not": 1}}}]}
     _, problems, _ = loader.validate_data(doc)
-    said = [m for _, m, ptr in problems if ptr == f"/abilities/0/{side}/holds"]
-    assert said == [f"'holds' is not a key of '{side}'; '{side}' has: {keys}"]
+    said = [m for _, m, ptr in problems if ptr == f"/abilities/0/{side}/whenever"]
+    assert said == [f"'whenever' is not a key of '{side}'; '{side}' has: {keys}"]
 
 
 # ---------------------------------------------------------------------- references
