@@ -2713,8 +2713,6 @@ class TakePart(Strict):
     matching: Literal["clearing"] | None = None
     """Only cards whose suit matches the program's clearing (birds count)."""
 
-    model_config = ConfigDict(**Strict.model_config, populate_by_name=True)
-
 
 class GivePart(Strict):
     """A card leaves a player's hand ('who'; or its play area, 'from') for another
