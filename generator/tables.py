@@ -1353,9 +1353,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
            for x in (*factions, *bundle.deck.cards) for a in x.abilities):
         # The steps that draw cards into the hand (a program's 'draw', choosing nothing):
         # an 'evening_draw' effect is offered instead of their draw.
+        # (only a step that does nothing else: one that also scores or discards is not
+        # passed for a draw replaced)
         draws = [0] * len(ops)
         for st, _fi, prog, _s in step_uses:
-            draws[st] = int(not pb[st] and any(
+            draws[st] = int(not pb[st] and all(
                 isinstance(x, M.DrawPart) and x.into is None and x.who == "self"
                 for x in prog.do))
         t.put("STEP_DRAWS", draws or [0])
@@ -1475,6 +1477,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         elif all(isinstance(op, M.HitsOp) and op.ignore_rolled and not op.extra
                  for op in eff.do):
             pre = 2
+        elif len(eff.do) == 1 and isinstance(eff.do[0], M.TakePart) and \
+                eff.do[0].matching is None:
+            # a card of the pile to take (face up, public): its kinds' mask
+            kinds = ("item", "ambush", "dominance", "persistent", "immediate")
+            pre, pre_arg = 3, sum(1 << kinds.index(x) for x in eff.do[0].kind or ())
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("TIMING", TIMINGS.index(eff.timing)),
                          ("SIDE", SIDES.index(eff.side)), ("MANDATORY", int(eff.mandatory)),
@@ -1510,7 +1517,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         "EVENT", "START", "END", "ROLES")}
     for src_kind, src, trig, roles in triggers:
         start, end = emit_effect(trig.do, f"trigger {trig.id}",
-                                 **holder_zones(src_kind, src), event_piece=trig.per_piece)
+                                 **holder_zones(src_kind, src), event_piece=trig.per_piece,
+                                 source=src if src_kind == 1 else -1)
         programs.append((start, end, trig.id))
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("ON", TRIGGER_EVENTS.index(trig.on)),

@@ -348,12 +348,13 @@ _DONE = {
     "zone_give": "has no matching card to give", "actions": "takes no more actions",
     "craft": "crafts nothing more", "rescue": "lets the removed warriors go",
     "add_to_columns": "adds no more cards", "resolve_columns": "goes on",
-    "discard_down_to": "keeps the hand",
+    "discard_down_to": "keeps the hand", "draw_instead": "draws",
 }
 _SPEND = {
     "ambush": "ambushes with {card}", "foil": "foils the ambush with {card}",
     "zone_pay": "pays with {card}", "zone_give": "gives {card}",
     "actions": "spends {card} for one more action", "rescue": "spends {card} to rescue them",
+    "take": "takes {card} from the discard pile",
 }
 _CLEARING = {"place": "places in clearing {c}", "pay": "pays from clearing {c}"}
 
@@ -369,7 +370,9 @@ _ASKED = {
     "battle_effects": "battle effects", "take_actions": "the actions an effect gives",
     "zone_pay": "which cards pay", "zone_give": "which card to give",
     "zone_trim": "which card to discard", "react_order": "which effect comes first",
-    "choice": "a choice of a forest or a piece",
+    "choice": "a choice of a forest, a piece or a move",
+    "take": "which card to take from the discard pile",
+    "draw_instead": "whether to use an effect instead of drawing",
     "actions": "an action", "craft": "what to craft", "discard_down_to": "what to discard",
     "add_to_columns": "cards for the columns", "resolve_columns": "the next column card",
     "choose_role": "a leader", "end_of_turn": "(held at the end of the turn)",

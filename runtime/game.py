@@ -247,6 +247,8 @@ class Game:
             kind = self.names["frames"][self.state[top] - 1]
             if kind == "trigger_cost":  # named by the trigger: its verb (Law 6.2.3: rescue)
                 return self.names["cost_triggers"][-1 - self.state[top + 2]]
+            if kind == "zone_give" and self.state[top + 7] == -1:
+                return "take"  # a card of the discard pile (models.TakePart)
             return kind
         t = self._core_module.tables
         st = self._s("STEP")

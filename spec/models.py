@@ -766,7 +766,7 @@ Timing = Literal["start_of_birdsong", "start_of_daylight", "start_of_evening", "
                  "daylight", "evening", "battle_before_roll", "battle_after_roll",
                  "end_of_birdsong", "end_of_daylight", "evening_draw"]
 """When a usable effect is offered.  'evening_draw': as the holder would draw cards in
-its Evening (a step whose program draws into the hand, Law 6.6.2, 7.6.2, 8.6.2), and
+its Evening (a step whose program only draws into the hand, Law 6.6.2, 7.6.2, 8.6.2), and
 instead of that draw: used, the step's draw does not happen (the Exiles deck's
 Informants, "In Evening, if you would draw cards, you may instead take one ambush card
 from the discard pile").  'end_of_birdsong' and 'end_of_daylight': only as the
@@ -2707,9 +2707,10 @@ class TakePart(Strict):
     op: Literal["take"]
     source: Literal["discard"] = Field(default="discard", alias="from")
     """Where from: the discard pile."""
-    kind: list[Literal["item", "ambush", "dominance", "persistent", "immediate"]] | None = \
+    kind: list[Literal["item", "ambush", "persistent", "immediate"]] | None = \
         Field(default=None, min_length=1)
-    """Only cards of these kinds; any card without."""
+    """Only cards of these kinds; any card without (a dominance card is never in the
+    pile: discarded, it goes to the available ones, Law 3.3.3)."""
     matching: Literal["clearing"] | None = None
     """Only cards whose suit matches the program's clearing (birds count)."""
 

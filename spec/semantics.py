@@ -899,6 +899,10 @@ def _part_reads_clearing(part: Any) -> bool:
         return part.at == "clearing" or _counts_in_clearing(part.count)
     if isinstance(part, (M.DiscardAllPart, M.GivePart, M.TakePart)):
         return part.matching is not None
+    if isinstance(part, M.IfPart):  # (its parts are the program's ops: told apart)
+        return any(isinstance(x, (M.Here, M.WarriorsAt, M.PiecesAt)) or (
+            isinstance(x, M.ClearingFilter) and x.suit == "clearing")
+            for x in M.walk(part.if_))
     return isinstance(part, M.DrawPart) and _counts_in_clearing(part.count)
 
 
@@ -972,7 +976,8 @@ def _effect_part_names(doc: Any):
        "a part of its 'then' or 'else' that is no effect program's part (put_all, "
        "set_stage, stop, tuck), a 'discard' of any card but 'this' one (an effect "
        "program chooses no card), 'this' in a faction's program (only a card is "
-       "'this'), a 'move' of any piece but 'warrior' (it chooses no piece).",
+       "'this') or in an immediate card's on_craft (discarded anyway), a 'move' of any "
+       "piece but 'warrior' (it chooses no piece) or with a 'from' or 'to'.",
        example='`{"op": "if", "if": {"did": ["move"]}, "then": [{"op": "discard", '
                '"card": "chosen"}]}` in a card\'s effect')
 def _effect_if(doc: Any):
@@ -985,7 +990,14 @@ def _effect_if(doc: Any):
                                                   "program's part")
         if isinstance(op, M.MovePart) and op.piece != "warrior":
             yield (*loc, "piece"), (f"{prog.where}: an effect program's move is of "
-                                    "'warrior' (an effect program chooses no piece)")
+                                    "'warrior', a player's warriors the one carrying it "
+                                    "out moves (an effect program chooses no piece); the "
+                                    "holder's own move is 'actions' with a menu of one "
+                                    "'march' entry (the Law's move, 4.2)")
+        elif isinstance(op, M.MovePart) and {"source", "to"} & op.model_fields_set:
+            yield loc, (f"{prog.where}: a move of 'warrior' goes from a clearing to an "
+                        "adjacent one, the mover's choice: its 'from' and 'to' are a "
+                        "program's move's (a piece a second choice chose)")
         if isinstance(op, M.DiscardPart):
             if op.card != "this":
                 yield (*loc, "card"), (f"{prog.where}: an effect program discards 'this' "
@@ -993,6 +1005,10 @@ def _effect_if(doc: Any):
             elif isinstance(doc, M.FactionSpec):
                 yield (*loc, "card"), (f"{prog.where}: 'this' card is a card's program's; "
                                        "a faction's ability is no card")
+            elif prog.key == "on_craft":
+                yield (*loc, "card"), (f"{prog.where}: an immediate card is discarded once "
+                                       "its effect is resolved (Law 4.1.2): 'this' is a "
+                                       "persistent card's ability's")
 
 
 @check("CONDITION-DID", "error", "faction, deck, library",
@@ -1065,6 +1081,17 @@ def _effect_take_actions(doc: Any):
        example='`{"timing": "start_of_daylight", "do": [{"op": "actions", "count": null, '
                '"menu": [{"action": "battle"}]}]}`')
 def _effect_actions(doc: Any):
+    if isinstance(doc, M.FactionSpec):
+        # ('must' is an effect's: a step's actions end with 'done', Law 6.5's "up to")
+        for where, steps in (("setup", doc.setup), *(
+                (("turn", ph), getattr(doc.turn, ph))
+                for ph in ("birdsong", "daylight", "evening")),
+                *((("hooks", h), st) for h, st in doc.hooks.items())):
+            base = where if isinstance(where, tuple) else (where,)
+            for k, st in enumerate(steps):
+                if isinstance(st, M.Actions) and st.must:
+                    yield (*base, k, "must"), ("a step's actions may end with 'done' "
+                                               "('must' is an effect program's)")
     for loc, prog, op in _ops(doc):
         if not isinstance(op, M.Actions):
             continue
@@ -1942,8 +1969,13 @@ def _card_track_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
 
 
 def _step_part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
-    """The names of a part that scores, draws or discards."""
-    if isinstance(part, M.ScorePart):
+    """The names of a part that scores, draws or discards (or, in an effect program,
+    an 'if''s condition, a move's count)."""
+    if isinstance(part, M.IfPart):
+        yield from _condition_refs(part.if_, ("if",))
+    elif isinstance(part, M.MovePart) and part.count is not None:
+        yield from _value_refs(part.count, ("count",))
+    elif isinstance(part, M.ScorePart):
         yield from _value_refs(part.vp, ("vp",))
     elif isinstance(part, M.DrawPart):
         yield from _value_refs(part.count, ("count",))
@@ -2209,6 +2241,10 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: 'value_of' reads the chosen piece, and no piece is chosen "
                     "before it")
+            if isinstance(part, M.DiscardPart) and part.card == "this":
+                yield ("programs", pid, "do", i, "card"), (
+                    f"{pid}: 'this' card is a card's effect program's; a program discards "
+                    "the card its choice chose, or the column's card it resolves")
             if isinstance(part, M.MovePart) and (
                     part.piece == "warrior" or part.who != "self" or part.count is not None
                     or part.ignore_rule):

@@ -111,6 +111,33 @@ def test_a_birdsong_end_effect_is_not_offered_as_daylight_ends(core_kind):
     assert g.decision != "phase_end" and g.phase != "daylight"
 
 
+@pytest.mark.parametrize("order", ORDERS[:2])
+def test_whether_she_is_asked_as_daylight_ends_does_not_depend_on_her_hand(core_kind, order):
+    """A mandatory end-of-Daylight effect is never used unasked: the window also lists
+    the dominance cards her hand may take (Law 3.3.4), so using it at once where it is
+    the only option would tell the table whether she holds a matching card (Law 1.2; a
+    review's finding).  Twins that differ only in her one card see the same decision."""
+    doc = dict(PATROL, abilities=[dict(PATROL["abilities"][0], mandatory=True)])
+    b = base_bundle()
+    bundle = dataclasses.replace(b, deck=b.deck.model_copy(
+        update={"cards": [*b.deck.cards, M.Card.model_validate(doc)]}))
+    gbuild.compile_core(bundle)
+    seen = []
+    for card in ("fox-root-tea", "mouse-root-tea"):
+        g = past_setup(order, bundle=bundle, pure=core_kind == "pure", clear=True,
+                       empty_hands=True)
+        m = g.factions.index("marquise")
+        sc.put(g, "1", "cat-warrior", 3)
+        sc.set_play_area(g, m, ["patrol-route"])
+        sc.move_card(g, "fox-dominance", g.consts["LOC_AVAILABLE"])
+        sc.set_hand(g, m, [card])
+        sc.goto(g, "marquise", "daylight", "actions")
+        g.apply("done")
+        seen.append((g.phase, g.decision, g.to_play))
+        assert "done" not in g.legal() and "use patrol-route" in g.legal()
+    assert seen[0] == seen[1] == ("daylight", "phase_end", seen[0][2])
+
+
 # ------------------------------------------------------------------ validation
 
 
@@ -127,6 +154,13 @@ def test_a_birdsong_end_effect_is_not_offered_as_daylight_ends(core_kind):
      "'warrior'"),
     ([{"op": "take", "from": "discard", "matching": "clearing"}], "EFFECT-TARGET",
      "/do/0", "needs a clearing"),
+    ([{"op": "if", "if": {"here": {"suit": "fox"}}, "then": [{"op": "draw"}]}],
+     "EFFECT-TARGET", "/do/0", "needs a clearing"),
+    ([{"op": "if", "if": {"none_on_map": "keep"}, "then": [{"op": "draw"}]}],
+     "EFFECT-PART", "/do/0/if/none_on_map", "names none"),
+    ([{"op": "move", "piece": "warrior", "who": "target", "count": {"box": "officers"}}],
+     "EFFECT-PART", "/do/0/count/box", "names none"),
+    ([{"op": "move", "piece": "warrior", "to": "box"}], "EFFECT-IF", "/do/0", "'from' and"),
 ])
 def test_what_an_effect_program_cannot_carry_out_is_located(do, code, where, words):
     doc, i = deck_with_armorers_doing(do)
@@ -144,6 +178,41 @@ def findings(model, doc: dict) -> list[tuple[str, str, str]]:
 
     return [(d.code, d.pointer, d.message) for d in
             check_document(model.model_validate(doc), "x.json").diagnostics()]
+
+
+def test_this_card_is_not_an_immediate_cards_nor_a_librarys():
+    doc, i = deck_with_armorers_doing([{"op": "draw"}])
+    k = next(j for j, c in enumerate(doc["cards"]) if c["kind"] == "immediate" and
+             c.get("on_craft"))
+    doc["cards"][k]["on_craft"] = [{"op": "discard", "card": "this"}]
+    assert ("EFFECT-IF", f"/cards/{k}/on_craft/0/card") in [
+        (c, p) for c, p, _ in findings(M.DeckSpec, doc)]
+    lib = {"kind": "library", "id": "x", "programs": {"toss": {
+        "verb": "toss", "do": [{"op": "choose", "clearing": {}},
+                               {"op": "discard", "card": "this"}]}}}
+    assert ("PROGRAM-SHAPE", "/programs/toss/do/1/card") in [
+        (c, p) for c, p, _ in findings(M.LibrarySpec, lib)]
+
+
+def test_a_steps_actions_are_not_must():
+    from conftest import faction_with
+
+    doc, _ = faction_with("marquise", {"kind": "rule", "id": "x", "ties": True})
+    doc["turn"]["daylight"][1]["must"] = True
+    assert doc["turn"]["daylight"][1]["op"] == "actions"
+    assert ("EFFECT-ACTIONS", "/turn/daylight/1/must") in [
+        (c, p) for c, p, _ in findings(M.FactionSpec, doc)]
+
+
+def test_a_take_of_dominance_cards_is_refused():
+    """A dominance card discarded goes to the available ones (Law 3.3.3), never to the
+    pile: a take of them could never take one (VALUE-INVALID, at the kind)."""
+    from rootlaw.spec.loader import validate_data
+
+    doc, i = deck_with_armorers_doing([{"op": "take", "kind": ["dominance"]}])
+    _, found, _ = validate_data(doc)
+    assert any(c == "VALUE-INVALID" and p.startswith(f"/cards/{i}/abilities/0/do/0/kind")
+               for c, _, p in found), found
 
 
 def test_this_card_is_a_cards_program_only():

@@ -330,7 +330,7 @@ def test_informants_take_an_ambush_instead_of_drawing(core_kind, order, used):
     sc.set_stop(g, "end_of_phase")
     if used:
         g.apply("use informants")
-        assert g.decision == "zone_give" and g.to_play == m
+        assert g.decision == "take" and g.to_play == m
         ambushes = {c for c in g.cards_at(g.consts["LOC_DISCARD"]) if c.endswith("-ambush")}
         assert {"fox-ambush", "bird-ambush"} <= ambushes  # (and what the setup discarded)
         assert set(g.legal()) == {f"spend {c}" for c in ambushes}
@@ -344,6 +344,70 @@ def test_informants_take_an_ambush_instead_of_drawing(core_kind, order, used):
         assert len(g.hand(m)) == 1 and "bird-ambush" not in g.hand(m)
         assert len(g.cards_at(g.consts["LOC_DECK"])) == deck - 1
     assert sc.stopped(g) in ("end_of_phase", "end_of_turn")  # (Evening: the turn's end)
+
+
+@pytest.mark.parametrize("order", ORDERS[:2])
+def test_informants_are_not_offered_with_no_ambush_in_the_pile(core_kind, order):
+    """"You may instead take one ambush card": with none in the discard pile (a public
+    place) there is nothing to take instead, so she is not asked and draws."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    m = g.factions.index("marquise")
+    sc.set_play_area(g, m, ["informants"])
+    for card in g.cards_at(g.consts["LOC_DISCARD"]):
+        if card.endswith("-ambush"):
+            sc.move_card(g, card, g.consts["LOC_DECK"])
+    sc.move_card(g, "anvil", g.consts["LOC_DISCARD"])
+    sc.goto(g, "marquise", "daylight", "actions")
+    sc.set_stop(g, "end_of_turn")
+    g.apply("done")
+    seen = []
+    while not sc.stopped(g) and g.to_play == m:
+        seen.append(g.decision)
+        g.apply("done" if "done" in g.legal() else sorted(g.legal())[0])
+    assert "draw_instead" not in seen and "take" not in seen
+
+
+def test_informants_replace_only_a_step_that_only_draws(tmp_path):
+    """A draw step that does more (a pack's Evening step that draws a card and scores a
+    point) is not passed for Informants: the window opens only at a step whose program
+    only draws, so nothing else the step does is lost (a review's finding)."""
+    import shutil
+
+    from conftest import past_setup
+
+    from rootlaw.runtime import position as sc
+    from rootlaw.spec import resolve
+
+    pack = tmp_path / "pack"
+    shutil.copytree(PACK, pack)
+    programs = json.loads((pack / "programs.json").read_text(encoding="utf-8"))
+    programs["programs"]["draw_and_score"] = {
+        "law": "6.6.2", "verb": "draw_and_score",
+        "do": [{"op": "draw", "count": 1}, {"op": "score", "vp": 1}]}
+    (pack / "programs.json").write_text(json.dumps(programs), encoding="utf-8")
+    (pack / "evening.json").write_text(json.dumps({
+        "kind": "patch", "target": "faction:marquise", "description": "draw and score",
+        "patch": [{"op": "replace", "path": "/turn/evening/0",
+                   "value": {"op": "draw_and_score"}}]}), encoding="utf-8")
+    manifest = json.loads((pack / "pack.json").read_text(encoding="utf-8"))
+    manifest["content"].append("evening.json")
+    (pack / "pack.json").write_text(json.dumps(manifest), encoding="utf-8")
+    g = past_setup(ORDERS[0], bundle=resolve([pack], deck_id="exiles-partisans"),
+                   pure=True, clear=True, empty_hands=True)
+    m = g.factions.index("marquise")
+    sc.set_play_area(g, m, ["informants"])
+    sc.set_vp(g, m, 0)
+    sc.move_card(g, "fox-ambush", g.consts["LOC_DISCARD"])
+    sc.goto(g, "marquise", "daylight", "actions")
+    sc.set_stop(g, "end_of_turn")
+    g.apply("done")
+    seen = []
+    while not sc.stopped(g) and g.to_play == m:
+        seen.append(g.decision)
+        g.apply("done" if "done" in g.legal() else sorted(g.legal())[0])
+    assert "draw_instead" not in seen and g.scores[m] == 1 and len(g.hand(m)) == 1
 
 
 @pytest.mark.parametrize("order", ORDERS[:2])

@@ -501,15 +501,15 @@ def test_a_misspelt_piece_choice_or_pay_is_told_in_the_author_s_words(tmp_path):
 
 
 @pytest.mark.parametrize("where, op, told", [
-    # (a program's own 'move' takes a piece out of a forest: told what it is)
-    ("program", "move", "(a program's 'move' moves the piece a second choice chose out "
-                        "of its forest; the Law's move (4.2) is a menu's 'march' entry or "
-                        "a Decree column's 'move')"),
+    # (a program's own 'move' takes a piece out of a forest: told what it is; an
+    # effect's moves another player's warriors, stop 36)
+    ("program", "move", "a program's moves are a menu's march (Law 4.2), its 'move' the "
+                        "piece a second choice chose"),
     ("effect", "battle", "(an effect program battles with 'actions', a menu of one "
                          "'battle' entry (the Law's battle, 4.3))"),
     ("program", "recruit", "recruiting is the standard library's program 'recruit_at'"),
-    ("effect", "move", "(an effect program moves with 'actions', a menu of one 'march' "
-                       "entry (the Law's move, 4.2))"),
+    ("effect", "move", "the holder's own move is 'actions' with a menu of one 'march' "
+                       "entry (the Law's move, 4.2)"),
 ])
 def test_a_law_verb_said_elsewhere_is_told_where_not_misspelt(tmp_path, where, op, told):
     """A verb of the Law that the language says in another place ('move': a menu's
@@ -525,8 +525,9 @@ def test_a_law_verb_said_elsewhere_is_told_where_not_misspelt(tmp_path, where, o
     path = tmp_path / "doc.json"
     path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
     messages = [d.message for d in validate([path]).diagnostics]
-    assert any((f"not '{op}' " in m or f"a '{op}' program part" in m) and told in m
-               for m in messages), messages
+    assert any((f"not '{op}' " in m or f"a '{op}' program part" in m or
+                f"a '{op}' of 'warrior'" in m or f"effect program's {op} is of" in m)
+               and told in m for m in messages), messages
     assert not any("did you mean" in m for m in messages), messages
 
 
