@@ -103,7 +103,7 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         # March entries followed by a battle in their destination (Law 10.4.3).
         then_battle=bool(t.consts.get("THEN_BATTLE")),
         # ... one that must be initiated, and an effect's actions taken while one can be
-        # (FR_TAKE_ACTIONS field 6: no 'done'); the Exiles deck's Eyrie Emigre.
+        # (FR_TAKE_ACTIONS field 6: no 'done'): 'take a move, then initiate a battle'.
         then_battle_must=bool(t.consts.get("THEN_BATTLE_MUST")),
         must_actions=bool(t.consts.get("MUST_ACTIONS")),
         # Effects offered only as a phase ends ('end_of_birdsong', 'end_of_daylight').

@@ -577,7 +577,7 @@ def content_uses(bundle: Bundle) -> Uses:
     if not then_battle and any(isinstance(m, M.MarchAction) and m.then_battle
                                for prog in programs for op in prog
                                if isinstance(op, M.Actions) for m in op.menu):
-        menu.append("battle")  # (an effect's march followed by a battle, Eyrie Emigre)
+        menu.append("battle")  # (an effect's march followed by a battle)
     columns = []
     for f in bundle.factions:
         for col in (w for c in f.columns for _, w in c.ways()):
@@ -1471,7 +1471,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         ta = [(i, op) for i, op in enumerate(eff.do) if isinstance(op, M.Actions)]
         # (A menu entry that spends a hand card would make the check depend on the hand.
         # A program with parts besides its actions does something whatever they offer:
-        # Eyrie Emigre's card is discarded where no move can be taken.)
+        # a card lost unless its move is taken is lost where none can be.)
         if ta and len(ta) == len(eff.do) and not any(reads_hand(m) for m in ta[0][1].menu):
             pre, pre_arg = 1, start + ta[0][0]
         elif all(isinstance(op, M.HitsOp) and op.ignore_rolled and not op.extra
@@ -1860,7 +1860,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         "edges": [f"{c_ids[a]}-{c_ids[b]}" for a, b in edges],
         "ops": list(STEP_OPS),
         "steps": step_names,
-        "frames": list(FRAME_KINDS),
+        "frames": list(FRAME_KINDS[:consts["NFRAMES"]]),  # (those the core counts)
         "effects": [e[2].id for e in effects],
         "triggers": [trig.id for _, _, trig, _ in triggers],
         # the decision each trigger with a cost asks, by its index (its verb, or its id)

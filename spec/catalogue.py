@@ -28,7 +28,8 @@ _GROUPS = (
     ("Effect ops", "op", M.EffectOnlyOp,
      "The programs of usable effects, triggers and immediate cards (`do`, `on_craft`) are "
      "lists of effect ops and of the program parts `score`, `draw`, `remove`, "
-     "`discard_all`, `give`, `show`, `into_box` and `place` (below: each compiled for "
+     "`discard_all`, `give`, `show`, `into_box`, `place`, `if`, `discard` (of 'this' "
+     "card) and `move` (of a player's warriors) (below: each compiled for "
      "its use, its `who` one "
      "of 'self', the player carrying out the program, 'target', the player its user "
      "chose, 'opponent', the other side of the battle, or 'holder', the ability's "

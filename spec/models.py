@@ -818,10 +818,11 @@ RESCUE_KIND = "rescue_removed_warriors"
 ENGINE_DECISIONS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "place",
                     "craft_any", "phase_end", "phase_start", "battle_effects", "effect",
                     "react", "take_actions", "zone_pay", "zone_give", "zone_trim",
-                    "react_order", "defender", "then", "choice", "program", "end_of_turn",
-                    "end_of_phase")
-"""The decisions the engine names (its frames, generator/tables.py FRAME_KINDS, and the
-scenario stops): a trigger's 'verb' names its decision, so it is none of these."""
+                    "react_order", "defender", "then", "choice", "draw_instead", "take",
+                    "program", "end_of_turn", "end_of_phase")
+"""The decisions the engine names (its frames, generator/tables.py FRAME_KINDS, 'take'
+(a card of the discard pile, asked as a give is), and the scenario stops): a trigger's
+'verb' names its decision, so it is none of these."""
 
 
 class Trigger(_Ability):
@@ -1215,16 +1216,6 @@ class DiscardDownTo(Strict):
 ZONE_OPS = (DiscardDownTo,)
 """Effect ops on the holder's zones and boxes: a faction's abilities only (a card has
 none; EFFECT-ZONE)."""
-
-
-EffectOnlyOp = Annotated[
-    (
-        HitsOp | Actions | DiscardDownTo
-    ),
-    Field(discriminator="op"),
-]
-"""The ops only effect programs have (the catalogue's 'Effect ops'); the rest of an
-effect program is program parts (EFFECT_PARTS)."""
 
 
 # ---- steps: turn, setup and hook programs
@@ -2840,6 +2831,16 @@ EffectOp = Annotated[
     Field(discriminator="op"),
 ]
 """One entry of an effect program: a program part (EFFECT_PARTS) or an effect op."""
+
+EffectOnlyOp = Annotated[
+    (
+        HitsOp | Actions | DiscardDownTo | TakePart
+    ),
+    Field(discriminator="op"),
+]
+"""The ops only effect programs have (the catalogue's 'Effect ops'; 'take', a card of
+the discard pile, is an effect program's alone too); the rest of an effect program is
+program parts (EFFECT_PARTS)."""
 
 
 # The engine's action types a program's first choice may be offered as (its verb), and

@@ -258,5 +258,5 @@ def test_the_engines_decisions_are_the_ones_a_verb_may_not_take():
     a step's name: the spec's list is the generator's frames and the scenario stops."""
     from rootlaw.generator.tables import FRAME_KINDS, STEP_OPS, STOPS
 
-    assert set(M.ENGINE_DECISIONS) == {*FRAME_KINDS, "program", *STOPS}
+    assert set(M.ENGINE_DECISIONS) == {*FRAME_KINDS, "program", "take", *STOPS}
     assert set(STEP_OPS) - {"program"} == set(M.ENGINE_STEP_OPS)
