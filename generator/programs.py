@@ -1728,6 +1728,14 @@ def effect_ops(prog: list) -> list:
     return out
 
 
+_CARD_KINDS = ("item", "ambush", "dominance", "persistent", "immediate")  # the core's CK_
+
+
+def take_mask(part: M.TakePart) -> int:
+    """A take's kinds as a mask over the core's card kinds (0: any kind)."""
+    return sum(1 << _CARD_KINDS.index(x) for x in part.kind or ())
+
+
 @dataclass
 class EffectPart:
     """One part of an effect program (models.EFFECT_PARTS), compiled: ``do_eff_<k>``
@@ -1860,8 +1868,7 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
         # p chooses a card of the discard pile (FR_ZONE_GIVE from the pile: field 7 -1,
         # 2 the kinds' mask), when one passes: public facts (Law 2.1.3).
         inst.uses.add("hands")
-        kinds = ("item", "ambush", "dominance", "persistent", "immediate")
-        mask = 0 if part.kind is None else sum(1 << kinds.index(x) for x in part.kind)
+        mask = take_mask(part)
         match = "c" if part.matching is not None else "-1"
         lines = ([] if part.matching is None else ["        if c < 0:", "            return 0"])
         lines += [f"        if self.takeable(p, {mask}, {match}) > 0:",

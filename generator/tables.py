@@ -28,6 +28,7 @@ from .programs import (
     compile_use,
     effect_ops,
     shape_of,
+    take_mask,
 )
 
 SUITS = ("fox", "rabbit", "mouse", "bird")
@@ -1480,8 +1481,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         elif len(eff.do) == 1 and isinstance(eff.do[0], M.TakePart) and \
                 eff.do[0].matching is None:
             # a card of the pile to take (face up, public): its kinds' mask
-            kinds = ("item", "ambush", "dominance", "persistent", "immediate")
-            pre, pre_arg = 3, sum(1 << kinds.index(x) for x in eff.do[0].kind or ())
+            pre, pre_arg = 3, take_mask(eff.do[0])
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("TIMING", TIMINGS.index(eff.timing)),
                          ("SIDE", SIDES.index(eff.side)), ("MANDATORY", int(eff.mandatory)),

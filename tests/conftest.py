@@ -220,6 +220,22 @@ def with_menu_entries(faction: str, entries: list[dict], programs: dict) -> Bund
                                libraries=(*b.library, lib))
 
 
+def base_with_cards(*cards: dict) -> Bundle:
+    """The base bundle with these cards (documents) added to its deck, its compiled core
+    built (the tests' auto-build is off)."""
+    import dataclasses
+
+    from rootlaw.generator import build as gbuild
+    from rootlaw.runtime.game import base_bundle
+    from rootlaw.spec import models as M
+
+    b = base_bundle()
+    bundle = dataclasses.replace(b, deck=b.deck.model_copy(update={"cards": [
+        *b.deck.cards, *(M.Card.model_validate(c) for c in cards)]}))
+    gbuild.compile_core(bundle)
+    return bundle
+
+
 def deck_with_armorers_doing(do: list) -> tuple[dict, int]:
     """The base deck's document with Armorers' effect program replaced, and the card's
     index."""

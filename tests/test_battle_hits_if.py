@@ -13,16 +13,12 @@ Autumn: clearing 1 is a fox clearing, 5 a rabbit one.
 
 from __future__ import annotations
 
-import dataclasses
 from functools import cache
 
 import pytest
-from conftest import past_setup
+from conftest import base_with_cards, past_setup
 
-from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as sc
-from rootlaw.runtime.game import base_bundle
-from rootlaw.spec import models as M
 
 ORDERS = [("marquise", "eyrie"), ("eyrie", "marquise"), ("alliance", "eyrie", "marquise")]
 CARDS = [
@@ -39,12 +35,7 @@ CARDS = [
 
 @cache
 def drums_bundle():
-    b = base_bundle()
-    cards = [M.Card.model_validate(c) for c in CARDS]
-    bundle = dataclasses.replace(b, deck=b.deck.model_copy(
-        update={"cards": [*b.deck.cards, *cards]}))
-    gbuild.compile_core(bundle)
-    return bundle
+    return base_with_cards(*CARDS)
 
 
 @pytest.mark.parametrize("order", ORDERS)

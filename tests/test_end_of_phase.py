@@ -11,15 +11,12 @@ Hoard (14.2.4, "At the end of your Birdsong").  Reached through the engine's tur
 
 from __future__ import annotations
 
-import dataclasses
 from functools import cache
 
 import pytest
-from conftest import deck_with_armorers_doing, past_setup
+from conftest import base_with_cards, deck_with_armorers_doing, past_setup
 
-from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as sc
-from rootlaw.runtime.game import base_bundle
 from rootlaw.spec import models as M
 
 ORDERS = [("marquise", "eyrie"), ("eyrie", "marquise"), ("alliance", "eyrie", "marquise")]
@@ -36,12 +33,7 @@ PATROL = {
 
 @cache
 def patrol_bundle():
-    b = base_bundle()
-    card = M.Card.model_validate(PATROL)
-    bundle = dataclasses.replace(b, deck=b.deck.model_copy(
-        update={"cards": [*b.deck.cards, card]}))
-    gbuild.compile_core(bundle)
-    return bundle
+    return base_with_cards(PATROL)
 
 
 def marquise_daylight(order, core_kind):
@@ -98,10 +90,7 @@ def test_a_birdsong_end_effect_is_not_offered_as_daylight_ends(core_kind):
     """The timing names its phase: an 'end_of_birdsong' card is not offered at the end of
     Daylight (the Marquise, her actions declined: no window at all)."""
     doc = dict(PATROL, abilities=[dict(PATROL["abilities"][0], timing="end_of_birdsong")])
-    b = base_bundle()
-    bundle = dataclasses.replace(b, deck=b.deck.model_copy(
-        update={"cards": [*b.deck.cards, M.Card.model_validate(doc)]}))
-    gbuild.compile_core(bundle)
+    bundle = base_with_cards(doc)
     g = past_setup(ORDERS[0], bundle=bundle, pure=core_kind == "pure", clear=True,
                    empty_hands=True)
     m = g.factions.index("marquise")
@@ -118,10 +107,7 @@ def test_whether_she_is_asked_as_daylight_ends_does_not_depend_on_her_hand(core_
     the only option would tell the table whether she holds a matching card (Law 1.2; a
     review's finding).  Twins that differ only in her one card see the same decision."""
     doc = dict(PATROL, abilities=[dict(PATROL["abilities"][0], mandatory=True)])
-    b = base_bundle()
-    bundle = dataclasses.replace(b, deck=b.deck.model_copy(
-        update={"cards": [*b.deck.cards, M.Card.model_validate(doc)]}))
-    gbuild.compile_core(bundle)
+    bundle = base_with_cards(doc)
     seen = []
     for card in ("fox-root-tea", "mouse-root-tea"):
         g = past_setup(order, bundle=bundle, pure=core_kind == "pure", clear=True,

@@ -346,6 +346,20 @@ def test_informants_take_an_ambush_instead_of_drawing(core_kind, order, used):
     assert sc.stopped(g) in ("end_of_phase", "end_of_turn")  # (Evening: the turn's end)
 
 
+def rest_of_her_turn(g, m) -> list[str]:
+    """From her Daylight's actions, declined, to her turn's end: the decisions she is
+    asked, each answered 'done' where she may (else her first option)."""
+    from rootlaw.runtime import position as sc
+
+    sc.set_stop(g, "end_of_turn")
+    g.apply("done")
+    seen = []
+    while not sc.stopped(g) and g.to_play == m:
+        seen.append(g.decision)
+        g.apply("done" if "done" in g.legal() else sorted(g.legal())[0])
+    return seen
+
+
 @pytest.mark.parametrize("order", ORDERS[:2])
 def test_informants_are_not_offered_with_no_ambush_in_the_pile(core_kind, order):
     """"You may instead take one ambush card": with none in the discard pile (a public
@@ -360,12 +374,7 @@ def test_informants_are_not_offered_with_no_ambush_in_the_pile(core_kind, order)
             sc.move_card(g, card, g.consts["LOC_DECK"])
     sc.move_card(g, "anvil", g.consts["LOC_DISCARD"])
     sc.goto(g, "marquise", "daylight", "actions")
-    sc.set_stop(g, "end_of_turn")
-    g.apply("done")
-    seen = []
-    while not sc.stopped(g) and g.to_play == m:
-        seen.append(g.decision)
-        g.apply("done" if "done" in g.legal() else sorted(g.legal())[0])
+    seen = rest_of_her_turn(g, m)
     assert "draw_instead" not in seen and "take" not in seen
 
 
@@ -401,12 +410,7 @@ def test_informants_replace_only_a_step_that_only_draws(tmp_path):
     sc.set_vp(g, m, 0)
     sc.move_card(g, "fox-ambush", g.consts["LOC_DISCARD"])
     sc.goto(g, "marquise", "daylight", "actions")
-    sc.set_stop(g, "end_of_turn")
-    g.apply("done")
-    seen = []
-    while not sc.stopped(g) and g.to_play == m:
-        seen.append(g.decision)
-        g.apply("done" if "done" in g.legal() else sorted(g.legal())[0])
+    seen = rest_of_her_turn(g, m)
     assert "draw_instead" not in seen and g.scores[m] == 1 and len(g.hand(m)) == 1
 
 
