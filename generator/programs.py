@@ -160,6 +160,8 @@ class _Resolver:
 
     chose_piece = False  # whether the program's first choice chooses a piece
     event_piece = False  # a trigger's of each piece removed: 'piece' is that one (ev)
+    card_box: str | None = None  # a card's program: its box's id (models.CardBox)
+    card_source = -1  # ... and the card's definition
 
     def piece_expr(self, ref: str) -> str:
         """A piece as an expression: 'piece' is the chosen one (variable pc), or in the
@@ -290,6 +292,9 @@ def _value(v, code: _Code, c: str = "c"):
             raise ProgramError(f"program {r.program}: the box that holds 'piece', and no "
                                "second choice chose one before it (PROGRAM-SHAPE)")
         return f"self.s[S_BOX + p * B + {_box_of_chosen(r, code, code.inst)}]"
+    if isinstance(v, M.BoxValue) and r.card_box is not None and v.box == r.card_box:
+        # The pieces held on the card, of the copy in p's play area (models.CardBox).
+        return f"self.pool_count(p, {r.card_source})"
     if isinstance(v, M.BoxValue):
         return f"self.s[S_BOX + p * B + {r.box(v.box)}]"
     if isinstance(v, M.SupplyCount):
@@ -305,6 +310,10 @@ def _value(v, code: _Code, c: str = "c"):
     if isinstance(v, M.HalfValue):
         half = _value(v.half, code, c)
         return None if half is None else f"(({half} + 1) // 2)"
+    if isinstance(v, M.DividedValue):
+        x = _value(v.divided, code, c)
+        up = f" + {v.by - 1}" if v.round == "up" and v.by > 1 else ""
+        return None if x is None else f"(({x}{up}) // {v.by})"
     if isinstance(v, M.EventPieces):
         if not code.inst.tag.startswith("eff_"):
             raise ProgramError(f"program {r.program}: {{'event': 'pieces'}} is a trigger's "
@@ -1820,7 +1829,7 @@ def _give(part: M.GivePart, r: _Resolver, inst: Instance, code: _Code) -> list[s
 
 def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec | None,
                         pidx: dict[str, int], event_piece: bool = False,
-                        source: int = -1) -> EffectPart:
+                        source: int = -1, card_box: str | None = None) -> EffectPart:
     """Part ``part`` of the effect program ``where`` (an effect's, a trigger's or an
     immediate card's id), at place ``at`` of the effect programs' table: the method
     ``do_eff_<k>(actor, target, opponent, c)``, carried out for the seat its 'who' names
@@ -1831,6 +1840,7 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
     inst = Instance(k, where, -1, "", "none", -1, tag=f"eff_{k}")
     r = _Resolver(where, {}, holder, pidx)
     r.event_piece = event_piece
+    r.card_box, r.card_source = card_box, source
     code = _Code(inst, r, hoisting=False)
     if isinstance(part, M.RemovePart):
         lines = _remove(part, r, code, effect=True)
@@ -1842,6 +1852,20 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
         # p's hand shown to q (Law 1.2.1), q alone sees it.
         lines = [f"        q = {_WHO_ARG[part.to]}", "        if q >= 0:",
                  "            self.show_hand(p, q)"]
+    elif isinstance(part, M.IntoBoxPart) and card_box is not None and part.box == card_box:
+        # The card's own box, of the copy in p's play area (models.CardBox): the piece
+        # from its owner's supply onto the card, as many as the supply holds up to the
+        # count; or, 'from_box', every piece on it back to its owner's supply.
+        if part.from_box:
+            lines = [f"        self.pool_return(self.pool_of(p, {source}))"]
+        else:
+            pc = r.piece_expr(part.piece)
+            count = _value(part.count, code)
+            lines = [f"        d = self.pool_of(p, {source})",
+                     f"        q = min({count}, self.s[S_SUPPLY + {pc}]) if d >= 0 else 0",
+                     "        if q > 0:",
+                     f"            self.s[S_SUPPLY + {pc}] -= q",
+                     f"            self.s[S_POOL + d * NP + {pc}] += q"]
     elif isinstance(part, M.IntoBoxPart):
         # As many of the piece as the supply holds, up to the count (Law 10.2.3).
         # From the box: as many as the box holds, up to the count (Law 8.2.4).

@@ -291,6 +291,9 @@ OBSERVATION = (
     Obs("open_zones", "cards", "LOC_ZONE", per_seat=True, slots="Z", visibility="face_up"),
     # The pieces in each forest (public), in a bundle whose content puts pieces there.
     Obs("forests", "state", "FOREST", optional=True),
+    # The pieces held on each card with a box (public: the pieces of each pool, per
+    # piece), in a bundle with such a card.
+    Obs("pools", "state", "POOL", optional=True),
 )
 
 
@@ -760,6 +763,7 @@ class Tables:
     per_piece: bool = False  # a trigger runs for each piece removed (Law 15.2.5)
     effect_whens: list = field(default_factory=list)  # effects' 'when', compiled
     item_triggers: bool = False  # a trigger reacts to an item crafted (Murine Broker)
+    npool: int = 0  # pools of pieces held on cards (models.CardBox)
 
     def put(self, name: str, values: list[int]) -> None:
         # Each table starts on a cache line (8 int64s): a table's size elsewhere does not
@@ -1052,6 +1056,15 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     consts["FREE_CRAFT"] = int(any(c and not d["cost"]
                                    for c, d in zip(craftable, defs, strict=True)))
     t.put("CARD_DEF", phys)
+    # Pieces held on cards (models.CardBox): a pool for each copy of a card with a box
+    # (a copy in one play area, another in another), CARD_POOL[card] its index, -1 none;
+    # only in a bundle with such a card.
+    pools = [defs[di]["card"] is not None and defs[di]["card"].box is not None
+             for di in phys]
+    t.npool = sum(pools)
+    if t.npool:
+        t.put("CARD_POOL", [sum(pools[:ci]) if x else -1 for ci, x in enumerate(pools)])
+        consts["NPOOL"] = t.npool
     # The copies of def d are the physical cards DEF_FIRST[d] .. DEF_FIRST[d + 1] - 1.
     t.put("DEF_FIRST", [phys.index(di) for di in range(K)] + [N])
     t.put("ITEM_SUPPLY", [bundle.deck.items[i] for i in items])
@@ -1390,7 +1403,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     def emit_effect(prog: list, where: str, crafted: int = -1, zones: Sequence[str] = (),
                     boxes: Sequence[str] = (),
                     holder: M.FactionSpec | None = None,
-                    event_piece: bool = False, source: int = -1) -> tuple[int, int]:
+                    event_piece: bool = False, source: int = -1,
+                    card_box: str | None = None) -> tuple[int, int]:
         """Append a program; an immediate card's ends with discarding the card.  Zones and
         boxes are the holder faction's (the ops that name one); a part is compiled on its
         own (EOP_A: its index among the effect parts)."""
@@ -1400,7 +1414,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
             if isinstance(op, (M.EFFECT_PARTS, EffectJump)):
                 a = len(t.effect_parts)
                 t.effect_parts.append(compile_effect_part(op, a, len(eop), where, holder,
-                                                          pidx, event_piece, source))
+                                                          pidx, event_piece, source,
+                                                          card_box))
                 eop.append(EFFECT_OPS.index("part"))
                 for col, v in ((ea, a), (eb, b), (ec, c)):
                     col.append(v)
@@ -1455,9 +1470,10 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         u_cols["WHEN"] = []  # (a column only where an effect has a 'when')
     def holder_zones(src_kind: int, src: int) -> dict:
         """A faction's zones and boxes, and the faction, for its abilities' programs
-        (cards have none)."""
+        (a card has no zone, and at most a box of its own: models.CardBox)."""
         if src_kind != 0:
-            return {}
+            box = defs[src]["card"].box if defs[src]["card"] is not None else None
+            return {} if box is None else {"card_box": box.id}
         return {"zones": [z.id for z in factions[src].zones],
                 "boxes": [x.id for x in factions[src].boxes], "holder": factions[src]}
 
@@ -1522,10 +1538,14 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         programs.append((start, end, trig.id))
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("ON", TRIGGER_EVENTS.index(trig.on)),
+                         # (any player's warriors, 'whose': 'any': each faction's)
                          ("PIECES", sum(1 << pidx[x] for x in trig.pieces
-                                        if x != "warrior")),
+                                        if x != "warrior") if trig.whose == "holder" else
+                          sum(1 << pidx[w] for f in factions for w, pc in f.pieces.items()
+                              if pc.kind == "warrior")),
                          # the holder's warrior, whoever holds it ('warrior')
-                         ("WARRIOR", int("warrior" in trig.pieces)),
+                         ("WARRIOR", int("warrior" in trig.pieces and
+                                         trig.whose == "holder")),
                          ("TOKEN", pidx[trig.token] if trig.token else -1),
                          ("BY", int(trig.by == "any")), ("ACTOR", int(trig.actor == "other")),
                          # 1: only in a battle it defends in; 2: attacks in (Law 10.2.3)
@@ -1736,7 +1756,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     # A trigger for each piece removed waits once a piece: all of its pieces removed at
     # once (Law 15.2.5's relics, a Favor's every clearing of a suit) wait together.
     max_frames += sum(sum(f.pieces[x].count for f in factions for x in trig.pieces
-                          if x in f.pieces)
+                          if x in f.pieces) if trig.whose == "holder" else
+                      sum(pc.count for f in factions for pc in f.pieces.values()
+                          if pc.kind == "warrior")
                       for _, _, trig, _ in triggers if trig.per_piece)
     nlimits = sum(1 for x in t.programs if x.limit_slot >= 0)
     consts["NLIMITS"] = max(1, nlimits)
@@ -1811,6 +1833,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # what the actions an effect program's 'actions' part took did (models.Did): 1
         # moved, 2 initiated a battle; cleared as the part begins
         S.add("DID", 1)
+    if t.npool:
+        # the pieces held on each card with a box (models.CardBox), per piece, public
+        S.add("POOL", t.npool * NP)
     if t.first_hits:
         # battle: whether each side (attacker, defender) has taken its first hit (Law
         # 15.2.4); only in a bundle with an ability that ignores it

@@ -61,6 +61,12 @@ def invariant_violations(g: Game) -> Iterator[str]:
             pc = tab[off["BOX_PIECE"] + f * B + b]
             if n and pc >= 0:  # (a tally box's pieces are out of play: counted there)
                 boxed[pc] += n
+    for h in range(c.get("NPOOL", 0)):  # pieces held on cards (models.CardBox)
+        for pc in range(NP):
+            n = st[S["POOL"] + h * NP + pc]
+            if n < 0:
+                yield f"negative count on card pool {h}"
+            boxed[pc] += n
     for pc in range(NP):
         cells = [st[S["BOARD"] + cl * NP + pc] for cl in range(C)]
         name = g.names["pieces"][pc]

@@ -364,6 +364,39 @@ def set_play_area(g: Game, seat: int, cards: list[str], *,
                  list(cards) + ([active] if active is not None else []), pinned=pinned)
 
 
+def _pool_at(g: Game, seat: int, card: str) -> int:
+    """The state offset of the pieces held on the copy of a card in a seat's play area
+    (models.CardBox)."""
+    d = card_def(g, card)
+    loc = g.consts["LOC_PLAY"] + seat
+    copies = [i for i in range(g.consts["N"]) if g.state[g.S["CARD_LOC"] + i] == loc and
+              _tab(g, "CARD_DEF", i) == d]
+    if not copies or "CARD_POOL" not in g._core_module.tables.table_layout.offsets or \
+            _tab(g, "CARD_POOL", copies[0]) < 0:
+        raise _bad(f"{g.factions[seat]} has no {card} with a box in its play area")
+    return g.S["POOL"] + _tab(g, "CARD_POOL", copies[0]) * g.consts["NP"]
+
+
+def held(g: Game, seat: int, card: str) -> dict[str, int]:
+    """The pieces held on a card in a seat's play area (models.CardBox), by piece."""
+    at = _pool_at(g, seat, card)
+    return {name: g.state[at + pc] for pc, name in enumerate(g.names["pieces"])
+            if g.state[at + pc]}
+
+
+def set_held(g: Game, seat: int, card: str, piece: str, n: int) -> None:
+    """Set how many of a piece a card in a seat's play area holds, taking them from (or
+    returning them to) its owner's supply: map + supply + out + boxes and cards stays
+    the printed count (Law 1.5.1)."""
+    at, pc = _pool_at(g, seat, card) + piece_index(g, piece), piece_index(g, piece)
+    have = g.state[at] + g.state[g.S["SUPPLY"] + pc]
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= have:
+        raise _bad(f"{card}'s {piece}: {n!r} is not between 0 and {have}, those on the "
+                   "card and in the supply")
+    g.state[g.S["SUPPLY"] + pc] = have - n
+    g.state[at] = n
+
+
 # ---------------------------------------------------------------------- effects used
 
 

@@ -139,6 +139,17 @@ class MapSpec(Strict):
 # --------------------------------------------------------------------------- cards
 
 
+class CardBox(Strict):
+    """Pieces held on a card in a play area, any player's, neither on the map nor in a
+    supply: each is its owner's still, and goes back to its owner's supply when the
+    card's program empties the box ('into_box' with 'from_box') or the card leaves the
+    play area (discarded: nothing is left on it).  Public, as every piece is."""
+
+    id: Ident
+    piece: Literal["warrior"] = "warrior"
+    """What it holds: warriors, of any player."""
+
+
 class Card(Strict):
     id: Ident
     name: str
@@ -164,6 +175,10 @@ class Card(Strict):
     on_craft: list[EffectOp] = []
     """Immediate cards: the effect program resolved when the card is crafted; the card
     is discarded afterwards (Law 4.1.2).  A card with none is not craftable."""
+    box: CardBox | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """Persistent cards: pieces held on the card, any player's (the Exiles deck's Coffin
+    Makers: "place them on this card instead"); its abilities' programs name it by its
+    id (into_box, the value {"box": id})."""
 
     @model_validator(mode="after")
     def _shape(self) -> Card:
@@ -180,6 +195,9 @@ class Card(Strict):
         if self.kind in ("ambush", "dominance") and self.cost:
             raise Err("VALUE-INVALID", ("cost",),
                       f"{self.kind} cards cannot be crafted (no 'cost')")
+        if self.box is not None and self.kind != "persistent":
+            raise Err("VALUE-INVALID", ("box",), "only a persistent card holds pieces (a "
+                      "'box'): it lies in a play area while its abilities use them")
         return self
 
 
@@ -848,6 +866,10 @@ class Trigger(_Ability):
     """warriors_moved_in: the token the clearing must hold."""
     by: Literal["enemy", "any"] = "enemy"
     """Whose removal, move or craft counts: another player's only, or anyone's."""
+    whose: Literal["holder", "any"] = Field(default="holder", json_schema_extra=ADDED_LATER)
+    """pieces_removed: whose pieces: the holder's ('pieces' of its own), or any player's
+    ('pieces' ["warrior"]: every player's warriors, the holder's too; the Exiles deck's
+    Coffin Makers, "Whenever any warriors would return to a supply")."""
     actor: Literal["self", "other"] = "self"
     """Who carries out the program: you, or the player who removed, moved or crafted."""
     in_battle: Literal["defending", "attacking"] | None = Field(
@@ -878,6 +900,12 @@ class Trigger(_Ability):
                     raise Err("VALUE-INVALID", (key,), f"a trigger on 'item_crafted' has "
                               f"no {key!r}: it reacts to any item crafted (by another "
                               "player, or, 'by': 'any', by anyone)")
+        if self.whose == "any" and (self.on != "pieces_removed" or
+                                    self.pieces != ["warrior"] or self.cost != "none" or
+                                    self.in_battle is not None or self.by != "any"):
+            raise Err("VALUE-INVALID", ("whose",), "'whose': 'any' reacts to any player's "
+                      "warriors removed, by anyone: 'on' pieces_removed, 'pieces' "
+                      "[\"warrior\"], 'by' any, no 'cost' and no 'in_battle'")
         if self.cost != "none" and self.actor != "self":
             raise Err("VALUE-INVALID", ("cost",), "a trigger's cost is paid by its holder, "
                       "who carries out its program: 'actor' is 'self' with a 'cost'")
@@ -1984,13 +2012,22 @@ class TimesValue(Strict):
     times: list[Value] = Field(min_length=2, max_length=2)
 
 
+class DividedValue(Strict):
+    """A value divided by a number, rounded down: 'one point per five warriors here' (the
+    Exiles deck's Coffin Makers); or up ('half, rounded up' is 'half')."""
+
+    divided: Value
+    by: int = Field(ge=1, le=100)
+    round: Literal["down", "up"] = "down"
+
+
 _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "sum-of",
                 "if": "if-then", "clearings": "clearing-count", "track_vp": "track-vp",
                 "draw_bonus": "draw-bonus", "cards": "card-count",
                 "forests_held": "forests-held", "times": "times", "event": "event-pieces",
                 "box": "box-pieces", "half": "half-of", "number": "law-number",
                 "pieces": "pieces-at", "value_of": "value-of", "least": "least-of",
-                "supply": "supply-count"}
+                "supply": "supply-count", "divided": "divided-by"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
                     "at_stage": "at-stage", "all_of": "all-of", "any_of": "any-of",
                     "most_cards": "most-cards", "here": "here", "did": "did"}
@@ -2042,7 +2079,7 @@ Value = Annotated[
     Annotated[BoxValue, Tag("box-pieces")] | Annotated[HalfValue, Tag("half-of")] |
     Annotated[LawNumber, Tag("law-number")] | Annotated[PiecesAt, Tag("pieces-at")] |
     Annotated[ValueOf, Tag("value-of")] | Annotated[LeastValue, Tag("least-of")] |
-    Annotated[SupplyCount, Tag("supply-count")],
+    Annotated[SupplyCount, Tag("supply-count")] | Annotated[DividedValue, Tag("divided-by")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
@@ -2064,7 +2101,8 @@ _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": S
                  "forests-held": ForestsHeld, "times": TimesValue,
                  "event-pieces": EventPieces, "box-pieces": BoxValue,
                  "half-of": HalfValue, "law-number": LawNumber, "pieces-at": PiecesAt,
-                 "value-of": ValueOf, "least-of": LeastValue, "supply-count": SupplyCount}
+                 "value-of": ValueOf, "least-of": LeastValue, "supply-count": SupplyCount,
+                 "divided-by": DividedValue}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
                      "at-stage": AtStage, "all-of": AllOf, "any-of": AnyOf,
                      "most-cards": MostCards, "here": Here, "did": Did}
@@ -3077,8 +3115,8 @@ Document = Annotated[PackSpec | MapSpec | DeckSpec | FactionSpec | PatchSpec | L
 
 
 # Cards and abilities name effect programs and abilities defined after them.
-for _m in (SumValue, IfValue, TimesValue, LeastValue, HalfValue, AtLeast, NotCondition, AllOf,
-           AnyOf, Here, ForestFilter, ChoosePart, AtEachForest,
+for _m in (SumValue, IfValue, TimesValue, LeastValue, HalfValue, DividedValue, AtLeast,
+           NotCondition, AllOf, AnyOf, Here, ForestFilter, ChoosePart, AtEachForest,
            ClearingFilter, ClearingCount, SpendPart, PlacePart, ScorePart, DrawPart,
            IntoBoxPart, IfPart, BattleAction, MarchAction, Actions, Turn):
     _m.model_rebuild()

@@ -917,6 +917,11 @@ def _part_reads_clearing(part: Any) -> bool:
        example='`{"op": "draw", "into": "supporters"}` in a card\'s effect')
 def _effect_part_names(doc: Any):
     faction = doc if isinstance(doc, M.FactionSpec) else None
+    for i, ab in enumerate(faction.abilities if faction is not None else ()):
+        if isinstance(ab, M.Trigger) and ab.whose == "any":
+            yield ("abilities", i, "whose"), (f"trigger {ab.id}: any player's warriors "
+                                              "removed go into a card's box (its 'box'): "
+                                              "a faction's trigger reacts to its own pieces")
     for loc, prog, op in _ops(doc):
         if not isinstance(op, M.EFFECT_PARTS):
             continue
@@ -942,19 +947,36 @@ def _effect_part_names(doc: Any):
             yield (*loc, "piece"), (f"{prog.where}: an effect program's place puts "
                                     "warriors or tokens, not a building (its slot, Law "
                                     "2.2.3, is no effect's to check)")
-        refs = _part_refs(op) if isinstance(op, (M.RemovePart, M.PlacePart)) else \
-            _step_part_refs(op)
+        ability = faction.abilities[loc[1]] if faction is not None else \
+            doc.cards[loc[1]].abilities[loc[3]] if loc[2] == "abilities" else None
+        card_box = doc.cards[loc[1]].box if faction is None else None
+        if isinstance(op, M.IntoBoxPart) and card_box is not None and \
+                op.box == card_box.id and op.from_box and "count" in op.model_fields_set:
+            yield (*loc, "count"), (f"{prog.where}: a card's box holds any player's "
+                                    "pieces, and 'from_box' empties it whole, each piece "
+                                    "to its owner's supply: no 'count'")
+        refs = _part_refs(op) if isinstance(op, (M.RemovePart, M.PlacePart,
+                                                 M.IntoBoxPart)) else _step_part_refs(op)
         for where, name, want in refs:
-            kind = "zone" if "zone" in want else "piece" if "piece" in want else "number"
+            kind = "zone" if "zone" in want else "box" if "box" in want else \
+                "piece" if "piece" in want else "number"
             if kind == "piece" and name == "warrior":
                 continue  # the actor's warrior, whoever holds the card
             if kind == "piece" and name == "piece" and where == ("piece",) and \
-                    isinstance(op, M.PlacePart) and faction is not None and \
-                    getattr(faction.abilities[loc[1]], "per_piece", False):
-                continue  # the piece removed (a trigger's for each piece), placed
+                    isinstance(op, (M.PlacePart, M.IntoBoxPart)) and \
+                    getattr(ability, "per_piece", False):
+                continue  # the piece removed (a trigger's for each piece), placed or held
+            if kind == "box" and card_box is not None and name == card_box.id:
+                continue  # the card's own box
             if name.startswith("$"):
                 yield (*loc, *where), (f"{prog.where}: {name!r}: an effect program has no "
                                        "parameters")
+            elif faction is None and kind == "box":
+                yield (*loc, *where), (f"{prog.where}: {op.op} names box {name!r}; a "
+                                       "card's program may be any faction's, and names none "
+                                       "but the card's own box (its 'box'" +
+                                       (f": {card_box.id!r})" if card_box else
+                                        ", and it has none)"))
             elif faction is None:
                 yield (*loc, *where), (f"{prog.where}: {op.op} names {kind} {name!r}; a "
                                        "card's program may be any faction's, and names none")
@@ -965,6 +987,7 @@ def _effect_part_names(doc: Any):
                                        "holder's, for another player")
             else:
                 known = [z.id for z in faction.zones] if kind == "zone" else \
+                    [b.id for b in faction.boxes] if kind == "box" else \
                     [*faction.pieces, "warrior"]
                 if name not in known:
                     yield (*loc, *where), (f"{prog.where}: " +
@@ -1941,6 +1964,13 @@ def _value_refs(v: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
         yield from _pieces_refs(v.supply, (*at, "supply"))
     elif isinstance(v, M.BoxValue) and v.box != "piece":
         yield (*at, "box"), v.box, ("box",)
+    elif isinstance(v, M.TimesValue):
+        for j, x in enumerate(v.times):
+            yield from _value_refs(x, (*at, "times", j))
+    elif isinstance(v, M.HalfValue):
+        yield from _value_refs(v.half, (*at, "half"))
+    elif isinstance(v, M.DividedValue):
+        yield from _value_refs(v.divided, (*at, "divided"))
     elif isinstance(v, M.IfValue):
         yield from _condition_refs(v.if_, (*at, "if"))
         yield from _value_refs(v.then, (*at, "then"))
@@ -2049,7 +2079,7 @@ def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
         if part.source != "hand":
             yield ("from",), part.source, ("zone",)
         yield from _value_refs(part.count, ("count",))
-    if isinstance(part, M.PayPart):
+    if isinstance(part, (M.PayPart, M.IntoBoxPart)):
         yield from _value_refs(part.count, ("count",))
     if isinstance(part, M.ReplacePart) and isinstance(part.with_, M.OfSuit):
         yield from _pieces_refs(part.with_.among, ("with", "among"))

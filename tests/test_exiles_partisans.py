@@ -16,7 +16,7 @@ from rootlaw.runtime.cli import main
 from rootlaw.spec.validate import validate
 
 PACK = Path(__file__).resolve().parent / "data" / "packs" / "exiles-partisans"
-NOT_YET = {"coffin-makers", "league-of-adventurous-mice"}
+NOT_YET = {"league-of-adventurous-mice"}
 
 
 def test_the_deck_has_54_cards_of_its_suits():
@@ -58,7 +58,7 @@ def test_no_leak_with_the_deck(capsys):
 SETS = [["propaganda-bureau", "tunnels", "corvid-planners", "murine-broker"],
         ["saboteurs", "boat-builders", "master-engravers", "swap-meet", "eyrie-emigre"],
         ["soup-kitchens", "fox-partisans", "charm-offensive", "rabbit-partisans",
-         "false-orders"]]
+         "false-orders", "coffin-makers"]]
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
@@ -457,6 +457,81 @@ def test_eyrie_emigre_comes_after_the_eyries_birdsong(core_kind, order):
     assert seen[0] != "take_actions"
 
 
+# ------------------------------------------ Coffin Makers: pieces held on a card
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_coffin_makers_hold_every_warrior_removed(core_kind, order):
+    """"Whenever any warriors would return to a supply, place them on this card
+    instead": the Eyrie hold the card; the Marquise battle them (Law 4.3), two of the
+    Eyrie's warriors and one of hers removed, and all three go on the card, not to the
+    supplies (a building removed goes to its supply as ever)."""
+    from rootlaw.runtime import position as sc
+    from rootlaw.runtime.conformance import invariant_violations
+
+    g = deck_game(order, core_kind)
+    e = g.factions.index("eyrie")
+    sc.set_play_area(g, e, ["coffin-makers"])
+    sc.put(g, "5", "cat-warrior", 3)
+    sc.put(g, "5", "bird-warrior", 2)
+    sc.put(g, "5", "roost", 1)
+    birds, cats = sc.supply(g, "bird-warrior"), sc.supply(g, "cat-warrior")
+    roosts = sc.supply(g, "roost")
+    sc.goto(g, "marquise", "daylight", "actions")
+    sc.set_dice(g, 3, 1)
+    g.apply("battle 5 eyrie")
+    assert sc.count(g, "5", "bird-warrior") == 0 and sc.count(g, "5", "roost") == 0
+    assert sc.count(g, "5", "cat-warrior") == 2
+    assert sc.held(g, e, "coffin-makers") == {"cat-warrior": 1, "bird-warrior": 2}
+    assert sc.supply(g, "bird-warrior") == birds and sc.supply(g, "cat-warrior") == cats
+    assert sc.supply(g, "roost") == roosts + 1
+    assert not list(invariant_violations(g))
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_coffin_makers_score_per_five_then_empty_at_the_start_of_birdsong(core_kind, order):
+    """"At the start of Birdsong, you score one point per five warriors here, then return
+    all warriors here to their supplies": 11 warriors held (two players') score 2 at the
+    start of the holder's Birdsong, reached from the turn before it; then each goes back
+    to its owner's supply."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    m = g.factions.index("marquise")
+    sc.set_play_area(g, m, ["coffin-makers"])
+    sc.set_held(g, m, "coffin-makers", "bird-warrior", 7)
+    sc.set_held(g, m, "coffin-makers", "cat-warrior", 4)
+    birds, cats = sc.supply(g, "bird-warrior"), sc.supply(g, "cat-warrior")
+    sc.set_vp(g, m, 0)
+    sc.begin_turn(g, "marquise")
+    while g.phase == "birdsong" and g.decision == "phase_start":
+        assert g.to_play == m
+        g.apply(next(n for n in g.legal() if "coffin-makers" in n))
+    assert g.scores[m] == 2 and sc.held(g, m, "coffin-makers") == {}
+    assert sc.supply(g, "bird-warrior") == birds + 7 and sc.supply(g, "cat-warrior") == cats + 4
+
+
+@pytest.mark.parametrize("order", ORDERS[:2])
+def test_coffin_makers_discarded_return_what_they_hold(core_kind, order):
+    """A card that leaves the play area holds nothing: the Eyrie's Saboteurs discard the
+    Marquise's Coffin Makers, and the warriors on it go back to their owners' supplies
+    (the card's text says nothing of this; nothing else could become of them, Law
+    1.5.1: a piece is on the map, in a supply, or in a box)."""
+    from rootlaw.runtime import position as sc
+    from rootlaw.runtime.conformance import invariant_violations
+
+    g = deck_game(order, core_kind)
+    m, e = g.factions.index("marquise"), g.factions.index("eyrie")
+    sc.set_play_area(g, m, ["coffin-makers"])
+    sc.set_play_area(g, e, ["saboteurs"])
+    sc.set_held(g, m, "coffin-makers", "bird-warrior", 3)
+    birds = sc.supply(g, "bird-warrior")
+    sc.begin_turn(g, "eyrie")
+    g.apply("use saboteurs on marquise")
+    g.apply(next(n for n in g.legal() if "coffin-makers" in n))
+    assert sc.play_area(g, m) == [] and sc.supply(g, "bird-warrior") == birds + 3
+    assert not list(invariant_violations(g))
+
+
 # --------------------------------------- what the other players may know (Law 1.2)
 
 @pytest.mark.parametrize("order", ORDERS[:2])
@@ -504,3 +579,90 @@ def test_an_item_trigger_has_no_clearing_to_act_in():
     found = [(d.code, d.pointer) for d in
              check_document(M.DeckSpec.model_validate(deck), "deck.json").diagnostics()]
     assert ("EFFECT-TARGET", f"/cards/{i}/abilities/0/do/0") in found, found
+
+
+def _coffin_errors(mutate) -> list[tuple[str, str]]:
+    import copy
+
+    from rootlaw.spec import models as M
+    from rootlaw.spec.semantics import check_document
+
+    deck = copy.deepcopy(json.loads((PACK / "deck.json").read_text(encoding="utf-8")))
+    deck.pop("$schema")
+    i = next(k for k, c in enumerate(deck["cards"]) if c["id"] == "coffin-makers")
+    mutate(deck["cards"][i])
+    doc = M.DeckSpec.model_validate(deck)
+    return [(d.code, d.pointer.replace(f"/cards/{i}/", "/card/"))
+            for d in check_document(doc, "deck.json").diagnostics() if d.severity == "error"]
+
+
+@pytest.mark.parametrize("mutate, found", [
+    (lambda c: None, []),
+    # a box that is not the card's own
+    (lambda c: c["abilities"][0]["do"][0].update(box="graves"),
+     [("EFFECT-PART", "/card/abilities/0/do/0/box")]),
+    (lambda c: c["abilities"][1]["do"][0]["vp"].update(divided={"box": "graves"}),
+     [("EFFECT-PART", "/card/abilities/1/do/0/vp/divided/box")]),
+    # a card without a box names none
+    (lambda c: c.pop("box"),
+     [("EFFECT-PART", "/card/abilities/0/do/0/box"),
+      ("EFFECT-PART", "/card/abilities/1/do/0/vp/divided/box"),
+      ("EFFECT-PART", "/card/abilities/1/do/1/box")]),
+    # emptied whole: no count
+    (lambda c: c["abilities"][1]["do"][1].update(count=3),
+     [("EFFECT-PART", "/card/abilities/1/do/1/count")]),
+    # 'piece' is the piece removed only in a trigger for each piece removed
+    (lambda c: c["abilities"][0].update(per_piece=False),
+     [("EFFECT-PART", "/card/abilities/0/do/0/piece")]),
+    (lambda c: c["abilities"][0]["do"][0].update(piece="cat-warrior"),
+     [("EFFECT-PART", "/card/abilities/0/do/0/piece")]),
+])
+def test_a_cards_box_is_named_by_its_own_programs_only(mutate, found):
+    """EFFECT-PART: a card's programs name the card's own box and no other, a box any
+    player's pieces are in empties whole, and 'piece' is a trigger's piece removed only
+    in a trigger for each piece; each a located error (the generator would have raised,
+    unlocated)."""
+    assert _coffin_errors(mutate) == found
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"by": "enemy"}, "whose"), ({"pieces": ["warrior", "roost"]}, "whose"),
+    ({"per_piece": True, "in_battle": "defending"}, "whose")])
+def test_any_players_warriors_removed_by_anyone(change, field):
+    """'whose': 'any' reacts to every player's warriors removed by anyone; a narrower
+    trigger is refused where it is written (VALUE-INVALID)."""
+    from pydantic import ValidationError
+
+    from rootlaw.spec import models as M
+
+    trig = {"kind": "trigger", "id": "t", "on": "pieces_removed", "pieces": ["warrior"],
+            "whose": "any", "by": "any", "per_piece": True,
+            "do": [{"op": "score", "vp": 1}]}
+    M.Trigger.model_validate(trig)
+    with pytest.raises(ValidationError, match="whose"):
+        M.Trigger.model_validate({**trig, **change})
+
+
+def test_a_factions_trigger_reacts_to_its_own_pieces():
+    """EFFECT-PART: a faction's trigger on any player's warriors is refused (they would
+    go into a card's box); and a value's box inside 'half' or 'times' is checked like
+    any other (both were read by no check before)."""
+    from rootlaw.spec import models as M
+    from rootlaw.spec.loader import load_pack
+    from rootlaw.spec.semantics import check_document
+
+    _, docs = load_pack(Path(__file__).resolve().parents[1] / "examples" / "lizard-cult" /
+                        "pack.json")
+    cult = next(d for _, d in docs if isinstance(d, M.FactionSpec))
+    raw = cult.model_dump(by_alias=True, exclude_unset=True)
+    raw["abilities"][0] = {"kind": "trigger", "id": "t", "on": "pieces_removed",
+                           "pieces": ["warrior"], "whose": "any", "by": "any",
+                           "per_piece": True, "do": [{"op": "score", "vp": 1}]}
+    raw["abilities"].append({"kind": "effect", "id": "e", "timing": "daylight",
+                             "do": [{"op": "score", "vp": {"half": {"box": "acolyte"}}}]})
+    found = [(d.code, d.pointer) for d in
+             check_document(M.FactionSpec.model_validate(raw), "cult.json").diagnostics()
+             if d.severity == "error"]
+    n = len(raw["abilities"]) - 1
+    assert ("EFFECT-PART", "/abilities/0/whose") in found, found
+    assert ("EFFECT-PART", f"/abilities/{n}/do/0/vp/half/box") in found, found
