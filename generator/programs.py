@@ -1829,7 +1829,8 @@ def _give(part: M.GivePart, r: _Resolver, inst: Instance, code: _Code) -> list[s
 
 def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec | None,
                         pidx: dict[str, int], event_piece: bool = False,
-                        source: int = -1, card_box: str | None = None) -> EffectPart:
+                        source: int = -1, card_box: str | None = None,
+                        removed: bool = False) -> EffectPart:
     """Part ``part`` of the effect program ``where`` (an effect's, a trigger's or an
     immediate card's id), at place ``at`` of the effect programs' table: the method
     ``do_eff_<k>(actor, target, opponent, c)``, carried out for the seat its 'who' names
@@ -1842,6 +1843,12 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
     r.event_piece = event_piece
     r.card_box, r.card_source = card_box, source
     code = _Code(inst, r, hoisting=False)
+    # A part of a removal's trigger that takes the pieces removed from the supply (its
+    # count the event's pieces, or the piece removed itself) takes only those no other
+    # rule has taken yet, in a bundle that counts them (S_LOOSE: tables.Tables.loose).
+    takes_removed = removed and isinstance(part, (M.PlacePart, M.IntoBoxPart)) and \
+        not getattr(part, "from_box", False) and (
+            isinstance(part.count, M.EventPieces) or (event_piece and part.piece == "piece"))
     if isinstance(part, M.RemovePart):
         lines = _remove(part, r, code, effect=True)
     elif isinstance(part, M.GivePart):
@@ -1861,8 +1868,10 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
         else:
             pc = r.piece_expr(part.piece)
             count = _value(part.count, code)
+            take = f"self.take_loose({pc}, {count})" if takes_removed else \
+                f"min({count}, self.s[S_SUPPLY + {pc}])"
             lines = [f"        d = self.pool_of(p, {source})",
-                     f"        q = min({count}, self.s[S_SUPPLY + {pc}]) if d >= 0 else 0",
+                     f"        q = {take} if d >= 0 else 0",
                      "        if q > 0:",
                      f"            self.s[S_SUPPLY + {pc}] -= q",
                      f"            self.s[S_POOL + d * NP + {pc}] += q"]
@@ -1874,11 +1883,13 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
         src, dst = f"S_SUPPLY + {boxed}", f"S_BOX + p * B + {bx}"
         if part.from_box:
             src, dst = dst, src
-        lines = [f"        q = min({count}, self.s[{src}])", "        if q > 0:",
+        take = f"self.take_loose({boxed}, {count})" if takes_removed else \
+            f"min({count}, self.s[{src}])"
+        lines = [f"        q = {take}", "        if q > 0:",
                  f"            self.s[{src}] -= q",
                  f"            self.s[{dst}] += q"]
     elif isinstance(part, M.PlacePart):
-        lines, can = _effect_place(part, r, code, inst, where)
+        lines, can = _effect_place(part, r, code, inst, where, takes_removed)
     elif isinstance(part, M.IfPart):
         # Its 'then' parts follow it in the table (and a jump over its 'else' parts,
         # which follow that): where the condition does not hold, skip them and the jump.
@@ -2012,11 +2023,13 @@ def _battle_condition(cond, name: str, tag: str, k: int, where: str,
 
 
 def _effect_place(part: M.PlacePart, r: _Resolver, code: _Code, inst: Instance,
-                  where: str) -> tuple[list[str], list[str]]:
+                  where: str, takes_removed: bool = False) -> tuple[list[str], list[str]]:
     """An effect program's placement (Law 6.2.3: the removed warriors placed in the
     keep's clearing), for p: in the program's clearing c, or in each clearing that passes
     a filter; as far as the supply allows (Law 1.5.4).  With the lines of its check:
-    whether it would place anywhere (a clearing, the piece in the supply)."""
+    whether it would place anywhere (a clearing, the piece in the supply).
+    ``takes_removed``: it places pieces just removed, those no other rule has taken
+    (S_LOOSE); a forest of the actor's choice is asked later, and takes no count."""
     if isinstance(part.piece, (M.OfSuit, M.RandomPiece)) or \
             isinstance(part.at, (M.AtEach, M.AtEachForest)) or part.score or part.evenly:
         raise ProgramError(f"{where}: an effect program's place puts a piece in its "
@@ -2027,6 +2040,9 @@ def _effect_place(part: M.PlacePart, r: _Resolver, code: _Code, inst: Instance,
         raise ProgramError(f"{where}: place's count is left out")
     pc = r.piece_expr(part.piece)
     supply = f"self.s[S_SUPPLY + {pc}] > 0"
+    if takes_removed and not isinstance(part.at, M.AtForest):
+        supply = f"({supply} and self.s[S_LOOSE + {pc}] > 0)"
+        count = f"self.take_loose({pc}, {count})"
     if isinstance(part.at, M.AtForest):
         # The actor chooses the forest (asked as FR_CHOICE while one passes the filter).
         lines = [f"        if {supply}:",

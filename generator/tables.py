@@ -764,6 +764,7 @@ class Tables:
     effect_whens: list = field(default_factory=list)  # effects' 'when', compiled
     item_triggers: bool = False  # a trigger reacts to an item crafted (Murine Broker)
     npool: int = 0  # pools of pieces held on cards (models.CardBox)
+    loose: bool = False  # removed pieces not yet taken are counted (S_LOOSE)
 
     def put(self, name: str, values: list[int]) -> None:
         # Each table starts on a cache line (8 int64s): a table's size elsewhere does not
@@ -1404,7 +1405,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                     boxes: Sequence[str] = (),
                     holder: M.FactionSpec | None = None,
                     event_piece: bool = False, source: int = -1,
-                    card_box: str | None = None) -> tuple[int, int]:
+                    card_box: str | None = None, removed: bool = False) -> tuple[int, int]:
         """Append a program; an immediate card's ends with discarding the card.  Zones and
         boxes are the holder faction's (the ops that name one); a part is compiled on its
         own (EOP_A: its index among the effect parts)."""
@@ -1415,7 +1416,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 a = len(t.effect_parts)
                 t.effect_parts.append(compile_effect_part(op, a, len(eop), where, holder,
                                                           pidx, event_piece, source,
-                                                          card_box))
+                                                          card_box, removed and t.loose))
                 eop.append(EFFECT_OPS.index("part"))
                 for col, v in ((ea, a), (eb, b), (ec, c)):
                     col.append(v)
@@ -1455,6 +1456,12 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 effects.append((1, di, ab, 0))
             elif isinstance(ab, M.Trigger):
                 triggers.append((1, di, ab, 0))
+    # Where one trigger takes any player's warriors removed (models.Trigger.whose), two
+    # rules may answer one removal by taking the same warriors "instead of the supply"
+    # (Law 6.2.3 and a card's box): the pieces removed and not yet taken are
+    # counted (S_LOOSE), and each such take is capped by that count (Law 1.5.4 with the
+    # Law's "the player taking their turn chooses" order: one warrior, one rule).
+    t.loose = any(trig.whose == "any" for _, _, trig, _ in triggers)
     # Triggers with a cost (Law 6.2.3: 'you may spend a card') ask their holder first:
     # a family of their own, indexed apart (their reactions wait as FR_REACT frames of a
     # negative 'what', -1 - ct) and laid out after every other effect program, so the
@@ -1534,7 +1541,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     for src_kind, src, trig, roles in triggers:
         start, end = emit_effect(trig.do, f"trigger {trig.id}",
                                  **holder_zones(src_kind, src), event_piece=trig.per_piece,
-                                 source=src if src_kind == 1 else -1)
+                                 source=src if src_kind == 1 else -1,
+                                 removed=trig.on == "pieces_removed")
         programs.append((start, end, trig.id))
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("ON", TRIGGER_EVENTS.index(trig.on)),
@@ -1575,7 +1583,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     for src_kind, src, trig, roles in cost_triggers:
         first_part = len(t.effect_parts)
         start, end = emit_effect(trig.do, f"trigger {trig.id}",
-                                 **holder_zones(src_kind, src))
+                                 **holder_zones(src_kind, src), removed=True)
         programs.append((start, end, trig.id))
         # What must hold for paying to do anything (public facts only): where the program
         # begins with a placement, a clearing it places in (Law 6.2.3: the keep on the
@@ -1836,6 +1844,9 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     if t.npool:
         # the pieces held on each card with a box (models.CardBox), per piece, public
         S.add("POOL", t.npool * NP)
+    if t.loose:
+        # the pieces removed and not yet taken "instead of the supply" by a trigger
+        S.add("LOOSE", NP)
     if t.first_hits:
         # battle: whether each side (attacker, defender) has taken its first hit (Law
         # 15.2.4); only in a bundle with an ability that ignores it

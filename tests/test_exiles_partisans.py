@@ -666,3 +666,107 @@ def test_a_factions_trigger_reacts_to_its_own_pieces():
     n = len(raw["abilities"]) - 1
     assert ("EFFECT-PART", "/abilities/0/whose") in found, found
     assert ("EFFECT-PART", f"/abilities/{n}/do/0/vp/half/box") in found, found
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("rescue", [True, False])
+def test_a_removed_warrior_is_rescued_or_held_not_both(core_kind, order, rescue):
+    """Field Hospitals (Law 6.2.3) and Coffin Makers both take removed warriors "instead
+    of the supply": one warrior, one rule.  In the Marquise's battle her reactions come
+    first (the player taking their turn, Law's "Unclear Resolutions"): rescued, her
+    warrior goes to the keep and not on the Eyrie's card; declined, it goes on the card.
+    Either way no warrior comes out of the supply that was not removed (a review of
+    stop 37's first commit: both took it)."""
+    from rootlaw.runtime import position as sc
+    from rootlaw.runtime.conformance import invariant_violations
+
+    g = deck_game(order, core_kind)
+    m, e = g.factions.index("marquise"), g.factions.index("eyrie")
+    sc.set_play_area(g, e, ["coffin-makers"])
+    sc.put(g, "1", "keep", 1)
+    sc.put(g, "5", "cat-warrior", 3)
+    sc.put(g, "5", "bird-warrior", 2)
+    sc.set_hand(g, m, ["rabbit-root-tea"])  # matches rabbit clearing 5
+    cats = sc.supply(g, "cat-warrior")
+    sc.goto(g, "marquise", "daylight", "actions")
+    sc.set_dice(g, 3, 1)
+    g.apply("battle 5 eyrie")
+    assert g.decision == "rescue" and g.to_play == m
+    g.apply("spend rabbit-root-tea" if rescue else "done")
+    held = sc.held(g, e, "coffin-makers")
+    assert held.get("bird-warrior") == 2
+    assert sc.count(g, "1", "cat-warrior") == (1 if rescue else 0)
+    assert held.get("cat-warrior", 0) == (0 if rescue else 1)
+    assert sc.supply(g, "cat-warrior") == cats
+    assert not list(invariant_violations(g))
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_held_first_then_nothing_left_to_rescue(core_kind, order):
+    """In the Eyrie's battle the Eyrie's reactions come first: Coffin Makers take the
+    Marquise's removed warrior, and Field Hospitals have nothing left to place, so she
+    is not asked to spend a card for nothing."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    m, e = g.factions.index("marquise"), g.factions.index("eyrie")
+    sc.set_play_area(g, e, ["coffin-makers"])
+    sc.put(g, "1", "keep", 1)
+    sc.put(g, "5", "cat-warrior", 1)
+    sc.put(g, "5", "bird-warrior", 3)
+    sc.set_hand(g, m, ["rabbit-root-tea"])
+    for col in ("recruit", "move", "build"):
+        sc.set_column(g, e, col, [])
+    sc.set_column(g, e, "battle", ["bake-sale"])  # a rabbit card: clearing 5
+    cats = sc.supply(g, "cat-warrior")
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    sc.set_dice(g, 1, 0)
+    g.apply("battle 5 marquise")
+    assert g.decision == "ambush" and g.to_play == m  # (asked: she holds a card)
+    g.apply("done")
+    assert g.decision != "rescue"
+    assert sc.held(g, e, "coffin-makers") == {"cat-warrior": 1}
+    assert sc.count(g, "1", "cat-warrior") == 0 and sc.supply(g, "cat-warrior") == cats
+
+
+CULT = Path(__file__).resolve().parent.parent / "examples" / "lizard-cult"
+
+
+# (The Marquise's turn follows the Eyrie's: the Cult's would begin by emptying the card.)
+@pytest.mark.parametrize("order", [("eyrie", "marquise", "lizard-cult"),
+                                   ("lizard-cult", "eyrie", "marquise")])
+@pytest.mark.parametrize("first", ["revenge", "coffin-makers"])
+def test_revenge_or_the_coffin_one_warrior_one_rule(core_kind, order, first):
+    """The Cult holds Coffin Makers; the Eyrie battle it and remove two lizards, which
+    Revenge (Law 10.2.3: "placed in the Acolytes box instead of the Cult's supply") and
+    the card both take.  Both are the Cult's, so it orders them (Law 4.3.6); the first
+    takes both warriors, the other none."""
+    from conftest import past_setup
+
+    from rootlaw.generator import build as gbuild
+    from rootlaw.runtime import position as sc
+    from rootlaw.spec import resolve
+
+    bundle = resolve([CULT, PACK], deck_id="exiles-partisans")
+    gbuild.compile_core(bundle)
+    g = past_setup(order, bundle=bundle, pure=core_kind == "pure", clear=True,
+                   empty_hands=True)
+    assert g.compiled == (core_kind == "compiled")
+    cult, e = g.factions.index("lizard-cult"), g.factions.index("eyrie")
+    sc.set_play_area(g, cult, ["coffin-makers"])
+    sc.put(g, "5", "lizard", 2)
+    sc.put(g, "5", "bird-warrior", 3)
+    for col in ("recruit", "move", "build"):
+        sc.set_column(g, e, col, [])
+    sc.set_column(g, e, "battle", ["bake-sale"])  # a rabbit card: clearing 5
+    lizards, acolytes = sc.supply(g, "lizard"), g.box(cult, "acolytes")
+    sc.goto(g, "eyrie", "daylight", "resolve_columns")
+    sc.set_dice(g, 3, 0)
+    g.apply("battle 5 lizard-cult")
+    assert sc.count(g, "5", "lizard") == 0
+    assert g.decision == "react_order" and g.to_play == cult
+    assert sorted(g.legal()) == ["first coffin-makers", "first revenge"]
+    g.apply(f"first {first}")
+    held = sc.held(g, cult, "coffin-makers").get("lizard", 0)
+    assert (held, g.box(cult, "acolytes") - acolytes) == ((0, 2) if first == "revenge" else (2, 0))
+    assert sc.supply(g, "lizard") == lizards
