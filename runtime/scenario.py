@@ -971,6 +971,36 @@ def _read_boxes(r: Reader, v, ptr):
 _put_boxes, _check_boxes = _row_key(pos.set_box, pos.box, lambda f, b: f"{b} of {f}")
 
 
+def _read_held(r: Reader, v, ptr):
+    def one(f, x, p):
+        return {r.card(c, pointer(p, c)): {
+            r.piece(pc, pointer(p, c, pc)): r.piece_count(pc, n, pointer(p, c, pc))
+            for pc, n in r.obj(row, pointer(p, c), "an object of piece -> count").items()}
+            for c, row in r.obj(x, p, "an object of card -> pieces").items()}
+    return r.per_faction(v, ptr, one)
+
+
+def _put_held(g, v, st, ptr):
+    for f, cards in v.items():
+        for c, row in cards.items():
+            for pc, n in row.items():
+                _guard(pointer(ptr, f, c, pc), pos.set_held, g, g.factions.index(f), c, pc, n)
+
+
+def _check_held(g, v, ptr):
+    out: list[Failure] = []
+    for f, cards in v.items():
+        for c, row in cards.items():
+            try:
+                held = pos.held(g, g.factions.index(f), c)
+            except RootlawError as e:  # (the card is no longer in the play area)
+                out.append((pointer(ptr, f, c), e.message))
+                continue
+            for pc, n in row.items():
+                out += _diff(pointer(ptr, f, c, pc), f"{pc} on {c} of {f}", held.get(pc, 0), n)
+    return out
+
+
 def _read_used(r: Reader, v, ptr):
     def one(f, x, p):
         ids = [r.one_of(e, pointer(p, i), pos.effects_of(r.g), "effect")
@@ -1094,6 +1124,13 @@ KEYS: tuple[Key, ...] = (
         "8.5.3): faction -> box -> count, taken from (or returned to) the supply.",
         expect_doc="A faction's boxes: faction -> box -> count.",
         schema=_of(_of(_int()))),
+    Key("held", _read_held, put=_put_held, check=_check_held,
+        doc="Pieces held on a card in a faction's play area (a card's `box`: the Exiles "
+        "deck's Coffin Makers): faction -> card -> piece -> count, taken from (or "
+        "returned to) each piece's supply. Set after `play_area`.",
+        expect_doc="Pieces held on cards: faction -> card -> piece -> count (a piece not "
+        "named is not checked).",
+        schema=_of(_of(_of(_int())))),
     Key("dominance", _read_dominance, put=_put_dominance, check=_check_dominance,
         doc="Activated dominance cards (Law 3.3.1): faction -> card id, or null for none. "
         "The card lies in the faction's play area; its VP no longer count.",

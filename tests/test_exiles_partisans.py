@@ -770,3 +770,37 @@ def test_revenge_or_the_coffin_one_warrior_one_rule(core_kind, order, first):
     held = sc.held(g, cult, "coffin-makers").get("lizard", 0)
     assert (held, g.box(cult, "acolytes") - acolytes) == ((0, 2) if first == "revenge" else (2, 0))
     assert sc.supply(g, "lizard") == lizards
+
+
+@pytest.mark.parametrize("order", [["marquise", "eyrie"], ["eyrie", "marquise"]])
+def test_a_scenario_sets_and_checks_what_a_card_holds(core_kind, order):
+    """The scenario key `held` (runtime/scenario.py): six warriors put on the Eyrie's
+    Coffin Makers, taken from their supplies; at the start of the Eyrie's Birdsong
+    (reached from the Marquise's turn before it) they score 1 and go back.  A card not
+    in the play area is a located SCENARIO-INVALID."""
+    from rootlaw.generator import build as gbuild
+    from rootlaw.runtime.scenario import run_scenario
+    from rootlaw.spec import resolve
+
+    bundle = resolve([PACK], deck_id="exiles-partisans")
+    gbuild.compile_core(bundle)
+    scenario = {
+        "factions": order, "seed": 1,
+        "position": {"clear": True, "play_area": {"eyrie": ["coffin-makers"]},
+                     "held": {"eyrie": {"coffin-makers": {"cat-warrior": 4,
+                                                          "bird-warrior": 2}}},
+                     "vp": {"eyrie": 0},
+                     "turn": {"faction": "marquise", "phase": "daylight", "step": "actions"}},
+        "steps": [{"expect": {"held": {"eyrie": {"coffin-makers": {"cat-warrior": 4,
+                                                                   "bird-warrior": 2}}},
+                              "supply": {"cat-warrior": 21, "bird-warrior": 18}}},
+                  {"do": ["done"],
+                   "expect": {"vp": {"eyrie": 1}, "supply": {"cat-warrior": 25,
+                                                             "bird-warrior": 20},
+                              "held": {"eyrie": {"coffin-makers": {"cat-warrior": 0,
+                                                                   "bird-warrior": 0}}}}}]}
+    assert run_scenario(scenario, bundle=bundle, pure=core_kind == "pure") == []
+    bad = {**scenario, "position": {**scenario["position"], "play_area": {}}}
+    problems = run_scenario(bad, bundle=bundle, pure=core_kind == "pure")
+    assert len(problems) == 1 and "SCENARIO-INVALID" in problems[0]
+    assert "/position/held/eyrie/coffin-makers" in problems[0]

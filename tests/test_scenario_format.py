@@ -380,20 +380,24 @@ SEATED = {"zones": ["marquise", "eyrie", "alliance"], "boxes": ["alliance", "mar
 HOMEBREW_ROUND_TRIP = {
     "cycles": ({"druids": {"wheel": "fall"}}, {"druids": {"wheel": "spring"}}),
     "forests": ({"4_9_12": {"idol": 2}}, {"4_9_12": {"idol": 1}}),
+    "held": ({"eyrie": {"coffin-makers": {"cat-warrior": 3}}},
+             {"eyrie": {"coffin-makers": {"cat-warrior": 2}}}),
 }
 
 
 def home_bundle(home: dict):
-    """A homebrew section's pack: an examples/ folder's name, or a path in the repo."""
-    return resolve([ROOT / home["pack"]]) if "/" in home["pack"] else \
-        example_bundle(home["pack"])
+    """A homebrew section's pack: an examples/ folder's name, or a path in the repo (with
+    its 'deck', where the pack's deck replaces the standard one)."""
+    return resolve([ROOT / home["pack"]], deck_id=home.get("deck")) if "/" in home["pack"] \
+        else example_bundle(home["pack"])
 
 
 def homebrew_scenario(key: str) -> tuple[dict, object]:
     home = next(h for h in sc.examples()["homebrew"]
                 if key in h["position"] or key in h["expect"])
+    # ('given': the position the key needs first, a card in a play area for 'held')
     data = {"name": "a homebrew position", "law": "-", "factions": home["factions"],
-            "position": {"clear": True}, "steps": []}
+            "position": {"clear": True, **home.get("given", {})}, "steps": []}
     return data, home_bundle(home)
 
 
