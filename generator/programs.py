@@ -1830,7 +1830,7 @@ def _give(part: M.GivePart, r: _Resolver, inst: Instance, code: _Code) -> list[s
 def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec | None,
                         pidx: dict[str, int], event_piece: bool = False,
                         source: int = -1, card_box: str | None = None,
-                        removed: bool = False) -> EffectPart:
+                        removed: tuple[str, ...] = ()) -> EffectPart:
     """Part ``part`` of the effect program ``where`` (an effect's, a trigger's or an
     immediate card's id), at place ``at`` of the effect programs' table: the method
     ``do_eff_<k>(actor, target, opponent, c)``, carried out for the seat its 'who' names
@@ -1843,12 +1843,14 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
     r.event_piece = event_piece
     r.card_box, r.card_source = card_box, source
     code = _Code(inst, r, hoisting=False)
-    # A part of a removal's trigger that takes the pieces removed from the supply (its
-    # count the event's pieces, or the piece removed itself) takes only those no other
-    # rule has taken yet, in a bundle that counts them (S_LOOSE: tables.Tables.loose).
-    takes_removed = removed and isinstance(part, (M.PlacePart, M.IntoBoxPart)) and \
+    # A part of a removal's trigger that takes the pieces removed from the supply (one of
+    # the trigger's removed pieces, as many as the event removed; or, for each piece
+    # removed, that piece) takes only those no other rule has taken yet, in a bundle that
+    # counts them (S_LOOSE: tables.Tables.loose; ``removed``: the trigger's pieces there).
+    takes_removed = bool(removed) and isinstance(part, (M.PlacePart, M.IntoBoxPart)) and \
         not getattr(part, "from_box", False) and (
-            isinstance(part.count, M.EventPieces) or (event_piece and part.piece == "piece"))
+            (event_piece and part.piece == "piece") or
+            (isinstance(part.count, M.EventPieces) and part.piece in removed))
     if isinstance(part, M.RemovePart):
         lines = _remove(part, r, code, effect=True)
     elif isinstance(part, M.GivePart):
@@ -2040,9 +2042,11 @@ def _effect_place(part: M.PlacePart, r: _Resolver, code: _Code, inst: Instance,
         raise ProgramError(f"{where}: place's count is left out")
     pc = r.piece_expr(part.piece)
     supply = f"self.s[S_SUPPLY + {pc}] > 0"
+    place = "self.place"
     if takes_removed and not isinstance(part.at, M.AtForest):
+        # (as many as are placed are taken: a per_clearing limit may place fewer)
         supply = f"({supply} and self.s[S_LOOSE + {pc}] > 0)"
-        count = f"self.take_loose({pc}, {count})"
+        place = "self.place_loose"
     if isinstance(part.at, M.AtForest):
         # The actor chooses the forest (asked as FR_CHOICE while one passes the filter).
         lines = [f"        if {supply}:",
@@ -2054,13 +2058,13 @@ def _effect_place(part: M.PlacePart, r: _Resolver, code: _Code, inst: Instance,
         # (Nowhere another player's exclusive placement forbids, Law 6.2.2.)
         lines = ["        for j in range(C):",
                  f"            if {tests} and self.may_place(p, j):",
-                 f"                self.place(p, j, {pc}, {count})"]
+                 f"                {place}(p, j, {pc}, {count})"]
         can = [f"        if not {supply}:", "            return 0",
                "        for j in range(C):", f"            if {tests} and self.may_place(p, j):",
                "                return 1", "        return 0"]
     else:
         lines = ["        if c >= 0 and self.may_place(p, c):",
-                 f"            self.place(p, c, {pc}, {count})"]
+                 f"            {place}(p, c, {pc}, {count})"]
         can = [f"        return c >= 0 and {supply} and self.may_place(p, c)"]
     return lines, can
 

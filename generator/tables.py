@@ -1405,7 +1405,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                     boxes: Sequence[str] = (),
                     holder: M.FactionSpec | None = None,
                     event_piece: bool = False, source: int = -1,
-                    card_box: str | None = None, removed: bool = False) -> tuple[int, int]:
+                    card_box: str | None = None,
+                    removed: Sequence[str] = ()) -> tuple[int, int]:
         """Append a program; an immediate card's ends with discarding the card.  Zones and
         boxes are the holder faction's (the ops that name one); a part is compiled on its
         own (EOP_A: its index among the effect parts)."""
@@ -1416,7 +1417,8 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
                 a = len(t.effect_parts)
                 t.effect_parts.append(compile_effect_part(op, a, len(eop), where, holder,
                                                           pidx, event_piece, source,
-                                                          card_box, removed and t.loose))
+                                                          card_box,
+                                                          tuple(removed) if t.loose else ()))
                 eop.append(EFFECT_OPS.index("part"))
                 for col, v in ((ea, a), (eb, b), (ec, c)):
                     col.append(v)
@@ -1542,7 +1544,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         start, end = emit_effect(trig.do, f"trigger {trig.id}",
                                  **holder_zones(src_kind, src), event_piece=trig.per_piece,
                                  source=src if src_kind == 1 else -1,
-                                 removed=trig.on == "pieces_removed")
+                                 removed=trig.pieces if trig.on == "pieces_removed" else ())
         programs.append((start, end, trig.id))
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("ON", TRIGGER_EVENTS.index(trig.on)),
@@ -1583,7 +1585,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     for src_kind, src, trig, roles in cost_triggers:
         first_part = len(t.effect_parts)
         start, end = emit_effect(trig.do, f"trigger {trig.id}",
-                                 **holder_zones(src_kind, src), removed=True)
+                                 **holder_zones(src_kind, src), removed=trig.pieces)
         programs.append((start, end, trig.id))
         # What must hold for paying to do anything (public facts only): where the program
         # begins with a placement, a clearing it places in (Law 6.2.3: the keep on the

@@ -67,6 +67,13 @@ def invariant_violations(g: Game) -> Iterator[str]:
             if n < 0:
                 yield f"negative count on card pool {h}"
             boxed[pc] += n
+    if c.get("NPOOL", 0):  # ... and only on a card in a play area
+        play = c["LOC_PLAY"]
+        for i in range(c["N"]):
+            h = tab[off["CARD_POOL"] + i]
+            if h >= 0 and not play <= st[S["CARD_LOC"] + i] < play + g.num_players and \
+                    any(st[S["POOL"] + h * NP + pc] for pc in range(NP)):
+                yield f"pieces held on card {i}, which is in no play area"
     for pc in range(NP):
         cells = [st[S["BOARD"] + cl * NP + pc] for cl in range(C)]
         name = g.names["pieces"][pc]

@@ -270,6 +270,7 @@ def _relocate(g: Game, card: int, loc: int, *, top: bool = True) -> None:
     or under it with ``top=False``)."""
     if g.state[g.S["CARD_LOC"] + card] == g.consts["LOC_DECK"]:
         _write_deck(g, [x for x in _deck_order(g) if x != card])
+    _empty_pool(g, card, loc)
     g.state[g.S["CARD_LOC"] + card] = loc
     if loc == g.consts["LOC_DECK"]:
         order = _deck_order(g)
@@ -362,6 +363,22 @@ def set_play_area(g: Game, seat: int, cards: list[str], *,
     active = dominance(g, seat)
     set_cards_at(g, g.consts["LOC_PLAY"] + seat,
                  list(cards) + ([active] if active is not None else []), pinned=pinned)
+
+
+def _empty_pool(g: Game, card: int, loc: int) -> None:
+    """A card with a box (models.CardBox) that leaves the play areas holds nothing: its
+    pieces go back to their owners' supplies, as the engine's discard does."""
+    play = g.consts["LOC_PLAY"]
+    if "CARD_POOL" not in g._core_module.tables.table_layout.offsets or \
+            play <= loc < play + g.num_players:
+        return
+    h = _tab(g, "CARD_POOL", card)
+    if h < 0:
+        return
+    NP = g.consts["NP"]
+    for pc in range(NP):
+        g.state[g.S["SUPPLY"] + pc] += g.state[g.S["POOL"] + h * NP + pc]
+        g.state[g.S["POOL"] + h * NP + pc] = 0
 
 
 def _pool_at(g: Game, seat: int, card: str) -> int:

@@ -902,10 +902,12 @@ class Trigger(_Ability):
                               "player, or, 'by': 'any', by anyone)")
         if self.whose == "any" and (self.on != "pieces_removed" or
                                     self.pieces != ["warrior"] or self.cost != "none" or
-                                    self.in_battle is not None or self.by != "any"):
-            raise Err("VALUE-INVALID", ("whose",), "'whose': 'any' reacts to any player's "
-                      "warriors removed, by anyone: 'on' pieces_removed, 'pieces' "
-                      "[\"warrior\"], 'by' any, no 'cost' and no 'in_battle'")
+                                    self.in_battle is not None or self.by != "any" or
+                                    not self.per_piece):
+            raise Err("VALUE-INVALID", ("whose",), "'whose': 'any' reacts to each of any "
+                      "player's warriors removed, by anyone: 'on' pieces_removed, 'pieces' "
+                      "[\"warrior\"], 'by' any, 'per_piece' true (each warrior has its "
+                      "owner and its remover), no 'cost' and no 'in_battle'")
         if self.cost != "none" and self.actor != "self":
             raise Err("VALUE-INVALID", ("cost",), "a trigger's cost is paid by its holder, "
                       "who carries out its program: 'actor' is 'self' with a 'cost'")

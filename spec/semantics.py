@@ -950,6 +950,15 @@ def _effect_part_names(doc: Any):
         ability = faction.abilities[loc[1]] if faction is not None else \
             doc.cards[loc[1]].abilities[loc[3]] if loc[2] == "abilities" else None
         card_box = doc.cards[loc[1]].box if faction is None else None
+        if card_box is not None and (
+                (isinstance(op, M.IntoBoxPart) and op.box == card_box.id) or any(
+                    isinstance(x, M.BoxValue) and x.box == card_box.id for x in M.walk(op))):
+            if getattr(ability, "actor", "self") != "self":
+                yield loc, (f"{prog.where}: the card's box is its holder's: a program that "
+                            "names it is carried out by the holder ('actor': 'self')")
+            elif getattr(op, "who", "self") not in ("self", "holder"):
+                yield (*loc, "who"), (f"{prog.where}: the card's box is its holder's: a part "
+                                      "that names it is for the holder ('who': 'self')")
         if isinstance(op, M.IntoBoxPart) and card_box is not None and \
                 op.box == card_box.id and op.from_box and "count" in op.model_fields_set:
             yield (*loc, "count"), (f"{prog.where}: a card's box holds any player's "
@@ -1894,6 +1903,12 @@ def _values_of(part: Any) -> Iterator[tuple[tuple, Any]]:
         at, v = todo.pop()
         if isinstance(v, M.SumValue):
             todo += [((*at, "sum", j), x) for j, x in enumerate(v.sum)]
+        elif isinstance(v, M.LeastValue):
+            todo += [((*at, "least", j), x) for j, x in enumerate(v.least)]
+        elif isinstance(v, M.HalfValue):
+            todo.append(((*at, "half"), v.half))
+        elif isinstance(v, M.DividedValue):
+            todo.append(((*at, "divided"), v.divided))
         elif isinstance(v, M.TimesValue):
             todo += [((*at, "times", j), x) for j, x in enumerate(v.times)]
         elif isinstance(v, M.IfValue):

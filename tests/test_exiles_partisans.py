@@ -612,10 +612,18 @@ def _coffin_errors(mutate) -> list[tuple[str, str]]:
     (lambda c: c["abilities"][1]["do"][1].update(count=3),
      [("EFFECT-PART", "/card/abilities/1/do/1/count")]),
     # 'piece' is the piece removed only in a trigger for each piece removed
-    (lambda c: c["abilities"][0].update(per_piece=False),
-     [("EFFECT-PART", "/card/abilities/0/do/0/piece")]),
+    (lambda c: c["abilities"][1]["do"].append(
+        {"op": "into_box", "piece": "piece", "box": "coffins"}),
+     [("EFFECT-PART", "/card/abilities/1/do/2/piece")]),
     (lambda c: c["abilities"][0]["do"][0].update(piece="cat-warrior"),
      [("EFFECT-PART", "/card/abilities/0/do/0/piece")]),
+    # the box is the holder's: carried out by the holder, for the holder (a review's
+    # finding: another player's program looked for the card in its own play area)
+    (lambda c: c["abilities"][0].update(actor="other"),
+     [("EFFECT-PART", "/card/abilities/0/do/0")]),
+    (lambda c: c["abilities"][1].update(target="other_player") or
+     c["abilities"][1]["do"][0].update(who="target"),
+     [("EFFECT-PART", "/card/abilities/1/do/0/who")]),
 ])
 def test_a_cards_box_is_named_by_its_own_programs_only(mutate, found):
     """EFFECT-PART: a card's programs name the card's own box and no other, a box any
@@ -627,6 +635,7 @@ def test_a_cards_box_is_named_by_its_own_programs_only(mutate, found):
 
 @pytest.mark.parametrize("change, field", [
     ({"by": "enemy"}, "whose"), ({"pieces": ["warrior", "roost"]}, "whose"),
+    ({"per_piece": False}, "whose"),
     ({"per_piece": True, "in_battle": "defending"}, "whose")])
 def test_any_players_warriors_removed_by_anyone(change, field):
     """'whose': 'any' reacts to every player's warriors removed by anyone; a narrower
@@ -804,3 +813,71 @@ def test_a_scenario_sets_and_checks_what_a_card_holds(core_kind, order):
     problems = run_scenario(bad, bundle=bundle, pure=core_kind == "pure")
     assert len(problems) == 1 and "SCENARIO-INVALID" in problems[0]
     assert "/position/held/eyrie/coffin-makers" in problems[0]
+
+
+def test_a_value_inside_half_or_divided_is_read_where_it_is_refused(tmp_path):
+    """PROGRAM-SHAPE: a library program's value reading a trigger's event's pieces is
+    refused, located, inside 'half' and 'divided' too (a review's finding: validation
+    passed, and the generator raised, unlocated)."""
+    import shutil
+
+    from rootlaw.spec.validate import validate
+
+    for vp in ({"half": {"event": "pieces"}}, {"divided": {"event": "pieces"}, "by": 2}):
+        pack = tmp_path / "ep"
+        shutil.rmtree(pack, ignore_errors=True)
+        shutil.copytree(PACK, pack)
+        programs = json.loads((pack / "programs.json").read_text(encoding="utf-8"))
+        programs["programs"]["propaganda"]["do"].append({"op": "score", "vp": vp})
+        (pack / "programs.json").write_text(json.dumps(programs), encoding="utf-8")
+        found = {(d.code, d.pointer.split("/vp")[0]) for d in validate([pack]).diagnostics
+                 if d.severity == "error"}
+        n = len(programs["programs"]["propaganda"]["do"]) - 1
+        assert ("PROGRAM-SHAPE", f"/programs/propaganda/do/{n}") in found, found
+
+
+def test_a_rule_taking_another_piece_than_the_removed_one_is_not_capped():
+    """Only a part that takes the removed pieces themselves is capped by those not yet
+    taken (a review's finding: 'when a garden is removed, put that many lizards in a
+    box' put none in a bundle with Coffin Makers)."""
+    from rootlaw.generator.programs import compile_effect_part
+    from rootlaw.spec import models as M
+    from rootlaw.spec.loader import load_pack
+
+    into = M.IntoBoxPart.model_validate({"op": "into_box", "piece": "lizard",
+                                         "box": "acolytes", "count": {"event": "pieces"}})
+    faction = next(d for _, d in load_pack(CULT / "pack.json")[1]
+                   if isinstance(d, M.FactionSpec))
+    pidx = {k: i for i, k in enumerate(faction.pieces)}
+    capped = compile_effect_part(into, 0, 0, "t", faction, pidx, removed=("lizard",))
+    other = compile_effect_part(into, 0, 0, "t", faction, pidx, removed=("fox-garden",))
+    assert "take_loose" in capped.code and "take_loose" not in other.code
+
+
+def test_a_card_moved_out_of_play_by_a_position_holds_nothing():
+    """The position helpers (and so a scenario's keys) move a card out of a play area as
+    the engine's discard does: what it held goes back to the supplies, and the invariant
+    checker finds pieces held on a card outside the play areas (a review's finding: the
+    three warriors were lost, and came back with the card in another play area)."""
+    from rootlaw.runtime import position as sc
+    from rootlaw.runtime.conformance import invariant_violations
+
+    g = deck_game(ORDERS[0], "pure")
+    m, e = g.factions.index("marquise"), g.factions.index("eyrie")
+    cats = sc.supply(g, "cat-warrior")
+    sc.set_play_area(g, m, ["coffin-makers"])
+    sc.set_held(g, m, "coffin-makers", "cat-warrior", 3)
+    assert sc.supply(g, "cat-warrior") == cats - 3
+    sc.set_play_area(g, m, [])
+
+    def pieces_wrong():  # (the emptied board leaves the decision with no action: not ours)
+        return [v for v in invariant_violations(g) if "legal action" not in v]
+    assert sc.supply(g, "cat-warrior") == cats and not pieces_wrong()
+    sc.set_play_area(g, e, ["coffin-makers"])
+    assert sc.held(g, e, "coffin-makers") == {}
+    sc.set_held(g, e, "coffin-makers", "cat-warrior", 2)
+    card = g.names["cards"].index("coffin-makers")
+    at = next(i for i in range(g.consts["N"]) if g.state[g.S["CARD_LOC"] + i] ==
+              g.consts["LOC_PLAY"] + e and sc._tab(g, "CARD_DEF", i) == card)
+    g.state[g.S["CARD_LOC"] + at] = g.consts["LOC_DISCARD"]  # (corrupt: no emptying)
+    assert [v for v in pieces_wrong() if "no play area" in v]
