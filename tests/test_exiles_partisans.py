@@ -881,3 +881,31 @@ def test_a_card_moved_out_of_play_by_a_position_holds_nothing():
               g.consts["LOC_PLAY"] + e and sc._tab(g, "CARD_DEF", i) == card)
     g.state[g.S["CARD_LOC"] + at] = g.consts["LOC_DISCARD"]  # (corrupt: no emptying)
     assert [v for v in pieces_wrong() if "no play area" in v]
+
+
+@pytest.mark.parametrize("rounding, vp", [("down", 2), ("up", 3)])
+def test_divided_rounds_down_or_up(tmp_path, rounding, vp):
+    """The value 'divided' rounds down unless it says up: Coffin Makers written to round
+    up score 3 for 11 warriors, as written 2 (pure core: a copy of the pack)."""
+    import shutil
+
+    from conftest import past_setup
+
+    from rootlaw.runtime import position as sc
+    from rootlaw.spec import resolve
+
+    pack = tmp_path / "ep"
+    shutil.copytree(PACK, pack)
+    deck = json.loads((pack / "deck.json").read_text(encoding="utf-8"))
+    card = next(c for c in deck["cards"] if c["id"] == "coffin-makers")
+    card["abilities"][1]["do"][0]["vp"]["round"] = rounding
+    (pack / "deck.json").write_text(json.dumps(deck), encoding="utf-8")
+    g = past_setup(("marquise", "eyrie"), bundle=resolve([pack], deck_id="exiles-partisans"),
+                   pure=True, clear=True, empty_hands=True)
+    sc.set_play_area(g, 0, ["coffin-makers"])
+    sc.set_held(g, 0, "coffin-makers", "bird-warrior", 11)
+    sc.set_vp(g, 0, 0)
+    sc.begin_turn(g, "marquise")
+    while g.phase == "birdsong" and g.decision == "phase_start":
+        g.apply(next(n for n in g.legal() if "coffin-makers" in n))
+    assert g.scores[0] == vp and sc.held(g, 0, "coffin-makers") == {}
