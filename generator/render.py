@@ -140,6 +140,8 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         per_piece=t.per_piece,
         # Pieces held on cards (models.CardBox): S_POOL, its helpers in core/cards.
         pools="POOL" in t.state_layout.offsets,
+        # Effects paid by exhausting a crafted item (models.Effect.cost): S_EXHAUSTED.
+        exhaust="EXHAUSTED" in t.state_layout.offsets,
         # Removed pieces not yet taken by a rule (S_LOOSE: tables.Tables.loose).
         loose="LOOSE" in t.state_layout.offsets,
         # Triggers reacting to an item crafted (the Exiles deck's Murine Broker).

@@ -294,6 +294,9 @@ OBSERVATION = (
     # The pieces held on each card with a box (public: the pieces of each pool, per
     # piece), in a bundle with such a card.
     Obs("pools", "state", "POOL", optional=True),
+    # How many of each seat's crafted items are exhausted (face down: public), in a
+    # bundle with an effect that exhausts one (models.Effect.cost).
+    Obs("exhausted", "state", "EXHAUSTED", per_seat=True, optional=True),
 )
 
 
@@ -1510,7 +1513,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),
                          ("TIMING", TIMINGS.index(eff.timing)),
                          ("SIDE", SIDES.index(eff.side)), ("MANDATORY", int(eff.mandatory)),
-                         ("COST", int(eff.cost == "discard")),
+                         ("COST", ("none", "discard", "exhaust_item").index(eff.cost)),
                          ("TARGET", TARGETS.index(eff.target)),
                          ("START", start), ("END", end), ("ROLES", roles), ("PRE", pre),
                          ("PRE_ARG", pre_arg)):
@@ -1843,6 +1846,11 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # what the actions an effect program's 'actions' part took did (models.Did): 1
         # moved, 2 initiated a battle; cleared as the part begins
         S.add("DID", 1)
+    if any(isinstance(a, M.Effect) and a.cost == "exhaust_item"
+           for a in M.walk((bundle.deck, bundle.factions))):
+        # how many of each seat's crafted items are exhausted, face down (models.Effect.
+        # cost): a count, as no rule reads which
+        S.add("EXHAUSTED", P)
     if t.npool:
         # the pieces held on each card with a box (models.CardBox), per piece, public
         S.add("POOL", t.npool * NP)

@@ -112,6 +112,11 @@ def invariant_violations(g: Game) -> Iterator[str]:
         crafted = sum(st[S["CRAFTED"] + p * c["I"] + i] for p in range(c["P"]))
         if st[S["ITEMS"] + i] + crafted != tab[off["ITEM_SUPPLY"] + i]:
             yield f"{item}: supply + crafted != the starting supply (Law 5.1.5)"
+    if "EXHAUSTED" in S:  # exhausted items are crafted items face down
+        for p in range(c["P"]):
+            n = st[S["EXHAUSTED"] + p]
+            if not 0 <= n <= sum(st[S["CRAFTED"] + p * c["I"] + i] for i in range(c["I"])):
+                yield f"seat {p}: {n} exhausted items, not 0 to its crafted items"
     for cl in range(C):
         buildings = st[S["RUINS"] + cl] + sum(
             st[S["BOARD"] + cl * NP + pc] for pc in range(NP)

@@ -597,8 +597,31 @@ def set_crafted(g: Game, seat: int, item: str, n: int) -> None:
     if delta > g.state[g.S["ITEMS"] + i]:
         raise _bad(f"{n} {item} crafted: the item supply holds only "
                    f"{g.state[g.S['ITEMS'] + i]} more")
+    if "EXHAUSTED" in g.S and \
+            sum(crafted(g, seat).values()) + delta < g.state[g.S["EXHAUSTED"] + seat]:
+        raise _bad(f"{n} {item} crafted would leave fewer crafted items than the "
+                   f"{g.state[g.S['EXHAUSTED'] + seat]} exhausted: set those first")
     g.state[at] = n
     g.state[g.S["ITEMS"] + i] -= delta
+
+
+def exhausted(g: Game, seat: int) -> int:
+    """How many of a seat's crafted items are exhausted, face down (models.Effect.cost);
+    0 in a bundle where nothing exhausts one."""
+    if "EXHAUSTED" not in g.S:
+        return 0
+    return g.state[g.S["EXHAUSTED"] + seat]
+
+
+def set_exhausted(g: Game, seat: int, n: int) -> None:
+    """Set how many of a seat's crafted items are exhausted (at most its crafted items)."""
+    if "EXHAUSTED" not in g.S:
+        raise _bad("nothing in this game's rules exhausts an item")
+    have = sum(crafted(g, seat).values())
+    if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= have:
+        raise _bad(f"exhausted items are a whole number from 0 to the {have} crafted, "
+                   f"not {n!r}")
+    g.state[g.S["EXHAUSTED"] + seat] = n
 
 
 # ---------------------------------------------------------------------- players
@@ -929,6 +952,6 @@ __all__ = [
     "set_first_player", "set_hand", "set_play_area", "set_retired_roles", "set_role",
     "set_ruins", "set_supply", "set_vp", "slots", "step_op", "steps_of", "supply",
     "begin_turn", "dice_queue", "resume", "set_dice", "set_dice_queue", "set_stop",
-    "stopped", "STOPS",
+    "stopped", "STOPS", "exhausted", "set_exhausted",
     "box", "boxes_of", "set_box", "set_zone", "zone", "zone_capacity", "zones_of",
 ]

@@ -806,8 +806,17 @@ class Effect(_Ability):
     """Battle timings: which side of the battle may use it."""
     mandatory: bool = False
     """'You must' rather than 'you may': the phase cannot go on while it is unused."""
-    cost: Literal["none", "discard"] = "none"
-    """discard: using it discards the card that grants it (cards only)."""
+    cost: Literal["none", "discard", "exhaust_item"] = "none"
+    """discard: using it discards the card that grants it (cards only).  exhaust_item:
+    using it exhausts (flips face down) one face-up item of the holder's Crafted Items
+    box, offered only while one is face up (the Exiles deck's League of Adventurous Mice:
+    "you may exhaust an item in your Crafted Items box to take a move or initiate a
+    battle"; the Vagabond exhausts items to act, Law 9.2.5).  Nothing refreshes such an
+    item: the Law gives a Crafted Items box no refresh (the Vagabond's, Law 9.4.1, and
+    the Knaves' Take It Easy, 18.6.3, are their own rules) and the card names none, so it
+    stays face down.  Which item is the
+    holder's to say, and no rule reads an exhausted item's kind, so the engine keeps a
+    count of them."""
     target: Literal["none", "other_player", "other_player_with_cards", "own_warrior",
                     "clearing", "other_player_with_crafted",
                     "other_player_with_warriors"] = "none"

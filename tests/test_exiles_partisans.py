@@ -16,7 +16,7 @@ from rootlaw.runtime.cli import main
 from rootlaw.spec.validate import validate
 
 PACK = Path(__file__).resolve().parent / "data" / "packs" / "exiles-partisans"
-NOT_YET = {"league-of-adventurous-mice"}
+NOT_YET: set[str] = set()  # every card is data
 
 
 def test_the_deck_has_54_cards_of_its_suits():
@@ -909,3 +909,107 @@ def test_divided_rounds_down_or_up(tmp_path, rounding, vp):
     while g.phase == "birdsong" and g.decision == "phase_start":
         g.apply(next(n for n in g.legal() if "coffin-makers" in n))
     assert g.scores[0] == vp and sc.held(g, 0, "coffin-makers") == {}
+
+
+def _to_her_next_daylight(g, m):
+    """Play on through the turn flow (the first legal actions, 'done' where it is
+    offered) to seat m's Daylight actions of a later turn."""
+    turn = g.turn
+    for _ in range(2000):
+        if g.turn != turn and g.to_play == m and g.phase == "daylight" and \
+                g.decision == "actions":
+            return
+        la = g.legal()
+        g.apply("done" if "done" in la else next(iter(la)))
+    raise AssertionError("her next Daylight never came")
+
+
+@pytest.mark.parametrize("order", ORDERS)
+def test_league_of_adventurous_mice_exhausts_an_item_for_a_move_or_a_battle(core_kind,
+                                                                          order):
+    """"Once during Daylight, you may exhaust (flip) an item in your Crafted Items box to
+    take a move or initiate a battle" (Law A.2): offered among the Marquise's Daylight
+    actions while one of her crafted items is face up, and once a turn; used, one item
+    is face down and she takes a move or a battle, her own three actions still hers.
+    Nothing refreshes it (the Law gives a Crafted Items box no refresh, Law 9.4.1 and
+    18.6.3 being the Vagabond's and the Knaves' own): her next turn, reached through the
+    turn flow, offers it for the other item, and the one after that not at all."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    m = g.factions.index("marquise")
+    other = next(f for f in order if f != "marquise")
+    foe = {"eyrie": "bird-warrior", "alliance": "alliance-warrior"}[other]
+    sc.set_play_area(g, m, ["league-of-adventurous-mice"])
+    sc.put(g, "12", "cat-warrior", 3)
+    sc.put(g, "9", foe, 1)
+    sc.goto(g, "marquise", "daylight", "actions")
+    assert "use league-of-adventurous-mice" not in g.legal()  # no item crafted
+    sc.set_crafted(g, m, "boot", 1)
+    sc.set_crafted(g, m, "sword", 1)
+    sc.goto(g, "marquise", "daylight", "actions")
+    assert "use league-of-adventurous-mice" in g.legal()
+    g.apply("use league-of-adventurous-mice")
+    assert sc.exhausted(g, m) == 1 and sum(sc.crafted(g, m).values()) == 2
+    assert g.decision == "take_actions" and g.to_play == m
+    assert "move 12->9 x1" in g.legal() and "done" not in g.legal()
+    g.apply("move 12->9 x1")
+    assert (g.decision, g.to_play) == ("actions", m)
+    assert "use league-of-adventurous-mice" not in g.legal()  # once during Daylight
+    assert sc.count(g, "9", "cat-warrior") == 1
+    g.apply("battle 9 " + other)  # her own actions: the first of three
+    while g.decision != "actions":
+        g.apply("done" if "done" in g.legal() else next(iter(g.legal())))
+    assert g.to_play == m
+    _to_her_next_daylight(g, m)
+    assert "use league-of-adventurous-mice" in g.legal()  # the sword still face up
+    sc.put(g, "12", "cat-warrior", 2)
+    sc.put(g, "12", foe, 1)
+    g.apply("use league-of-adventurous-mice")
+    assert sc.exhausted(g, m) == 2
+    battles = {n for n in g.legal() if n.startswith("battle")}
+    assert "battle 12 " + other in battles  # a move or a battle: she battles
+    g.apply("battle 12 " + other)
+    while not (g.decision == "actions" and g.to_play == m):
+        g.apply("done" if "done" in g.legal() else next(iter(g.legal())))
+    assert "use league-of-adventurous-mice" not in g.legal()
+    _to_her_next_daylight(g, m)
+    assert sc.exhausted(g, m) == 2  # still face down: nothing refreshed them
+    assert "use league-of-adventurous-mice" not in g.legal()
+
+
+def test_league_of_adventurous_mice_is_not_offered_with_nothing_to_take(core_kind):
+    """With a face-up item but no warrior to move and none to battle with, the card is
+    not offered: exhausting an item would take no action (public facts only)."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(("marquise", "eyrie"), core_kind)
+    m = g.factions.index("marquise")
+    sc.set_play_area(g, m, ["league-of-adventurous-mice"])
+    sc.set_crafted(g, m, "boot", 1)
+    sc.goto(g, "marquise", "daylight", "actions")
+    assert "use league-of-adventurous-mice" not in g.legal()
+    sc.put(g, "12", "cat-warrior", 1)
+    sc.goto(g, "marquise", "daylight", "actions")
+    assert "use league-of-adventurous-mice" in g.legal()
+
+
+def test_exhausted_items_are_kept_within_the_crafted():
+    """A position cannot leave more items exhausted than crafted, and the invariant
+    checker finds one that does (Law 4.1.2: the items are the box's)."""
+    from rootlaw.runtime import position as sc
+    from rootlaw.runtime.conformance import invariant_violations
+    from rootlaw.runtime.errors import RootlawError
+
+    g = deck_game(("marquise", "eyrie"), "pure")
+    sc.set_crafted(g, 0, "boot", 1)
+    sc.set_exhausted(g, 0, 1)
+    with pytest.raises(RootlawError, match="exhausted"):
+        sc.set_crafted(g, 0, "boot", 0)
+    with pytest.raises(RootlawError, match="exhausted"):
+        sc.set_exhausted(g, 0, 2)
+    # (the emptied board leaves a decision with nothing to do: only these are read)
+    assert not [v for v in invariant_violations(g) if "exhausted" in v]
+    g.state[g.S["EXHAUSTED"]] = 2
+    assert [v for v in invariant_violations(g) if "exhausted" in v] == \
+        ["seat 0: 2 exhausted items, not 0 to its crafted items"]
