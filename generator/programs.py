@@ -24,6 +24,7 @@ are unchanged (tests/test_differential.py).
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +81,13 @@ class Instance:
     #                             and its parts after it (FR_CHOICE), or ''
     choice_kind: str = ""       # what a second choice chooses: 'forest' (and a piece in
     #                             it), 'piece' (in the chosen clearing), or ''
+
+
+HOLDER_LINKS: ContextVar[bool] = ContextVar("holder_links", default=False)
+"""Whether the bundle being compiled has links that are the holder's own (models.Moving:
+rivers as paths, clearings with its crafting pieces adjacent): then a filter's adjacency
+is the player's (the core's 'adjacent'), not the map's alone.  Set by tables.build_tables
+for the time it compiles one bundle's programs."""
 
 
 class _Resolver:
@@ -570,8 +578,11 @@ def _helper(code: _Code, prefix: str, doc: str, f: M.ClearingFilter, head: str,
 
 def _adjacent(f: M.ClearingFilter, code: _Code) -> str:
     """A helper method: whether clearing x is adjacent to one that passes f."""
+    # (For a player with links of its own, adjacency is "linked by a path" as that
+    # player sees paths, Law 2.3: the core's 'adjacent'.)
     return _helper(code, "adj", "Whether clearing x is adjacent to one that passes the "
                    "filter (c: the chosen clearing).", f, "p: i64, c: i64, x: i64",
+                   "self.adjacent(p, x, j)" if HOLDER_LINKS.get() else
                    "self.t[T_ADJ + x * C + j]", "return 1", "0")
 
 

@@ -9,7 +9,7 @@ import jinja2
 from rootlaw.spec import Bundle
 from rootlaw.spec import models as M
 
-from .tables import Tables, Uses, build_tables, late_const
+from .tables import HOLDER_LINK_ABILITIES, Tables, Uses, build_tables, late_const
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 REGENERATE = "rootlaw build"
@@ -86,10 +86,14 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         # (the ability kinds the tables have rows for: a late kind past the last the
         # bundle uses has none, whatever 'uses' asks to emit)
         abilities=[k for k in u.abilities if f"AB_{k.upper()}" in t.consts],
-        # Move edges that are not paths (models.Moving), and the crafting pieces of
-        # Tunnels: their tables, where content uses them.
+        # Move edges that are not paths (models.Moving), and each faction's crafting
+        # pieces ('crafting_adjacent'): their tables, where content uses them.
         edge_links="EDGE_PATH" in t.table_layout.offsets,
         craft_links="FACTION_CRAFT_PIECES" in t.table_layout.offsets,
+        # Links of a player's own (rivers as paths, crafting clearings): every reading
+        # of adjacency is the player's, the core's 'adjacent' (HOLDER_LINK_ABILITIES).
+        holder_links=any(k in HOLDER_LINK_ABILITIES and f"AB_{k.upper()}" in t.consts
+                         for k in u.abilities),
         eops=u.eops,
         parts=u.parts,
         values=u.values,
@@ -149,7 +153,7 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         # A clearing filter's 'enemies' (Law 4.3.1): its helper, where any content's
         # filter (a program's, an effect's, a condition's) reads it.
         enemies_in=_reads_enemies(bundle),
-        # A 'give' from a play area (the Exiles deck's Saboteurs): FR_ZONE_GIVE's field 7.
+        # A 'give' from a play area (a crafted card discarded, Law 4.1.3): FR_ZONE_GIVE's field 7.
         give_from_play=_gives_from_play(bundle),
         # A 'spend' from the hand (the Exiles deck's Propaganda Bureau): zone -1.
         spend_hand=_spends_from_hand(bundle),

@@ -16,6 +16,7 @@ from rootlaw.spec import Bundle
 from rootlaw.spec import models as M
 
 from .programs import (
+    HOLDER_LINKS,
     EffectJump,
     ProgramError,
     compile_battle_hits_condition,
@@ -806,7 +807,21 @@ def _craft_tables(t: Tables, factions: list, crafting: list[list[int]],
 def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> Tables:
     """The tables of a bundle's core; ``observation`` replaces OBSERVATION (for tests of
     field kinds the base table does not use)."""
-    t = Tables(bundle_hash=bundle.hash, uses=content_uses(bundle))
+    uses = content_uses(bundle)
+    links = HOLDER_LINKS.set(bool(HOLDER_LINK_ABILITIES & set(uses.abilities)))
+    try:
+        return _build_tables(bundle, observation, uses)
+    finally:
+        HOLDER_LINKS.reset(links)
+
+
+HOLDER_LINK_ABILITIES = frozenset({"rivers_are_paths", "crafting_adjacent"})
+"""The 'moving' abilities that link clearings for their holder (models.Moving): where a
+bundle has one, every reading of adjacency is the player's (the core's 'adjacent')."""
+
+
+def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
+    t = Tables(bundle_hash=bundle.hash, uses=uses)
     m = bundle.map
     c_ids = sorted(c.id for c in m.clearings)
     cidx = {cid: i for i, cid in enumerate(c_ids)}
@@ -941,6 +956,13 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
         # (only where content reads them: Law 2.3's rivers, for moves along them)
         t.put("EDGE_PATH", [int(e in path_edges) for e in edges])
         t.put("EDGE_RIVER", [int(e in river_edges) for e in edges])
+    if "rivers_are_paths" in t.uses.abilities:
+        # the clearings a river joins: adjacent for the holder of 'rivers_are_paths'
+        # in every rule that reads adjacency (Law 2.3), not only its moves
+        river_adj = [0] * (C * C)
+        for a, b in river_edges:
+            river_adj[a * C + b] = 1
+        t.put("RIVER_ADJ", river_adj)
     # Forests (Law 2.4): the clearings each touches are FOREST_LIST[FOREST_RANGE[f] ..
     # FOREST_RANGE[f + 1] - 1].
     forest_range, forest_list = [0], []
@@ -999,7 +1021,7 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     crafting = [[pidx[x] for x in M.crafting_pieces(f)] for f in factions]
     t.put("FACTION_CRAFTING", [cps[0] if cps else -1 for cps in crafting])
     if "crafting_adjacent" in t.uses.abilities:
-        # Every crafting piece of each faction (a bitmask): Tunnels' clearings.
+        # Every crafting piece of each faction (a bitmask): 'crafting_adjacent' clearings.
         t.put("FACTION_CRAFT_PIECES", [sum(1 << x for x in cps) for cps in crafting])
     # Several crafting pieces (Law 10.2.1): their bitmask, and the cycle whose stage's
     # suit a piece's printed suit must be (-1: any); the core reads them only then.

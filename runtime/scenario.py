@@ -592,6 +592,21 @@ _put_crafted, _check_crafted = _row_key(
     pos.set_crafted, lambda g, q, it: pos.crafted(g, q)[it], lambda f, it: f"{it} crafted by {f}")
 
 
+def _read_exhausted(r: Reader, v, ptr):
+    return r.per_faction(v, ptr, lambda f, x, p: r.int_(x, p, 0, 64, "a count of items"))
+
+
+def _put_exhausted(g, v, st, ptr):
+    for f, n in v.items():
+        _guard(pointer(ptr, f), pos.set_exhausted, g, g.factions.index(f), n)
+
+
+def _check_exhausted(g, v, ptr):
+    return [f_ for f, n in v.items()
+            for f_ in _diff(pointer(ptr, f), f"items exhausted by {f}",
+                            pos.exhausted(g, g.factions.index(f)), n)]
+
+
 def _read_items(r: Reader, v, ptr):
     return {r.item(it, pointer(ptr, it)): r.int_(n, pointer(ptr, it), 0, 64, "a count of items")
             for it, n in r.obj(v, ptr, "an object of item -> count").items()}
@@ -1166,6 +1181,12 @@ KEYS: tuple[Key, ...] = (
         expect_doc="Crafted items: faction -> item -> count (items not named are not "
         "checked).",
         schema=_of(_of(_int(0, 64)))),
+    Key("exhausted", _read_exhausted, put=_put_exhausted, check=_check_exhausted,
+        doc="Crafted items exhausted, face down (an effect's cost 'exhaust_item'): "
+        "faction -> how many of its crafted items (set `crafted` first); only in a game "
+        "whose rules exhaust items.",
+        expect_doc="Crafted items exhausted: faction -> how many.",
+        schema=_of(_int(0, 64))),
     Key("items", _read_items, check=_check_items,
         expect_doc="The item supply: item -> count. (To take an item out of the supply in "
         "a position, give it to a crafter with `crafted`.)",

@@ -603,22 +603,23 @@ class Moving(_Ability):
     13.2.3, Nimble, and Corvid Planners; 'rivers', along a river only, 11.2.2: "may move
     along rivers regardless of who rules"), and clearings with its crafting pieces
     adjacent ('crafting_adjacent': Tunnels).  Two such abilities of one holder (a
-    faction's and a card's) both hold.  A known gap: these links serve the holder's
-    moves only.  The Law's adjacency is "linked by a path" (Law 2.3), so for the holder
-    its other rules that read adjacency (a filter's 'adjacent_to': the Alliance's spread;
-    the clearings a build's wood comes through) should see them too; they still read the
-    map's paths (docs/design.md, Not yet data)."""
+    faction's and a card's) both hold.  The links ('rivers_are_paths',
+    'crafting_adjacent') are the holder's adjacency, "linked by a path" (Law 2.3), in
+    every rule of its that reads adjacency, not only its moves: a filter's 'adjacent_to'
+    (the Alliance's spread, Law 8.4.2), the clearings a payment's pieces come through
+    (a build's wood, 6.5.4.II), a setup's clearings next to home.  'ignore_rule' is its
+    moves' alone."""
 
     kind: Literal["moving"]
     rivers_are_paths: bool = False
-    """The holder may move along rivers as along paths (Law 2.3)."""
+    """Rivers are paths for the holder (Law 2.3): its moves, and its adjacency."""
     ignore_rule: Literal["never", "rivers", "always"] = "never"
     """Moves of the holder's that need no rule of origin or destination (Law 4.2):
     'always' (13.2.3, Nimble), 'rivers' only a move along a river (11.2.2, Swimmers)."""
     crafting_adjacent: bool = False
-    """Any two clearings holding the holder's crafting pieces are adjacent for its moves
-    (the Exiles deck's Tunnels: "You treat clearings with any of your crafting pieces as
-    adjacent")."""
+    """Any two clearings holding the holder's crafting pieces are adjacent for it, its
+    moves and its other rules alike (the Exiles deck's Tunnels: "You treat clearings
+    with any of your crafting pieces as adjacent")."""
 
     @model_validator(mode="after")
     def _says_something(self) -> Moving:

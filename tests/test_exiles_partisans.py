@@ -1,9 +1,8 @@
-"""The Exiles and Partisans deck (Law A.2), written as data as far as the language says
-it (tests/data/packs/exiles-partisans, a work in progress: its README lists the cards
-not yet data).  Each part its cards use is tested on its own (test_moving_ability,
+"""The Exiles and Partisans deck (Law A.2), written as data (examples/exiles-partisans:
+every card of it).  Each part its cards use is tested on its own (test_moving_ability,
 test_effect_when, test_numbers_ability, test_item_crafted_trigger, test_rule_tokens);
-here, the deck as a whole: it validates, every card but the listed ones is craftable,
-and games with it play to the end alike on both cores."""
+here, the deck as a whole: it validates, every card is craftable, games with it play to
+the end alike on both cores, and each card does what it says through the turn flow."""
 
 from __future__ import annotations
 
@@ -15,7 +14,7 @@ import pytest
 from rootlaw.runtime.cli import main
 from rootlaw.spec.validate import validate
 
-PACK = Path(__file__).resolve().parent / "data" / "packs" / "exiles-partisans"
+PACK = Path(__file__).resolve().parent.parent / "examples" / "exiles-partisans"
 NOT_YET: set[str] = set()  # every card is data
 
 
@@ -1013,3 +1012,89 @@ def test_exhausted_items_are_kept_within_the_crafted():
     g.state[g.S["EXHAUSTED"]] = 2
     assert [v for v in invariant_violations(g) if "exhausted" in v] == \
         ["seat 0: 2 exhausted items, not 0 to its crafted items"]
+
+
+# ---- links of the holder's own are its adjacency (Law 2.3) in every rule, not only moves
+# Autumn: the river 5-10 is no path (5's paths: 1, 2; 10's: 1, 2, 12); 11's paths: 3, 6,
+# 12 (the rivers 7-11 and 10-11 are none); 1's: 5, 9, 10.
+
+
+def _builds(g) -> set[str]:
+    return {n for n in g.legal() if n.startswith("build ")}
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("held", [True, False])
+def test_boat_builders_carry_wood_along_a_river(core_kind, order, held):
+    """"Treat rivers as paths" (Boat Builders; Law 2.3: clearings linked by a path are
+    adjacent): a build's wood comes from clearings connected through clearings the
+    builder rules (Law 6.5.4.II), so with the card the wood in 10 pays for a sawmill in
+    5, across the river; without it, 5 and 10 are not connected (1 and 2 are no one's)."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    m = g.factions.index("marquise")
+    if held:
+        sc.set_play_area(g, m, ["boat-builders"])
+    sc.put(g, "8", "sawmill", 1)  # the next sawmill costs one wood
+    sc.put(g, "5", "cat-warrior", 1)
+    sc.put(g, "10", "cat-warrior", 1)
+    sc.put(g, "10", "wood", 1)
+    sc.goto(g, "marquise", "daylight", "actions")
+    assert "build sawmill 10" in _builds(g)
+    assert ("build sawmill 5" in _builds(g)) == held
+    if held:
+        g.apply("build sawmill 5")
+        assert sc.count(g, "5", "sawmill") == 1 and sc.count(g, "10", "wood") == 0
+
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("held", [True, False])
+def test_tunnels_join_the_workshops_for_a_builds_wood(core_kind, order, held):
+    """"You treat clearings with any of your crafting pieces as adjacent" (Tunnels): the
+    workshops in 1 and 11 are adjacent for the Marquise, so the wood in 1 pays for a
+    sawmill in 11 (both ruled, Law 6.5.4.II); without the card they are not connected."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    m = g.factions.index("marquise")
+    if held:
+        sc.set_play_area(g, m, ["tunnels"])
+    sc.put(g, "8", "sawmill", 1)
+    sc.put(g, "1", "workshop", 1)
+    sc.put(g, "11", "workshop", 1)
+    sc.put(g, "1", "wood", 1)
+    sc.goto(g, "marquise", "daylight", "actions")
+    assert ("build sawmill 11" in _builds(g)) == held
+    if held:
+        g.apply("build sawmill 11")
+        assert sc.count(g, "11", "sawmill") == 1 and sc.count(g, "1", "wood") == 0
+
+
+ALLIANCE_ORDERS = [("alliance", "eyrie"), ("eyrie", "alliance"), ("marquise", "alliance", "eyrie")]
+
+
+@pytest.mark.parametrize("order", ALLIANCE_ORDERS)
+@pytest.mark.parametrize("held", [True, False])
+def test_boat_builders_spread_sympathy_along_a_river(core_kind, order, held):
+    """The Alliance spreads sympathy to a clearing adjacent to a sympathetic one (Law
+    8.4.2): with Boat Builders a river makes 10 adjacent to 5; without, 1 and 2 only."""
+    from rootlaw.runtime import position as sc
+
+    g = deck_game(order, core_kind)
+    a = g.factions.index("alliance")
+    if held:
+        sc.set_play_area(g, a, ["boat-builders"])
+    sc.put(g, "5", "sympathy", 1)
+    sc.set_zone(g, a, "supporters", ["bird-crossbow", "birdy-bindle"])
+    sc.goto(g, "alliance", "birdsong")
+    g.apply("done")  # no revolt
+    spreads = {n for n in g.legal() if n.startswith("spread ")}
+    assert {"spread 1", "spread 2"} <= spreads
+    assert ("spread 10" in spreads) == held
+    if held:
+        g.apply("spread 10")
+        assert g.decision == "zone_pay"  # which of two birds: the Alliance's pick
+        g.apply(next(n for n in g.legal() if "bird-crossbow" in n))
+        assert sc.count(g, "10", "sympathy") == 1
+        assert g.zone(a, "supporters") == ["birdy-bindle"]

@@ -84,7 +84,7 @@ HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "battle", "move", "second_c
 # tests/test_recover.py, test_prized_trophies.py, test_carry.py, test_keepers_as_data.py.)
 # Core ability kinds no base faction has: tests/data/packs/rituals covers them (ruling
 # with pieces, Law 10.2.4: tests/test_limits.py), first-hit the Keepers' first hit, and
-# the Exiles deck's cards (tests/data/packs/exiles-partisans) the rest but one: moves
+# the Exiles deck's cards (examples/exiles-partisans) the rest but one: moves
 # along rivers needing no rule (the Riverfolk's Swimmers, Law 11.2.2), a bundle of
 # tests/test_moving_ability.py's own.
 HOMEBREW_ABILITIES = {"rule_with", "ignore_first_hit", "rivers_are_paths", "move_ignores_rule",
@@ -92,7 +92,7 @@ HOMEBREW_ABILITIES = {"rule_with", "ignore_first_hit", "rivers_are_paths", "move
                       "crafting_adjacent", "attack_hits_if", "defend_hits_if"}
 # (Extra hits under a condition, Law 14.7.8 and 13.2.5: tests/test_battle_hits_if.py's
 # bundle of its own.)
-EXILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "exiles-partisans"
+EXILES_PACK = Path(__file__).resolve().parent.parent / "examples" / "exiles-partisans"
 PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "replace-verbs"
 CONSPIRACIES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "conspiracies"
 PILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "piles"

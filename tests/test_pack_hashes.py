@@ -20,6 +20,7 @@ PINNED = {
     "homebrew-map": "077ccbd696e56d76",
     "keepers-in-iron": "141cb146f4556047",
     "lizard-cult": "2a82ca0f9fa51dac",
+    "exiles-partisans": "f4b947d17130e2e7",
     "mire-toads": "982f35fbc9817fdc",
 }
 

@@ -115,7 +115,10 @@ def test_the_catalogue_counts_the_content_that_uses_each_primitive():
     assert counts["Steps craft"] == len(set(used[M.Craft]) | set(used[M.CraftAction])) == 7
     assert len(used[M.ProgramEntry]) >= 3
     assert "Menu actions revolt" not in counts  # a program's name, not a primitive
-    assert counts["Steps program"] == 7 and "Steps score_track" not in counts
+    # (the seven factions' steps, and the Exiles deck's Propaganda Bureau, whose
+    # effect's menu entry runs the deck's program 'propaganda')
+    assert "exiles-partisans/deck.json" in used[M.ProgramEntry]
+    assert counts["Steps program"] == 8 and "Steps score_track" not in counts
     # Counted over the files given: the base pack's map alone uses no menu action.
     assert use_counts(content[:1])["Steps program"] == 0
     assert use_counts(content[:1])["Steps craft"] == 0

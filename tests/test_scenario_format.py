@@ -382,6 +382,7 @@ HOMEBREW_ROUND_TRIP = {
     "forests": ({"4_9_12": {"idol": 2}}, {"4_9_12": {"idol": 1}}),
     "held": ({"eyrie": {"coffin-makers": {"cat-warrior": 3}}},
              {"eyrie": {"coffin-makers": {"cat-warrior": 2}}}),
+    "exhausted": ({"marquise": 2}, {"marquise": 1}),
 }
 
 
@@ -395,7 +396,8 @@ def home_bundle(home: dict):
 def homebrew_scenario(key: str) -> tuple[dict, object]:
     home = next(h for h in sc.examples()["homebrew"]
                 if key in h["position"] or key in h["expect"])
-    # ('given': the position the key needs first, a card in a play area for 'held')
+    # ('given': the position the key needs first: a card in a play area for 'held',
+    # items crafted for 'exhausted')
     data = {"name": "a homebrew position", "law": "-", "factions": home["factions"],
             "position": {"clear": True, **home.get("given", {})}, "steps": []}
     return data, home_bundle(home)
