@@ -9,7 +9,7 @@ import jinja2
 from rootlaw.spec import Bundle
 from rootlaw.spec import models as M
 
-from .tables import HOLDER_LINK_ABILITIES, Tables, Uses, build_tables, late_const
+from .tables import Tables, Uses, build_tables, late_const
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 REGENERATE = "rootlaw build"
@@ -91,9 +91,12 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         edge_links="EDGE_PATH" in t.table_layout.offsets,
         craft_links="FACTION_CRAFT_PIECES" in t.table_layout.offsets,
         # Links of a player's own (rivers as paths, crafting clearings): every reading
-        # of adjacency is the player's, the core's 'adjacent' (HOLDER_LINK_ABILITIES).
-        holder_links=any(k in HOLDER_LINK_ABILITIES and f"AB_{k.upper()}" in t.consts
-                         for k in u.abilities),
+        # of adjacency is the player's, the core's 'adjacent' (their tables: where the
+        # bundle's own content has such links, tables.HOLDER_LINK_ABILITIES).
+        holder_links="RIVER_ADJ" in t.table_layout.offsets or
+        "FACTION_CRAFT_PIECES" in t.table_layout.offsets,
+        # Rivers joining clearings, for the holder of 'rivers_are_paths' (RIVER_ADJ).
+        river_adj="RIVER_ADJ" in t.table_layout.offsets,
         eops=u.eops,
         parts=u.parts,
         values=u.values,

@@ -732,6 +732,8 @@ class Game:
                 "role": self.names["roles"][f][role] if role >= 0 else None,
                 "crafted": {it: self.state[self.S["CRAFTED"] + q * self.consts["I"] + i]
                             for i, it in enumerate(self.names["items"])},
+                # how many of them are exhausted, face down (0 where no rule exhausts)
+                "exhausted": self._s("EXHAUSTED", q) if "EXHAUSTED" in self.S else 0,
                 # An activated dominance card lies face up (Law 3.3.1); cards in play.
                 "dominance": (self.names["cards"][self._s("DOMINANCE", q)]
                               if self._s("DOMINANCE", q) >= 0 else None),

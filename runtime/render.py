@@ -810,6 +810,8 @@ def _panel_cards(v: _View, q: int) -> tuple[str, float]:
     crafted = [(it, k) for it, k in sorted(pl["crafted"].items()) if k]
     if crafted:
         text = ", ".join(f"{_label(it)}{'' if k == 1 else f' x{k}'}" for it, k in crafted)
+        if pl.get("exhausted"):
+            text += f" ({pl['exhausted']} exhausted)"
         out.append(f'<g class="crafted"><text x="4" y="{_n(y + 13)}" class="s" '
                    f'fill="#6d6456">crafted</text><text x="96" y="{_n(y + 13)}" class="t">'
                    f'{_t(text)}</text></g>')

@@ -596,8 +596,8 @@ class ExclusivePlacement(_Ability):
 
 
 class Moving(_Ability):
-    """How moving (Law 4.2) goes otherwise for the holder: rivers are paths for its
-    moves ('rivers_are_paths': Law 2.3, "rivers ... can be treated as paths if explicitly
+    """How moving (Law 4.2) goes otherwise for the holder: rivers are paths for it
+    ('rivers_are_paths': Law 2.3, "rivers ... can be treated as paths if explicitly
     instructed"; 11.2.2, Swimmers; the Exiles and Partisans deck's Boat Builders), and
     moves that need no rule of the origin or the destination ('ignore_rule': 'always',
     13.2.3, Nimble, and Corvid Planners; 'rivers', along a river only, 11.2.2: "may move

@@ -93,9 +93,11 @@ def _pair(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a <= b else (b, a)
 
 
-def _adjacency(m: M.MapSpec) -> dict[int, set[int]]:
+def _adjacency(m: M.MapSpec, rivers: bool = False) -> dict[int, set[int]]:
+    """Clearings linked by a path (Law 2.3), and by a river too where rivers are paths
+    (models.Moving)."""
     adj: dict[int, set[int]] = {c.id: set() for c in m.clearings}
-    for a, b in m.paths:
+    for a, b in [*m.paths, *(m.rivers if rivers else [])]:
         adj[a].add(b)
         adj[b].add(a)
     return adj
@@ -1414,7 +1416,7 @@ def _one_catcher(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
        example='a corner `{"slots": 1, "ruin": true, "corner": true}` and a faction '
                'with setup_home_corner')
 def _setup_room(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
-    adj = _adjacency(m)
+    adj, adj_rivers = _adjacency(m), _adjacency(m, rivers=True)
     by_id = {c.id: c for c in m.clearings}
     idx = _index(m)
     for c in m.clearings:
@@ -1429,8 +1431,13 @@ def _setup_room(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...]):
                     yield m, ("clearings", idx[c.id], "slots"), (
                         f"corner {c.id} has no free slot for the {building} that "
                         f"{f.id} places there at setup")
-                if isinstance(s, M.SetupBuildingsNearHome):
-                    room = _free_slots(c) + sum(_free_slots(by_id[n]) for n in adj[c.id])
+                links = [a for a in f.abilities if isinstance(a, M.Moving)]
+                if isinstance(s, M.SetupBuildingsNearHome) and \
+                        not any(a.crafting_adjacent for a in links):
+                    # (a faction's own links are its adjacency at setup too; clearings
+                    # joined by its crafting pieces depend on the play, so not judged)
+                    near = adj_rivers if any(a.rivers_are_paths for a in links) else adj
+                    room = _free_slots(c) + sum(_free_slots(by_id[n]) for n in near[c.id])
                     if room < len(s.buildings):
                         yield m, ("clearings", idx[c.id], "slots"), (
                             f"corner {c.id} and the clearings next to it have {room} free "

@@ -16,7 +16,11 @@ DOC = (ROOT / "docs" / "agents.md").read_text(encoding="utf-8")
 def table_after(heading: str) -> list[str]:
     """The first column of the first table under a '## heading'."""
     section = DOC.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
-    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    lines = section.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("|"))
+    end = next((i for i in range(start, len(lines)) if not lines[i].startswith("|")),
+               len(lines))
+    rows = [line for line in lines[start:end] if line.startswith("| `")]
     return [re.match(r"\| `([^`]+)`", row).group(1) for row in rows]
 
 
@@ -27,6 +31,17 @@ def test_action_types_table_is_the_action_space():
 
 def test_observation_table_is_the_observation_layout():
     assert table_after("The observation") == list(Game().observation_layout)
+
+
+def test_the_fields_only_some_bundles_have_are_documented():
+    from rootlaw.generator.tables import OBSERVATION
+
+    section = DOC.split("## The observation\n", 1)[1].split("\n## ", 1)[0]
+    tables = section.split("\n\n| field |")
+    assert len(tables) >= 3, "the optional fields' table follows the layout's"
+    rows = [re.match(r"\| `([^`]+)`", line).group(1) for line in tables[2].splitlines()
+            if line.startswith("| `")]
+    assert rows == [o.name for o in OBSERVATION if o.optional]
 
 
 def test_the_training_example_runs(capsys):

@@ -54,7 +54,8 @@ def test_no_leak_with_the_deck(capsys):
     assert "no leak" in capsys.readouterr().out
 
 
-SETS = [["propaganda-bureau", "tunnels", "corvid-planners", "murine-broker"],
+SETS = [["propaganda-bureau", "tunnels", "corvid-planners", "murine-broker",
+         "league-of-adventurous-mice"],
         ["saboteurs", "boat-builders", "master-engravers", "swap-meet", "eyrie-emigre"],
         ["soup-kitchens", "fox-partisans", "charm-offensive", "rabbit-partisans",
          "false-orders", "coffin-makers"]]
@@ -62,11 +63,12 @@ SETS = [["propaganda-bureau", "tunnels", "corvid-planners", "murine-broker"],
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_no_leak_with_the_cards_in_play(seed):
-    """Random games rarely craft these cards, so each seat starts with four of them in
-    its play area; from positions along the game, twins that differ only in what one
-    seat cannot see (the cards, the future) play on with the same choices: any
-    difference that seat sees before a card is shown is a leak (runtime/hidden.py).  A
-    review found the Propaganda Bureau's leak this way."""
+    """Random games rarely craft these cards, so each seat starts with some of them in
+    its play area (and a crafted item, for League of Adventurous Mice); from positions
+    along the game, twins that differ only in what one seat cannot see (the cards, the
+    future) play on with the same choices: any difference that seat sees before a card
+    is shown is a leak (runtime/hidden.py).  A review found the Propaganda Bureau's leak
+    this way."""
     import random
 
     from rootlaw.runtime import position as sc
@@ -82,6 +84,7 @@ def test_no_leak_with_the_cards_in_play(seed):
         g.apply(g.legal_actions()[0])
     for q in range(3):
         sc.set_play_area(g, q, SETS[(q + seed) % 3])
+        sc.set_crafted(g, q, ["boot", "sword", "tea"][q], 1)  # League has items to use
     rng = random.Random(seed)
     leaks, pairs = [], 0
     for step in range(300):
@@ -1075,16 +1078,19 @@ ALLIANCE_ORDERS = [("alliance", "eyrie"), ("eyrie", "alliance"), ("marquise", "a
 
 
 @pytest.mark.parametrize("order", ALLIANCE_ORDERS)
-@pytest.mark.parametrize("held", [True, False])
-def test_boat_builders_spread_sympathy_along_a_river(core_kind, order, held):
+@pytest.mark.parametrize("holder", ["alliance", "another", None])
+def test_boat_builders_spread_sympathy_along_a_river(core_kind, order, holder):
     """The Alliance spreads sympathy to a clearing adjacent to a sympathetic one (Law
-    8.4.2): with Boat Builders a river makes 10 adjacent to 5; without, 1 and 2 only."""
+    8.4.2): with Boat Builders a river makes 10 adjacent to 5; without, 1 and 2 only.
+    The links are the holder's: the card in another player's play area changes nothing
+    for the Alliance."""
     from rootlaw.runtime import position as sc
 
     g = deck_game(order, core_kind)
     a = g.factions.index("alliance")
-    if held:
-        sc.set_play_area(g, a, ["boat-builders"])
+    held = holder == "alliance"
+    if holder is not None:
+        sc.set_play_area(g, a if held else (a + 1) % g.num_players, ["boat-builders"])
     sc.put(g, "5", "sympathy", 1)
     sc.set_zone(g, a, "supporters", ["bird-crossbow", "birdy-bindle"])
     sc.goto(g, "alliance", "birdsong")

@@ -9,6 +9,7 @@ import hashlib
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -294,6 +295,36 @@ def test_every_method_called_is_emitted(name):
     compile(src, name, "exec")
     missing = self_calls(src) - methods(src)
     assert not missing, f"{name}: called but not emitted: {sorted(missing)}"
+    assert not tables_read_not_laid_out(src), name
+
+
+def tables_read_not_laid_out(source: str) -> set[str]:
+    """The table offsets (T_<name>) the core reads that its module does not declare: a
+    guard that emits a reading must check the table exists (a bundle's tables are its
+    own content's, whatever families a render emits)."""
+    declared = set(re.findall(r"^(T_[A-Z0-9_]+) = ", source, re.M))
+    return set(re.findall(r"\b(T_[A-Z0-9_]+)\b", source)) - declared
+
+
+def test_links_of_one_kind_read_only_their_own_tables():
+    """The Exiles deck without Boat Builders has Tunnels' links and no rivers as paths:
+    rendered with every family, its core reads no river table it lacks (the ability's
+    constant is laid out up to the last kind a bundle uses, its table only where used),
+    and plays as its own core does."""
+    import dataclasses
+
+    from rootlaw.generator.tables import EVERYTHING, build_tables
+    from rootlaw.spec import resolve
+
+    b = resolve([EXILES_PACK])
+    b = dataclasses.replace(b, deck=b.deck.model_copy(update={
+        "cards": [c for c in b.deck.cards if c.id != "boat-builders"]}))
+    t = build_tables(b)
+    assert "crafting_adjacent" in t.uses.abilities and \
+        "rivers_are_paths" not in t.uses.abilities
+    own, full = render_core(b, t), render_core(b, t, uses=EVERYTHING)
+    assert "def adjacent" in own and "def adjacent" in full
+    assert not tables_read_not_laid_out(own) and not tables_read_not_laid_out(full)
 
 
 def test_the_subset_core_leaves_out_what_its_factions_do_not_use():

@@ -201,3 +201,47 @@ def test_a_tunnel_along_a_river_ignores_rule_only_where_rivers_are_paths(order, 
     position.set_play_area(g, order.index("marquise"), ["tunnels"])
     position.goto(g, "marquise", "daylight")
     assert ("move 5->10 x1" in moves(g)) == rivers
+
+
+# ------------------------------------------- the holder's links are its adjacency (2.3)
+
+@pytest.mark.parametrize("order", ORDERS)
+@pytest.mark.parametrize("rivers", [True, False])
+def test_rivers_as_paths_are_next_to_home_at_setup(order, core_kind, rivers):
+    """Law 2.3, adjacency is "linked by a path"; for a faction whose rivers are paths
+    (Law 11.2.2, 16.2.6, Swimmers: its own ability, so in force at setup) the clearings
+    next to its home include those a river joins: the Marquise's keep in corner 4, her
+    buildings go in 4 or a clearing next to it (Law 6.3.4), 7 among them across the
+    river 4-7; without the ability, 8, 9 and 12 only.  Reached through the setup flow."""
+    from rootlaw.runtime import Game
+
+    bundle = bundle_with(marquise=((("rivers_are_paths", True),),)) if rivers else \
+        bundle_with()
+    g = Game(list(order), 1, bundle=bundle, pure=core_kind == "pure")
+    assert g.compiled == (core_kind == "compiled")
+    assert (g.decision, g.factions[g.to_play]) == ("setup_home_token", "marquise")
+    g.apply("clearing 4")
+    assert g.decision == "setup_buildings_near_home"
+    near = {"clearing 4", "clearing 8", "clearing 9", "clearing 12"}
+    assert set(g.legal()) == (near | {"clearing 7"} if rivers else near)
+    if rivers:
+        g.apply("clearing 7")
+        assert g.piece_counts()["7"].get("sawmill", 0) + \
+            g.piece_counts()["7"].get("workshop", 0) + \
+            g.piece_counts()["7"].get("recruiter", 0) == 1
+
+
+@pytest.mark.parametrize("rivers", [True, False])
+def test_setup_slots_counts_a_factions_own_river_links(rivers):
+    """SETUP-SLOTS (Law 2.2.3, 6.3.4) judges the room next to a home as the setup sees
+    it: with 8, 9 and 12 full, corner 4 has one free slot of its own; for a Marquise
+    whose rivers are paths, 7 (across the river 4-7) is next to it, and there is room."""
+    from rootlaw.spec.semantics import _setup_room
+
+    b = bundle_with(marquise=((("rivers_are_paths", True),),)) if rivers else bundle_with()
+    m = b.map.model_copy(update={"clearings": [
+        c.model_copy(update={"slots": int(c.ruin)}) if c.id in (8, 9, 12) else c
+        for c in b.map.clearings]})
+    found = [msg for _, _, msg in _setup_room(m, b.deck, b.factions)
+             if "corner 4 and the clearings next to it" in msg]
+    assert (found == []) == rivers, found
