@@ -713,6 +713,44 @@ def test_a_removed_warrior_is_rescued_or_held_not_both(core_kind, order, rescue)
 
 
 @pytest.mark.parametrize("order", ORDERS)
+def test_two_removals_in_a_row_each_give_only_their_own_warriors(core_kind, order):
+    """Two of the Marquise's battles, one after the other (two Daylight actions): the
+    first's removed cat goes on the Eyrie's card (Field Hospitals declined), so nothing
+    of it is left to take; the second's one cat is rescued to the keep, one and not two
+    (the count of removed warriors not yet taken is begun anew for each removal, design
+    .md "Which rule gets a removed warrior"), and the card keeps what it took."""
+    from rootlaw.runtime import position as sc
+    from rootlaw.runtime.conformance import invariant_violations
+
+    g = deck_game(order, core_kind)
+    m, e = g.factions.index("marquise"), g.factions.index("eyrie")
+    sc.set_play_area(g, e, ["coffin-makers"])
+    sc.put(g, "1", "keep", 1)
+    for c in ("5", "9"):  # rabbit, mouse
+        sc.put(g, c, "cat-warrior", 3)
+        sc.put(g, c, "bird-warrior", 2)
+    sc.set_hand(g, m, ["rabbit-root-tea", "mouse-root-tea"])
+    cats, birds = sc.supply(g, "cat-warrior"), sc.supply(g, "bird-warrior")
+    sc.goto(g, "marquise", "daylight", "actions")
+    sc.set_dice(g, 3, 1)
+    g.apply("battle 5 eyrie")
+    assert g.decision == "rescue" and g.to_play == m
+    g.apply("done")
+    assert sc.held(g, e, "coffin-makers") == {"cat-warrior": 1, "bird-warrior": 2}
+    assert g.decision == "actions" and g.to_play == m
+    sc.set_dice(g, 3, 1)
+    g.apply("battle 9 eyrie")
+    assert g.decision == "rescue" and g.to_play == m
+    assert "spend mouse-root-tea" in g.legal() and "spend rabbit-root-tea" not in g.legal()
+    g.apply("spend mouse-root-tea")
+    assert sc.count(g, "1", "cat-warrior") == 1
+    assert sc.held(g, e, "coffin-makers") == {"cat-warrior": 1, "bird-warrior": 4}
+    assert sc.supply(g, "cat-warrior") == cats and sc.supply(g, "bird-warrior") == birds
+    assert g.hand(m) == ["rabbit-root-tea"]
+    assert not list(invariant_violations(g))
+
+
+@pytest.mark.parametrize("order", ORDERS)
 def test_held_first_then_nothing_left_to_rescue(core_kind, order):
     """In the Eyrie's battle the Eyrie's reactions come first: Coffin Makers take the
     Marquise's removed warrior, and Field Hospitals have nothing left to place, so she
