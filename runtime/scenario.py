@@ -552,6 +552,19 @@ def _row_key(setter, getter, label):
     return put_rows, check_rows
 
 
+def _seat_key(setter, getter, label):
+    """A key of one value per faction (its VP, its exhausted items): setter(g, seat,
+    value) puts it, getter(g, seat) reads it, label(faction) says what differs."""
+    def put_seats(g, v, st, ptr):
+        for f, x in v.items():
+            _guard(pointer(ptr, f), setter, g, g.factions.index(f), x)
+
+    def check_seats(g, v, ptr):
+        return [d for f, x in v.items()
+                for d in _diff(pointer(ptr, f), label(f), getter(g, g.factions.index(f)), x)]
+    return put_seats, check_seats
+
+
 def _read_deck_top(r: Reader, v, ptr):
     cards = r.cards(v, ptr)
     if not cards:
@@ -596,15 +609,8 @@ def _read_exhausted(r: Reader, v, ptr):
     return r.per_faction(v, ptr, lambda f, x, p: r.int_(x, p, 0, 64, "a count of items"))
 
 
-def _put_exhausted(g, v, st, ptr):
-    for f, n in v.items():
-        _guard(pointer(ptr, f), pos.set_exhausted, g, g.factions.index(f), n)
-
-
-def _check_exhausted(g, v, ptr):
-    return [f_ for f, n in v.items()
-            for f_ in _diff(pointer(ptr, f), f"items exhausted by {f}",
-                            pos.exhausted(g, g.factions.index(f)), n)]
+_put_exhausted, _check_exhausted = _seat_key(
+    pos.set_exhausted, pos.exhausted, lambda f: f"items exhausted by {f}")
 
 
 def _read_items(r: Reader, v, ptr):
@@ -624,14 +630,7 @@ def _read_vp(r: Reader, v, ptr):
     return r.per_faction(v, ptr, lambda f, x, p: r.int_(x, p, 0, pos.MAX_VP, "a number of VP"))
 
 
-def _put_vp(g, v, st, ptr):
-    for f, n in v.items():
-        _guard(pointer(ptr, f), pos.set_vp, g, g.factions.index(f), n)
-
-
-def _check_vp(g, v, ptr):
-    return [f_ for f, n in v.items()
-            for f_ in _diff(pointer(ptr, f), f"vp of {f}", g.scores[g.factions.index(f)], n)]
+_put_vp, _check_vp = _seat_key(pos.set_vp, lambda g, q: g.scores[q], lambda f: f"vp of {f}")
 
 
 def _read_homes(r: Reader, v, ptr):
