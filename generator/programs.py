@@ -81,6 +81,8 @@ class Instance:
     #                             and its parts after it (FR_CHOICE), or ''
     choice_kind: str = ""       # what a second choice chooses: 'forest' (and a piece in
     #                             it), 'piece' (in the chosen clearing), or ''
+    first_among: Any = None     # the pieces its first choice chooses among, or None
+    second_among: Any = None    # the pieces its second choice chooses among, or None
 
 
 HOLDER_LINKS: ContextVar[bool] = ContextVar("holder_links", default=False)
@@ -129,6 +131,17 @@ class _Resolver:
         """The type piece ``index`` of the faction shows (models.Piece.type), or None."""
         return next((p.type for k, p in self.faction.pieces.items()
                      if self.pidx[k] == index), None)
+
+    def token_of_face(self, index: int) -> int | None:
+        """The token piece ``index`` is one of the faces of, laid face down as it
+        (models.Piece.faces), or None."""
+        name = next((k for k, v in self.pidx.items() if v == index), "")
+        return next((self.pidx[k] for k, p in self.faction.pieces.items()
+                     if name in p.faces), None)
+
+    def has_faces(self, index: int) -> bool:
+        """Whether piece ``index`` is a token laid face down with faces its owner knows."""
+        return any(p.faces for k, p in self.faction.pieces.items() if self.pidx[k] == index)
 
     def box_holding(self, index: int) -> int:
         """The faction's box that holds piece ``index``: its piece, or one of its list
@@ -742,7 +755,15 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     post: list = []
     if second is not None:
         body, post = body[:second + 1], body[second + 1:]
+        if body[-1].piece is not None:
+            inst.second_among = body[-1].piece.among
+    if first is not None and first.piece is not None:
+        inst.first_among = first.piece.among
     limit = {i: p.per_clearing or 0 for i, (_, _, p) in enumerate(pieces)}
+    faces = {i for i, (_, _, p) in enumerate(pieces)
+             if any(i == r.pidx.get(x) for _, _, q in pieces for x in q.faces)}
+    for i in faces:
+        limit[i] = 1  # a face laid face down is its token, one to a clearing (13.2.2.II)
     gen_code = _Code(inst, r, hoisting=True)
     r.chose_piece = first is not None and first.piece is not None
     if r.chose_piece:
@@ -825,7 +846,10 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                     at_clearing.append("self.room_for(c, pc)")
             else:
                 pc = r.piece(part.piece)
-                before.append(f"self.s[S_SUPPLY + {pc}] == 0")
+                # (a face laid face down: what the actor has left of it, which only it
+                # knows: Law 13.2.2)
+                before.append(f"self.face_left(p, {pc}) <= 0" if part.face_down else
+                              f"self.s[S_SUPPLY + {pc}] == 0")
                 kinds, pcs = {pieces[pc][2].kind}, [pc]
             if isinstance(part.at, M.AtEach):
                 before.append(f"self.on_map({r.piece(part.at.each)}) == 0")
@@ -834,7 +858,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                 continue  # as far as the supply and the clearings allow (Law 1.5.4)
             for pc in pcs:
                 # One a clearing, and the choice lacks it: there is room.
-                if limit[pc] and not (limit[pc] == 1 and pc in lacks):
+                if limit[pc] and not (limit[pc] == 1 and pc in lacks and pc not in faces):
                     at_clearing.append(f"self.room_for(c, {pc})")
             if "building" in kinds:
                 # A slot (Law 2.3): once the enemy is gone, theirs are open too.
@@ -1089,9 +1113,12 @@ def _piece_clearing_listing(first: M.ChoosePart | None, r: _Resolver, code: _Cod
     tests = within + _clearing_test(f.model_copy(update={"rule": None}), code) + \
         [t for t in at_clearing if t not in late and t not in within] + \
         _clearing_test(M.ClearingFilter(rule=f.rule), code) + late + costs
+    among = r.pieces(first.piece.among)
+    # (faces laid face down: what the actor has left of each, which only it knows)
+    left = "self.left_of(p, pc)" if any(r.token_of_face(x) is not None for x in among) \
+        else "self.s[S_SUPPLY + pc]"
     return ["        for pc in range(NP):",
-            f"            if not ({_mask(r.pieces(first.piece.among))} >> pc) & 1 or "
-            "self.s[S_SUPPLY + pc] == 0:",
+            f"            if not ({_mask(among)} >> pc) & 1 or {left} == 0:",
             "                continue",
             *code.piece_lines,
             "            for c in range(C):",
@@ -1157,6 +1184,19 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                                    "supported here")
             d.append(f"        self.prog_choice(p, c, {inst.index}, {int(part.optional)})")
             continue
+        if isinstance(part, M.RevealPart) and part.piece != "piece":
+            # A piece named, in the chosen clearing (no second choice): pc is it now.
+            named = r.piece(part.piece)
+            if not r.has_faces(named) and not any(
+                    q.reveals for k, q in r.faction.pieces.items() if r.pidx[k] == named):
+                raise ProgramError(f"program {inst.program}: 'reveal' of {part.piece!r}, "
+                                   "which does not lie face down ('faces' or 'reveals') "
+                                   "(PROGRAM-USE)")
+            call = "reveal_face" if r.has_faces(named) else "reveal_piece"
+            if call == "reveal_face":
+                inst.uses.add("faces")
+            d.append(f"        pc = self.{call}(p, c, {named})")
+            continue
         if isinstance(part, (M.RevealPart, M.MovePart)):
             # The piece a second choice chose (pc), in its forest (fo) or in the chosen
             # clearing: turned over where it lies, moved into the chosen clearing, or
@@ -1166,7 +1206,9 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 raise ProgramError(f"program {inst.program}: '{part.op}' acts on the piece "
                                    "a second choice chose (PROGRAM-SHAPE)")
             if isinstance(part, M.RevealPart):
-                d.append("        pc = self.reveal_piece(p, c, pc)")
+                # A token whose face its owner chose shows it (Law 13.2.2); one whose
+                # face nobody knows has it drawn as it turns (15.2.1).
+                d.append(f"        pc = self.{_reveal_call(inst, r)}(p, c, pc)")
             elif from_forest and part.to == "clearing":
                 d.append("        self.move_from_forest(p, fo, c, pc)")
             elif part.source == "clearing" and part.to == "box":
@@ -1223,10 +1265,17 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             d.append(f"        self.zone_gain(p, {r.zone(part.zone)}, "
                      "self.find_in(LOC_HAND + p, d))")
             inst.uses.add("zones")
+        elif isinstance(part, M.PlacePart) and part.face_down:
+            d.append(f"        self.place_face_down(p, c, {_face_down(part, r, inst)})")
         elif isinstance(part, M.PlacePart):
             count = _value(part.count, code)
             if count is None:
                 raise ProgramError(f"program {inst.program}: place's count is left out")
+            if isinstance(part.piece, str) and part.piece != "piece" and \
+                    r.token_of_face(r.piece(part.piece)) is not None:
+                raise ProgramError(f"program {inst.program}: {part.piece!r} is a face of a "
+                                   "token laid face down: it is placed 'face_down' "
+                                   "(PROGRAM-USE)")
             ind = ""
             if isinstance(part.piece, M.OfSuit):
                 d.append(f"        b = self.piece_of_suit({_mask(r.pieces(part.piece.among))}, "
@@ -1406,6 +1455,40 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                      f"{int(inst.after_battle)}, {int(not part.optional)})")
             inst.uses.add("prog_battle")
     return d
+
+
+def _face_down(part: M.PlacePart, r: _Resolver, inst: Instance) -> str:
+    """The face a placement lays face down (models.PlacePart.face_down): the chosen
+    piece, or one named; each of them one of a token's faces, one of it in the chosen
+    clearing."""
+    if part.at != "clearing" or part.count != 1 or not isinstance(part.piece, str):
+        raise ProgramError(f"program {inst.program}: a face is laid face down one at a "
+                           "time, in the chosen clearing (PROGRAM-USE)")
+    if part.piece == "piece" and r.chose_piece and inst.first_among is not None:
+        among, expr = r.pieces(inst.first_among), "pc"
+    else:
+        among = [r.piece(part.piece)]
+        expr = str(among[0])
+    if any(r.token_of_face(x) is None for x in among):
+        raise ProgramError(f"program {inst.program}: 'face_down' lays one of a token's "
+                           "'faces' face down; the piece placed is none (PROGRAM-USE)")
+    inst.uses.add("faces")
+    return expr
+
+
+def _reveal_call(inst: Instance, r: _Resolver) -> str:
+    """Which reveal a program's second choice's pieces take: 'reveal_face' for tokens
+    laid face down with faces their owner chose, 'reveal_piece' for pieces that turn
+    out to be one drawn at random; never both in one choice."""
+    among = r.pieces(inst.second_among) if inst.second_among else []
+    faced = [x for x in among if r.has_faces(x)]
+    if faced and len(faced) != len(among):
+        raise ProgramError(f"program {inst.program}: 'reveal' of tokens whose face their "
+                           "owner chose and of pieces drawn as they turn, in one choice "
+                           "(PROGRAM-USE)")
+    if faced:
+        inst.uses.add("faces")
+    return "reveal_face" if faced else "reveal_piece"
 
 
 def _held(r: _Resolver, code: _Code, inst: Instance) -> list[tuple[int, int, bool]]:
@@ -2044,7 +2127,8 @@ def _effect_place(part: M.PlacePart, r: _Resolver, code: _Code, inst: Instance,
     ``takes_removed``: it places pieces just removed, those no other rule has taken
     (S_LOOSE); a forest of the actor's choice is asked later, and takes no count."""
     if isinstance(part.piece, (M.OfSuit, M.RandomPiece)) or \
-            isinstance(part.at, (M.AtEach, M.AtEachForest)) or part.score or part.evenly:
+            isinstance(part.at, (M.AtEach, M.AtEachForest)) or part.score or part.evenly \
+            or part.face_down:
         raise ProgramError(f"{where}: an effect program's place puts a piece in its "
                            "clearing, in each clearing of a filter or in a forest of the "
                            "actor's choice (EFFECT-PART)")

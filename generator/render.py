@@ -128,6 +128,9 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         carry="PIECE_CARRIES" in t.table_layout.offsets,
         # Pieces that may turn out to be others when turned over (Law 15.2.1's relics).
         reveals="PIECE_REVEALS" in t.table_layout.offsets,
+        # Tokens laid face down whose face their owner chose and knows (Law 13.2.2):
+        # S_HFACE, and the faces' supply as only their owner knows it.
+        hidden_faces="PIECE_FACES" in t.table_layout.offsets,
         # Columns whose cards are taken one of several ways ('or', Law 15.5.2).
         column_ways="CW" in t.consts,
         # resolve_columns steps without a hook: their cards optional (Law 15.5.2).

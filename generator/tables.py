@@ -52,7 +52,7 @@ PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend"
               "score", "discard_all", "draw", "put_all", "replace", "take_home",
               "give", "show", "set_stage", "if", "battle", "move", "second_choice",
               "reveal", "stop", "pick_forest", "carry", "tuck", "move_warriors", "take",
-              "evening_draw")
+              "evening_draw", "face_down")
 # Values and places of programs whose code lives in a family of its own (the partial
 # they pull in): a count of forests held, pieces placed in forests, a piece drawn at
 # random from the supply (draw_piece), pieces dealt evenly among places (spread_evenly).
@@ -147,7 +147,7 @@ EVENT_WIDTH = 5
 LATE_FRAMES = ("choice", "draw_instead")
 UNCOUNTED_FRAMES = ("draw_instead",)  # past the observation's count of frame kinds
 LATE_EVENTS = {"placed_in_forest": ("forests",), "moved_from_forest": ("forests",),
-               "revealed": ("forests",), "moved_to_box": ("choices",)}
+               "revealed": ("forests", "faces"), "moved_to_box": ("choices",)}
 
 
 def late_const(name: str, uses: Uses) -> bool | None:
@@ -298,6 +298,10 @@ OBSERVATION = (
     # How many of each seat's crafted items are exhausted (face down: public), in a
     # bundle with an effect that exhausts one (models.Effect.cost).
     Obs("exhausted", "state", "EXHAUSTED", per_seat=True, optional=True),
+    # The faces of the observer's own tokens laid face down, per clearing (its face
+    # piece + 1, 0: none): the observer's block alone, as its hand (Law 13.2.2), in a
+    # bundle with such tokens (models.Piece.faces).
+    Obs("faces", "state", "HFACE", per_seat=True, visibility="owner", optional=True),
 )
 
 
@@ -431,6 +435,9 @@ PARTIALS = (
     # effect part)
     Partial("forest_pick", parts=("pick_forest",)),
     Partial("cycles", ops=("run_stage",), parts=("set_stage",)),
+    # Tokens laid face down with a face their owner chose (models.Piece.faces, Law
+    # 13.2.2): a placement 'face_down', and the reveal of such a token.
+    Partial("faces", parts=("face_down",)),
     Partial("api", always=True),
     Partial("scenario", always=True),
     Partial("knowledge", always=True),
@@ -505,6 +512,8 @@ def part_ops(prog: M.Program) -> list[str]:
     """The part kinds (PART_KINDS) of a program: its parts' ops, and 'second_choice' for
     a choice after its first part (the FR_CHOICE family)."""
     ops = [part.op for _, part in M.flat_parts(prog.do)]
+    if any(isinstance(x, M.PlacePart) and x.face_down for _, x in M.flat_parts(prog.do)):
+        ops.append("face_down")
     if any(isinstance(x, M.ChoosePart) for x in prog.do[1:]):
         ops.append("second_choice")
     return ops
@@ -533,6 +542,8 @@ def content_uses(bundle: Bundle) -> Uses:
                 values.extend(value_kinds(prog))
         return out
 
+    if any(p.faces for f in bundle.factions for p in f.pieces.values()):
+        parts.append("face_down")  # tokens laid face down, and their reveal (faces)
     then_battle = False  # a march followed by a battle (Law 10.4.3)
     for f in bundle.factions:
         for steps in (f.setup, f.turn.birdsong, f.turn.daylight, f.turn.evening,
@@ -989,6 +1000,16 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
         # The tokens each warrior may carry on a move (a bitmask, Law 15.2.4); only where
         # some warrior carries.
         t.put("PIECE_CARRIES", [sum(1 << pidx[x] for x in p.carries) for _, _, p in pieces])
+    if any(p.faces for _, _, p in pieces):
+        # A token laid face down whose face its owner chose (models.Piece.faces, Law
+        # 13.2.2): each such token's faces (a bitmask), and each face's token (-1 for
+        # a piece that is no face); only where some piece has them.
+        t.put("PIECE_FACES", [sum(1 << pidx[x] for x in p.faces) for _, _, p in pieces])
+        face_of = [-1] * len(pieces)
+        for i, (_, _, p) in enumerate(pieces):
+            for x in p.faces:
+                face_of[pidx[x]] = i
+        t.put("PIECE_FACE_DOWN", face_of)
     if any(p.other_face for _, _, p in pieces):
         # A two-faced building's other face (Law 15.2.2), -1 for none; only where some
         # piece has one.
@@ -1873,6 +1894,10 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
         # how many of each seat's crafted items are exhausted, face down (models.Effect.
         # cost): a count, as no rule reads which
         S.add("EXHAUSTED", P)
+    if any(p.faces for f in bundle.factions for p in f.pieces.values()):
+        # the face each seat's token laid face down hides in each clearing, its face
+        # piece + 1 (0: none there): only that seat sees its own (models.Piece.faces)
+        S.add("HFACE", P * C)
     if t.npool:
         # the pieces held on each card with a box (models.CardBox), per piece, public
         S.add("POOL", t.npool * NP)

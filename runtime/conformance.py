@@ -44,6 +44,33 @@ if TYPE_CHECKING:
 FR_PLACE, FR_CRAFT_ANY, FR_ZONE_PAY = "place", "craft_any", "zone_pay"
 
 
+def _face_violations(g, st, S, tab, off, C, NP):
+    """A face recorded where its seat's token lies face down, and only there; no seat
+    with more of a face lying face down than it has off the map (Law 13.2.2)."""
+    names = g.names["pieces"]
+    for p in range(g.consts["P"]):
+        for cl in range(C):
+            f = st[S["HFACE"] + p * C + cl] - 1
+            if f < 0:
+                continue
+            fd = tab[off["PIECE_FACE_DOWN"] + f] if 0 <= f < NP else -1
+            if fd < 0 or st[S["BOARD"] + cl * NP + fd] != 1 or p >= g.num_players or \
+                    g._seats[p] != tab[off["PIECE_OWNER"] + fd]:
+                yield (f"clearing {g.names['clearings'][cl]}: seat {p}'s face down "
+                       f"{names[f] if 0 <= f < NP else f} lies on no token of its there")
+        for f in range(NP):
+            if tab[off["PIECE_FACE_DOWN"] + f] >= 0:
+                down = sum(st[S["HFACE"] + p * C + cl] == f + 1 for cl in range(C))
+                if down > st[S["SUPPLY"] + f]:
+                    yield f"seat {p}: {down} {names[f]} face down, more than off the map"
+    for cl in range(C):
+        for fd in range(NP):
+            if tab[off["PIECE_FACES"] + fd] and st[S["BOARD"] + cl * NP + fd] and not any(
+                    st[S["HFACE"] + p * C + cl] for p in range(g.consts["P"])):
+                yield (f"clearing {g.names['clearings'][cl]}: a {names[fd]} lies face down "
+                       "with no face recorded")
+
+
 def invariant_violations(g: Game) -> Iterator[str]:
     """What is wrong with a position (nothing, in a correct engine)."""
     S, c = g.S, g.consts
@@ -117,6 +144,8 @@ def invariant_violations(g: Game) -> Iterator[str]:
             n = st[S["EXHAUSTED"] + p]
             if not 0 <= n <= sum(st[S["CRAFTED"] + p * c["I"] + i] for i in range(c["I"])):
                 yield f"seat {p}: {n} exhausted items, not 0 to its crafted items"
+    if "HFACE" in S:  # tokens laid face down, one to a clearing (models.Piece.faces)
+        yield from _face_violations(g, st, S, tab, off, C, NP)
     for cl in range(C):
         buildings = st[S["RUINS"] + cl] + sum(
             st[S["BOARD"] + cl * NP + pc] for pc in range(NP)

@@ -331,11 +331,18 @@ def record(g: Game, e: Event) -> dict:
 
 def redact(g: Game, notation: str, events: list[Event], viewer: int | None) -> str:
     """A decision's notation as ``viewer`` may read it: a card it names that went to a
-    place hidden from the viewer, unseen by it, reads 'a card' ('mobilize a card')."""
+    place hidden from the viewer, unseen by it, reads 'a card' ('mobilize a card'); a
+    face another seat laid face down, 'face-down' ('plot face-down 5')."""
     hidden = {_card(g, e.a) for e in events if e.kind == "card" and not sees_card(g, e, viewer)}
+    # A face laid face down (models.Piece.faces): its name reads 'face-down' to all but
+    # the seat that laid it (Law 13.2.2).
+    faces = {x for e in events if e.kind == "placed" and viewer != ALL and viewer != e.a
+             for x in g.token_faces(e.c)}
+    hidden |= faces
     if not hidden:
         return notation
-    return " ".join("a card" if w in hidden else w for w in notation.split(" "))
+    return " ".join(("a card" if w not in faces else "face-down") if w in hidden else w
+                    for w in notation.split(" "))
 
 
 # What a decision says, in a player's words, by what was asked (Game.decision): 'done'

@@ -527,6 +527,28 @@ class Game:
 
     # ------------------------------------------------------------------ views
 
+    def token_faces(self, pc: int) -> list[str]:
+        """The faces of token pc if it is laid face down with faces its owner knows
+        (models.Piece.faces), else none."""
+        off = self._core_module.tables.table_layout.offsets.get("PIECE_FACES")
+        if off is None:
+            return []
+        mask = self._core_module.tables.table[off + pc]
+        return [n for i, n in enumerate(self.names["pieces"]) if (mask >> i) & 1]
+
+    def faces_down(self, seat: int) -> dict[str, str]:
+        """The faces of seat's own tokens lying face down (models.Piece.faces, Law
+        13.2.2): clearing -> the face its token there hides.  Only seat knows them, so
+        ``observation`` shows a seat its own alone; empty in a bundle without such
+        tokens."""
+        self._seat(seat)
+        if "HFACE" not in self.S:
+            return {}
+        C = self.consts["C"]
+        at = self.S["HFACE"] + seat * C
+        return {self.names["clearings"][c]: self.names["pieces"][self.state[at + c] - 1]
+                for c in range(C) if self.state[at + c]}
+
     def piece_counts(self) -> dict[str, dict[str, int]]:
         """Pieces on the map: clearing -> piece -> count."""
         C, NP = self.consts["C"], self.consts["NP"]
@@ -748,6 +770,8 @@ class Game:
                           for z, cards in self.zones(q).items()},
                 "boxes": self.boxes(q),
                 "cycles": self.cycles(q),
+                # The faces its tokens lying face down hide: its own only (Law 13.2.2).
+                "faces_down": self.faces_down(q) if q == seat else None,
             })
         seen = {}
         for q in range(self.num_players):

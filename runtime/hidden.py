@@ -148,9 +148,12 @@ def play_twins(a: Game, b: Game, seat: int, *, horizon: int, rng: random.Random,
 def _shows_cards(fa: tuple, fb: tuple) -> bool:
     """Whether two runs of events differ where a card is shown to the seat: at a
     differing place (or past the shorter run) a card event naming the card it moved,
-    or a hand shown.  A card moved unseen is no reveal: the number of them must agree."""
+    a hand shown, or a piece turned face up (Law 13.2.2: the face a token hid).  A card
+    moved unseen is no reveal: the number of them must agree."""
     def shows(x: tuple | None) -> bool:
-        return x is not None and ((x[0] == "card" and x[1] >= 0) or x[0] == "shown")
+        # (a token laid face down turned face up shows the face its owner chose)
+        return x is not None and ((x[0] == "card" and x[1] >= 0) or x[0] == "shown"
+                                  or x[0] == "revealed")
     n = max(len(fa), len(fb))
     for i in range(n):
         x = fa[i] if i < len(fa) else None

@@ -150,9 +150,47 @@ def buildings(g: Game, clearing: str | int) -> int:
 
 
 def put(g: Game, clearing: str | int, piece: str, n: int) -> None:
-    """Set the count of a piece in a clearing, taking from or returning to the supply."""
+    """Set the count of a piece in a clearing, taking from or returning to the supply.
+    A token laid face down with faces its owner knows (models.Piece.faces) is laid with
+    ``lay_face_down``; put only takes it away (0), its face back unseen."""
     c, pc = clearing_index(g, clearing), piece_index(g, piece)
+    if g.token_faces(pc):
+        if n != 0:
+            raise _bad(f"a {piece} lies face down with a face its owner chose: lay it with "
+                       "lay_face_down (a scenario's 'faces_down')")
+        if piece_owner(g, piece) in g.factions:  # its face back unseen
+            g.state[g.S["HFACE"] + seat_of(g, piece_owner(g, piece)) * g.consts["C"] + c] = 0
     _set_count(g, g.S["BOARD"] + c * g.consts["NP"] + pc, piece, n, str(clearing))
+
+
+def faces_down(g: Game, seat: int) -> dict[str, str]:
+    """The faces of a seat's tokens lying face down: clearing -> face (Law 13.2.2)."""
+    return g.faces_down(seat)
+
+
+def lay_face_down(g: Game, clearing: str | int, face: str) -> None:
+    """Lay one of a face's token face down in a clearing, hiding that face (models.Piece.
+    faces): the token from its supply, the face from what its owner has left of it.
+    One to a clearing (Law 13.2.2.II)."""
+    c, f = clearing_index(g, clearing), piece_index(g, face)
+    off = g._core_module.tables.table_layout.offsets.get("PIECE_FACE_DOWN")
+    fd = _tab(g, "PIECE_FACE_DOWN", f) if off is not None else -1
+    if fd < 0:
+        raise _bad(f"{face} is no face of a token laid face down")
+    token = g.names["pieces"][fd]
+    if piece_owner(g, token) not in g.factions:
+        raise _bad(f"{token} is a piece of {piece_owner(g, token)}, not in this game")
+    seat = seat_of(g, piece_owner(g, token))
+    C, NP = g.consts["C"], g.consts["NP"]
+    if any(g.state[g.S["BOARD"] + c * NP + x]
+           for x in [fd, *(piece_index(g, n) for n in g.token_faces(fd))]):
+        raise _bad(f"clearing {clearing} holds a {token} already (one to a clearing)")
+    left = g.state[g.S["SUPPLY"] + f] - sum(
+        g.state[g.S["HFACE"] + seat * C + x] == f + 1 for x in range(C))
+    if left <= 0:
+        raise _bad(f"no {face} left off the map to lay face down")
+    _set_count(g, g.S["BOARD"] + c * NP + fd, token, 1, str(clearing))
+    g.state[g.S["HFACE"] + seat * C + c] = f + 1
 
 
 def _set_count(g: Game, at: int, piece: str, n: int, where: str) -> None:
@@ -952,6 +990,6 @@ __all__ = [
     "set_first_player", "set_hand", "set_play_area", "set_retired_roles", "set_role",
     "set_ruins", "set_supply", "set_vp", "slots", "step_op", "steps_of", "supply",
     "begin_turn", "dice_queue", "resume", "set_dice", "set_dice_queue", "set_stop",
-    "stopped", "STOPS", "exhausted", "set_exhausted",
+    "stopped", "STOPS", "exhausted", "set_exhausted", "faces_down", "lay_face_down",
     "box", "boxes_of", "set_box", "set_zone", "zone", "zone_capacity", "zones_of",
 ]

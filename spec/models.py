@@ -265,6 +265,16 @@ class Piece(Strict):
     likely as any other (Law 15.2.1, 15.3.1: relics shuffled face down, their values
     unknown to everyone until one is flipped).  Nobody knows which it is before: the
     draw is made as it is turned over."""
+    faces: list[Ident] = Field(default=[], max_length=20, json_schema_extra=ADDED_LATER)
+    """A token laid face down whose face its owner chooses as it places it, and knows
+    (Law 13.2.2: "The Corvids can inspect any facedown plot token at any time"): the
+    faction's tokens it may show, their counts adding up to this one's (the same
+    physical tokens).  Every player sees that one lies in a clearing; only its owner
+    sees which face it hides, until the part 'reveal' turns it face up.  A face is
+    placed only face down ('place' with 'face_down'), and at most one such token lies
+    in a clearing ('per_clearing': 1, its faces lying face up counted with it: Law
+    13.2.2.II, "Each clearing can hold only one plot token"), so a removal knows which
+    face went.  Unlike 'reveals', nothing is drawn: the face was chosen."""
     type: Ident | None = Field(default=None, json_schema_extra=ADDED_LATER)
     """The type the piece shows, a word of the content's (Law 15.2.1: a relic is a
     figure, a tablet or jewelry; 15.2.2: a waystation shows one relic type), read by a
@@ -1518,6 +1528,35 @@ class FactionSpec(Strict):
                     raise Err("VALUE-INVALID", ("pieces", pid, "reveals", j),
                               f"piece {pid}: it turns over to {x!r}, which must be a "
                               f"{pc.kind} lying face up (with no 'reveals' of its own)")
+        faced = [pid for pid, pc in pieces.items() if pc.faces]
+        for pid in faced:
+            pc = pieces[pid]
+            at = ("pieces", pid, "faces")
+            for j, x in enumerate(pc.faces):
+                need(x, at + (j,), f"piece {pid}")
+                other = pieces[x]
+                if pc.kind != "token" or other.kind != "token" or x == pid or \
+                        other.faces or other.reveals or pc.reveals:
+                    raise Err("VALUE-INVALID", at + (j,),
+                              f"piece {pid}: a token laid face down shows one of the "
+                              f"faction's other tokens; {x!r} must be a token with no "
+                              "'faces' or 'reveals' of its own, and so must it")
+            if len(set(pc.faces)) != len(pc.faces):
+                raise Err("VALUE-INVALID", at, f"piece {pid}: a face is named twice")
+            if sum(pieces[x].count for x in pc.faces) != pc.count:
+                raise Err("VALUE-INVALID", at,
+                          f"piece {pid}: its faces are the same physical tokens, so their "
+                          f"counts must add up to its {pc.count} (they add up to "
+                          f"{sum(pieces[x].count for x in pc.faces)})")
+            if pc.per_clearing != 1:
+                raise Err("VALUE-INVALID", ("pieces", pid, "per_clearing"),
+                          f"piece {pid}: a token laid face down lies at most one to a "
+                          "clearing ('per_clearing': 1), so a removal knows which face "
+                          "went (Law 13.2.2.II)")
+        if len(faced) > 1:
+            raise Err("VALUE-INVALID", ("pieces", faced[1], "faces"),
+                      f"a faction has at most one token laid face down with faces its "
+                      f"owner knows ({faced[0]!r} and {faced[1]!r})")
         for pid, pc in pieces.items():
             for j, x in enumerate(pc.carries):
                 need(x, ("pieces", pid, "carries", j), f"piece {pid}")
@@ -2393,6 +2432,12 @@ class PlacePart(Strict):
     """Offer the action only where this placement can be made (a piece left, a clearing
     that takes it); false: placed as far as the supply allows, the action offered
     without it (Law 8.4.1's warriors)."""
+    face_down: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
+    """The piece is one of a token's 'faces', placed face down as that token in the
+    chosen clearing, one of it ('count' 1): every player sees the token, only the actor
+    its face (Law 13.5.2, Plot: "place a facedown plot token there").  Offered only while
+    the actor has that face left off the map, which only it knows; the faces are chosen
+    with a choice of a 'piece' and a clearing together."""
     evenly: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
     """At each clearing or forest of a filter: 'count' is how many in all, dealt among
     them as evenly as possible, the ones that get one more drawn at random (Law 15.3.4:
@@ -2403,12 +2448,17 @@ class PlacePart(Strict):
 class RevealPart(Strict):
     """Turn the chosen piece face up where it lies in the chosen clearing (Law 15.5.2,
     Delve: "Flip that relic so its value is showing if it is not"): a piece with
-    'reveals' becomes one of those, drawn at random from their supply; the parts after
-    it read the piece it turned out to be as 'piece'.  A piece face up already stays."""
+    'reveals' becomes one of those, drawn at random from their supply; a token with
+    'faces' shows the face its owner chose as it laid it (Law 13.4.2, Flip Plots); the
+    parts after it read the piece it turned out to be as 'piece'.  A piece face up
+    already stays."""
 
     op: Literal["reveal"]
-    piece: Literal["piece"] = "piece"
-    """The piece the second choice chose."""
+    piece: Ref = "piece"
+    """The piece the second choice chose ('piece'), or a piece of the actor's named (a
+    '$param' of type token): one of it lying in the chosen clearing (Law 13.4.2, Flip
+    Plots: "flip a plot token face up in a clearing with any Corvid warriors"), with no
+    second question; none there, nothing turns."""
 
 
 class MovePart(Strict):

@@ -2279,10 +2279,16 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
             if isinstance(part, M.ChoosePart) and i > 0:
                 yield from _second_choice_shape(pid, prog, i, part, chose)
             second = any(isinstance(x, M.ChoosePart) for x in prog.do[1:i])
-            if isinstance(part, M.RevealPart) and not second:
+            if isinstance(part, M.RevealPart) and part.piece == "piece" and not second:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: 'reveal' turns over the piece a second choice chose, and no "
-                    "choice before it chooses one")
+                    "choice before it chooses one (or name the piece: 'piece': a token "
+                    "in the chosen clearing)")
+            if isinstance(part, M.RevealPart) and part.piece != "piece" and \
+                    (prog.do[0].op != "choose" or prog.do[0].clearing is None):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: 'reveal' of {part.piece!r} turns one over in the chosen "
+                    "clearing, and the program's first choice chooses none")
             if not second and any(isinstance(x, M.ClearingFilter) and
                                   x.adjacent_to_forest is not None for x in M.walk(part)):
                 yield ("programs", pid, "do", i), (
@@ -2918,12 +2924,49 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
             yield from _box_use(use, prog, i, part)
             yield from _tuck_use(use, i, part)
             yield from _choice_among_none(use, i, part)
+            yield from _face_use(use, prog, i, part)
             if isinstance(part, (M.PlacePart, M.SpendPart, M.PayPart)):
                 for ref in dict.fromkeys(_left_out(part.count, use.params)):
                     yield use.doc, use.loc, (
                         f"{act}: program {act}'s '{part.op}' counts with {ref!r} at "
                         f"{_at(use, ('do', *i, 'count'))}, which this {use.what} leaves out: "
                         f"give it {ref[1:]!r}")
+
+
+def _face_use(use: _Use, prog: M.Program, i: tuple, part: Any) -> Iterator[tuple]:
+    """PROGRAM-USE of faces (models.Piece.faces): a face placed face up, or a piece that
+    is no face laid face down; a 'reveal' of a named piece that does not lie face down."""
+    f, act = use.faction, use.name
+    faces = {x for p in f.pieces.values() for x in p.faces}
+
+    def names(ref) -> list[str]:
+        refs = [ref] if isinstance(ref, str) else list(ref)
+        out: list[str] = []
+        for r in refs:
+            v = use.params.get(r[1:]) if isinstance(r, str) and r.startswith("$") else r
+            out += [v] if isinstance(v, str) else [x for x in (v or []) if isinstance(x, str)]
+        return out
+
+    if isinstance(part, M.PlacePart) and isinstance(part.piece, str):
+        if part.piece == "piece":
+            first = prog.do[0] if isinstance(prog.do[0], M.ChoosePart) else None
+            placed = names(first.piece.among) if first and first.piece else []
+        else:
+            placed = names(part.piece)
+        wrong = [x for x in placed if (x in faces) != part.face_down]
+        if wrong:
+            yield use.doc, use.loc, (
+                f"{act}: program {act} places {wrong[0]!r} at {_at(use, ('do', *i))}: "
+                + (f"{wrong[0]!r} is a face of a token laid face down, placed only "
+                   "'face_down' (Law 13.2.2)" if wrong[0] in faces else
+                   f"'face_down' lays one of a token's 'faces', and {wrong[0]!r} is none"))
+    if isinstance(part, M.RevealPart) and part.piece != "piece":
+        for x in names(part.piece):
+            pc = f.pieces.get(x)
+            if pc is not None and not pc.faces and not pc.reveals:
+                yield use.doc, use.loc, (
+                    f"{act}: program {act} turns {x!r} face up at {_at(use, ('do', *i))}, "
+                    f"and {x!r} does not lie face down (no 'faces' or 'reveals')")
 
 
 def _choice_among_none(use: _Use, i: tuple, part: Any) -> Iterator[tuple]:

@@ -66,7 +66,8 @@ MIXES = {
 # families bundles cover them.
 HOMEBREW_ONLY = {"run_stage"}
 HOMEBREW_VALUES = {"forests_held", "each_forest", "random_piece", "evenly"}
-HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle", "choices", "forest_pick", "draw_instead"}
+HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle", "choices", "forest_pick", "draw_instead",
+                     "faces"}
 # Program parts no base program uses (a pack's library brings the program): the packs of
 # tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
 # tests/test_card_piles.py play them); 'set_stage' moving a marker on (the standard
@@ -75,7 +76,9 @@ HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle", "choices", "forest_pick
 # Eyrie's Emergency Orders (Law 7.4.1, the standard draw_if_hand_empty).
 HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "battle", "move", "second_choice",
                   "reveal", "stop", "pick_forest", "carry", "move_warriors", "take",
-                  "evening_draw"}
+                  "evening_draw", "face_down"}
+# ('face_down': tokens laid face down with faces their owner knows, Law 13.2.2,
+# tests/data/packs/face-down-plots and tests/test_face_down.py.)
 # ('move_warriors', a move of another's warriors the actor chooses, 'take' from the
 # discard pile and 'evening_draw', an effect instead of a draw: the Exiles deck's False
 # Orders and Informants, tests/test_exiles_partisans.py.)
@@ -97,6 +100,7 @@ EXILES_PACK = Path(__file__).resolve().parent.parent / "examples" / "exiles-part
 PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "replace-verbs"
 CONSPIRACIES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "conspiracies"
 PILES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "piles"
+FACES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "face-down-plots"
 RITUALS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "rituals"
 STAGES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "stages"
 BATTLE_PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "battle-parts"
@@ -249,6 +253,7 @@ def test_the_base_bundle_uses_every_family():
     assert set(build_tables(resolve([BATTLE_PARTS_PACK])).uses.parts) >= {"battle"}
     assert set(build_tables(resolve([CONSPIRACIES_PACK])).uses.parts) >= {"if", "set_stage"}
     assert set(build_tables(resolve([PILES_PACK])).uses.parts) >= {"put_all"}
+    assert "face_down" in build_tables(resolve([FACES_PACK])).uses.parts
     assert set(build_tables(resolve([RITUALS_PACK])).uses.abilities) | \
         set(build_tables(resolve([FIRST_HIT_PACK])).uses.abilities) | \
         set(build_tables(resolve([EXILES_PACK], deck_id="exiles-partisans")).uses.abilities) \

@@ -1,0 +1,326 @@
+"""Tokens laid face down with a face their owner chose and knows (Law 13.2.2: "While in
+the Corvids' supply, plot tokens are face down ... The Corvids can inspect any facedown
+plot token at any time"; 13.2.2.II, one plot token to a clearing; 13.5.2, Plot: "place a
+facedown plot token there"; 13.4.2, Flip Plots).  The content is models.Piece.faces, the
+placement 'face_down' and the part 'reveal'.
+
+The faction is tests/data/packs/face-down-plots (Test Schemers): in Daylight three
+actions among a move, a battle and a plot (a warrior removed from a clearing with no
+plot, a face of the schemer's choice laid face down there), in Birdsong any number of
+flips (a plot turned face up, one VP).  Its faces: two each of bomb, snare, extortion,
+raid.  Autumn: clearings 1 to 12.
+
+Hidden information is a security boundary: whether anyone is asked, and what comes
+next, must read only what the audience knows; the twins below differ only in a face."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from conftest import past_setup
+from test_hidden import leaky
+
+from rootlaw.generator import build as gbuild
+from rootlaw.runtime import position as pos
+from rootlaw.runtime.conformance import invariant_violations
+from rootlaw.runtime.events import redact
+from rootlaw.runtime.hidden import check_hidden, play_twins
+from rootlaw.spec import resolve
+from rootlaw.spec.validate import validate
+
+PACK = Path(__file__).resolve().parent / "data" / "packs" / "face-down-plots"
+ME = "test-schemers"
+FACES = ("bomb", "snare", "extortion", "raid")
+SEATINGS = [("test-schemers", "marquise"), ("marquise", "test-schemers"),
+            ("eyrie", "marquise", "test-schemers")]
+CORES = pytest.mark.parametrize("pure", [True, False], ids=["pure", "compiled"])
+
+
+@pytest.fixture(scope="module")
+def bundle():
+    b = resolve([PACK])
+    gbuild.compile_core(b)
+    return b
+
+
+def _daylight(bundle, order, pure, *, warriors=None):
+    """The schemers at their Daylight's actions, reached through the turn flow, the
+    board holding only their warriors (clearing -> how many) and a cat in 5."""
+    g = past_setup(order, bundle=bundle, pure=pure, clear=True, empty_hands=True)
+    for c, n in (warriors or {"1": 3, "5": 2, "9": 1}).items():
+        pos.put(g, c, "schemer", n)
+    pos.put(g, "5", "cat-warrior", 1)
+    pos.goto(g, ME, "daylight", "actions")
+    me = pos.seat_of(g, ME)
+    assert g.to_play == me and g.decision == "actions" and g.compiled is not pure
+    return g, me
+
+
+def _play(g, text: str) -> None:
+    g.apply(g.parse(text))
+
+
+def _plots(g) -> list[str]:
+    return sorted(a for a in g.legal() if a.startswith("plot "))
+
+
+def _ok(g) -> None:
+    assert not list(invariant_violations(g))
+
+
+# ------------------------------------------------------------------ laying face down
+
+
+@CORES
+@pytest.mark.parametrize("order", SEATINGS, ids=lambda o: "-".join(x[:3] for x in o))
+def test_a_plot_lays_the_chosen_face_face_down(bundle, order, pure):
+    """Law 13.5.2: a warrior removed, a face of the plotter's choice laid face down.
+    Every seat sees a plot in the clearing; only the plotter sees which face."""
+    g, me = _daylight(bundle, order, pure)
+    # every face, in every clearing with a schemer and no plot
+    assert _plots(g) == sorted(f"plot {f} {c}" for f in FACES for c in ("1", "5", "9"))
+    supply = {x: pos.supply(g, x) for x in ("plot", *FACES)}
+    _play(g, "plot bomb 5")
+    _ok(g)
+    assert pos.count(g, "5", "plot") == 1 and pos.count(g, "5", "schemer") == 1
+    assert pos.count(g, "5", "bomb") == 0
+    # the token left the supply; the faces' supply (not face up, not out) is unchanged
+    assert pos.supply(g, "plot") == supply["plot"] - 1
+    assert {x: pos.supply(g, x) for x in FACES} == {x: supply[x] for x in FACES}
+    assert pos.faces_down(g, me) == {"5": "bomb"}
+    other = (me + 1) % g.num_players
+    assert g.faces_down(other) == {}
+    assert g.observation(me)["players"][me]["faces_down"] == {"5": "bomb"}
+    assert g.observation(other)["players"][me]["faces_down"] is None
+    # one to a clearing (13.2.2.II): 5 is offered no more
+    assert _plots(g) == sorted(f"plot {f} {c}" for f in FACES for c in ("1", "9"))
+    _play(g, "plot bomb 1")
+    _ok(g)
+    # both bombs lie face down: the plotter has none left to lay
+    assert _plots(g) == sorted(f"plot {f} 9" for f in FACES if f != "bomb")
+
+
+@CORES
+def test_the_faces_field_of_the_observation_is_the_owners_alone(bundle, pure):
+    g, me = _daylight(bundle, SEATINGS[1], pure)
+    _play(g, "plot raid 9")
+    off, size = g.observation_layout["faces"]
+    assert g.observation_visibility["faces"] == "owner"
+    mine = list(g.observation_vector(me))[off:off + size]
+    theirs = list(g.observation_vector((me + 1) % 2))[off:off + size]
+    raid = g.names["pieces"].index("raid")
+    assert mine[g.names["clearings"].index("9")] == raid + 1 and sum(mine) == raid + 1
+    assert not any(theirs)
+
+
+def test_the_notation_reads_face_down_to_everyone_else(bundle):
+    """A log read by another seat does not name the face (Law 13.2.2)."""
+    g, me = _daylight(bundle, SEATINGS[0], True)
+    g.record_events()
+    a = g.parse("plot snare 1")
+    words = g.notation(a)
+    g.apply(a)
+    happened = g.take_events()
+    assert redact(g, words, happened, me) == "plot snare 1"
+    assert redact(g, words, happened, (me + 1) % 2) == "plot face-down 1"
+
+
+# ------------------------------------------------------------------ turning face up
+
+
+@CORES
+@pytest.mark.parametrize("order", SEATINGS, ids=lambda o: "-".join(x[:3] for x in o))
+def test_a_flip_shows_the_face_laid(bundle, order, pure):
+    """Law 13.4.2: the token turned face up shows the face its owner chose, not one
+    drawn; reached through the turn flow: laid in one Daylight, flipped the next
+    Birdsong."""
+    g, me = _daylight(bundle, order, pure)
+    _play(g, "plot extortion 1")
+    _play(g, "plot raid 9")
+    vp = g.scores[me]
+    pos.goto(g, ME, "birdsong", "actions")
+    assert sorted(a for a in g.legal() if a.startswith("flip ")) == ["flip 1", "flip 9"]
+    _play(g, "flip 9")
+    _ok(g)
+    assert pos.count(g, "9", "raid") == 1 and pos.count(g, "9", "plot") == 0
+    assert g.scores[me] == vp + 1
+    assert pos.faces_down(g, me) == {"1": "extortion"}
+    # the raid is face up now: one fewer off the map; the token's supply takes it back
+    assert pos.supply(g, "raid") == 1
+    _play(g, "flip 1")
+    assert pos.count(g, "1", "extortion") == 1 and pos.faces_down(g, me) == {}
+    _ok(g)
+
+
+@CORES
+def test_a_face_up_face_takes_the_clearings_one_place(bundle, pure):
+    """13.2.2.II: one plot token to a clearing, face up or down."""
+    g, me = _daylight(bundle, SEATINGS[0], pure)
+    _play(g, "plot bomb 1")
+    pos.goto(g, ME, "birdsong", "actions")
+    _play(g, "flip 1")
+    pos.goto(g, ME, "daylight", "actions")
+    assert not any(a.endswith(" 1") for a in _plots(g))
+    assert any(a.endswith(" 9") for a in _plots(g))
+
+
+# ------------------------------------------------------------------ removal
+
+
+@CORES
+@pytest.mark.parametrize("order", SEATINGS[:2], ids=lambda o: "-".join(x[:3] for x in o))
+def test_a_face_down_plot_removed_goes_back_unseen(bundle, order, pure):
+    """Law 4.3, 3.2.1: the Marquise battles the schemers in 5 and removes the face-down
+    plot (a token: one VP); its face goes back to the supply unseen."""
+    g, me = _daylight(bundle, order, pure, warriors={"5": 1, "1": 1})
+    _play(g, "plot snare 5")  # the last schemer in 5 is removed as its cost
+    cat = pos.seat_of(g, "marquise")
+    pos.put(g, "5", "cat-warrior", 3)
+    pos.goto(g, "marquise", "daylight", "actions")
+    pos.set_dice(g, 3, 0)
+    vp = g.scores[cat]
+    _play(g, f"battle 5 {ME}")
+    while g.to_play != cat or g.decision not in ("actions", "march"):
+        g.apply(g.legal_actions()[-1])  # (no ambush, no effects)
+        if g.phase != "daylight":
+            break
+    _ok(g)
+    assert pos.count(g, "5", "plot") == 0 and pos.faces_down(g, me) == {}
+    assert g.scores[cat] == vp + 1
+    assert pos.supply(g, "plot") == 8 and pos.supply(g, "snare") == 2
+
+
+# ------------------------------------------------------------------ hidden information
+
+
+@CORES
+def test_determinize_deals_the_faces_again_for_everyone_else(bundle, pure):
+    """A sample for another seat keeps what it sees (a plot in 1, 5 and 9) and deals the
+    faces again from the plotter's faces not face up; the plotter's own sample keeps
+    them."""
+    g, me = _daylight(bundle, SEATINGS[0], pure, warriors={"1": 2, "5": 2, "9": 2})
+    for x in ("plot bomb 1", "plot bomb 5", "plot snare 9"):
+        _play(g, x)
+    other = (me + 1) % 2
+    dealt = set()
+    for seed in range(40):
+        t = g.determinize(other, seed)
+        _ok(t)
+        down = t.faces_down(me)
+        assert sorted(down) == ["1", "5", "9"]
+        assert all(list(down.values()).count(f) <= 2 for f in FACES)
+        dealt.add(tuple(sorted(down.items())))
+        assert g.determinize(me, seed).faces_down(me) == {"1": "bomb", "5": "bomb",
+                                                         "9": "snare"}
+        assert list(t.observation_vector(other)) == list(g.observation_vector(other))
+    assert len(dealt) > 10
+
+
+def _twins(bundle, pure, face_a: str, face_b: str):
+    """Two games that differ only in the face of the plot in 5 (the Marquise's view of
+    them is the same), at the Marquise's Daylight with three cats in 5."""
+    out = []
+    for face in (face_a, face_b):
+        g = past_setup(SEATINGS[1], bundle=bundle, pure=pure, clear=True, empty_hands=True)
+        pos.put(g, "5", "schemer", 1)
+        pos.put(g, "1", "schemer", 1)
+        pos.lay_face_down(g, "5", face)
+        pos.put(g, "5", "cat-warrior", 3)
+        pos.goto(g, "marquise", "daylight", "actions")
+        out.append(g)
+    return out
+
+
+@CORES
+def test_twins_differing_in_a_face_are_the_same_game_to_the_others(bundle, pure):
+    a, b = _twins(bundle, pure, "bomb", "raid")
+    cat = pos.seat_of(a, "marquise")
+    assert list(a.observation_vector(cat)) == list(b.observation_vector(cat))
+    end, detail, _, _ = play_twins(a.clone(), b.clone(), cat, horizon=120,
+                                   rng=random.Random(5), future=False)
+    assert end != "leak", detail
+    # the plot removed in battle: its face goes back unseen, the same to the Marquise
+    for g in (a, b):
+        pos.set_dice(g, 3, 0)
+        _play(g, f"battle 5 {ME}")
+        assert pos.count(g, "5", "plot") == 0
+    end, detail, _, _ = play_twins(a, b, cat, horizon=1, rng=random.Random(5), future=False)
+    assert end in ("ran_out", "parted", "revealed") and end != "leak", detail
+
+
+def test_the_check_finds_a_removed_face_shown_in_the_supply(bundle, monkeypatch):
+    """A core made leaky on purpose: a face-down plot removed goes out of play by its
+    face (a public count), so the twins' supplies part with nothing shown."""
+    old = "            self.s[S_HFACE + victim * C + c] = 0\n"
+    leaky(bundle, old, "            self.s[S_OUT + self.s[S_HFACE + victim * C + c] - 1] += 1\n"
+          + old, monkeypatch)
+    a, b = _twins(bundle, True, "bomb", "raid")
+    cat = pos.seat_of(a, "marquise")
+    for g in (a, b):
+        pos.set_dice(g, 3, 0)
+    a.record_events()
+    b.record_events()
+    end, detail, _, _ = play_twins(a, b, cat, horizon=0, rng=random.Random(5), future=False)
+    assert end == "ran_out"  # the same to the Marquise so far
+    for g in (a, b):
+        _play(g, f"battle 5 {ME}")  # three hits: the schemer, then the plot
+        assert pos.count(g, "5", "plot") == 0
+    end, detail, _, _ = play_twins(a, b, cat, horizon=1, rng=random.Random(5), future=False)
+    assert end == "leak" and "out" in detail, (end, detail)
+
+
+@pytest.mark.parametrize("order", [("marquise", "test-schemers", "eyrie"),
+                                   ("test-schemers", "alliance")], ids=["mse", "sa"])
+def test_no_leak_in_random_games(bundle, order):
+    rep = check_hidden(bundle, order, games=4, seed=11)
+    assert rep.pairs > 0 and rep.compared > 500, rep
+    assert rep.revealed > 0
+    assert rep.ok, "\n".join(map(str, rep.leaks[:5]))
+
+
+# ------------------------------------------------------------------ validation
+
+
+def _faction(tmp_path, **changes):
+    import json
+    import shutil
+    d = tmp_path / "pack"
+    shutil.copytree(PACK, d)
+    f = d / "schemers.json"
+    data = json.loads(f.read_text())
+    for path, value in changes.items():
+        *head, last = path.split("/")
+        node = data
+        for k in head:
+            node = node[k]
+        node[last] = value
+    f.write_text(json.dumps(data))
+    return d
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"pieces/plot/count": 9}, "add up to its 9"),
+    ({"pieces/plot/per_clearing": 2}, "per_clearing"),
+    ({"pieces/plot/faces": ["bomb", "schemer"]}, "must be a token"),
+    ({"pieces/plot/faces": ["bomb", "bomb", "snare", "raid"]}, "named twice"),
+    ({"pieces/bomb/faces": ["snare"]}, "must be a token with no"),
+], ids=["counts", "per-clearing", "warrior", "twice", "face-with-faces"])
+def test_faces_are_validated_where_they_are_written(tmp_path, change, words):
+    rep = validate([_faction(tmp_path, **change)])
+    errs = [d for d in rep.diagnostics if d.severity == "error"]
+    assert errs and any(words in e.message for e in errs), [str(e) for e in errs]
+    assert all(e.file and e.file.endswith("schemers.json") for e in errs)
+
+
+def test_a_face_placed_face_up_is_refused(tmp_path):
+    import json
+    d = _faction(tmp_path)
+    lib = d / "library.json"
+    data = json.loads(lib.read_text())
+    data["programs"]["plot"]["do"][2] = {"op": "place", "piece": "bomb"}
+    lib.write_text(json.dumps(data))
+    rep = validate([d])
+    assert any("face_down" in e.message and e.code == "PROGRAM-USE"
+               for e in rep.diagnostics), [str(e) for e in rep.diagnostics]
