@@ -487,7 +487,11 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
     if f.any_of is not None:
         ways = [" and ".join(_clearing_test(g, code, x)) or "1" for g in f.any_of]
         tests.append("(" + " or ".join(f"({w})" for w in ways) + ")")
-    if f.adjacent_to is not None:
+    if f.adjacent_to == "clearing":
+        # Adjacent to the chosen clearing (c), as the actor sees paths (Law 2.3).
+        tests.append(f"self.adjacent(p, c, {x})" if HOLDER_LINKS.get() else
+                     f"(c >= 0 and self.t[T_ADJ + c * C + {x}])")
+    elif f.adjacent_to is not None:
         tests.append(f"self.{_adjacent(f.adjacent_to, code)}(p, c, {x})")
     if f.adjacent_to_forest is not None:
         # The forest a second choice chose (kept at S_FOREST_CHOSEN as its parts run).

@@ -1010,6 +1010,16 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
             for x in p.faces:
                 face_of[pidx[x]] = i
         t.put("PIECE_FACE_DOWN", face_of)
+        # A face whose removal its owner's trigger acts on (Law 13.7, the raid: "Whenever
+        # a raid token is removed (face up or down)"): removed face down, it is shown.
+        told = [0] * len(pieces)
+        for f in factions:
+            for a in f.abilities:
+                if isinstance(a, M.Trigger) and a.on == "pieces_removed":
+                    for x in a.pieces:
+                        if x in f.pieces and face_of[pidx[x]] >= 0:
+                            told[pidx[x]] = 1
+        t.put("PIECE_FACE_TOLD", told)
     if any(p.other_face for _, _, p in pieces):
         # A two-faced building's other face (Law 15.2.2), -1 for none; only where some
         # piece has one.

@@ -2181,9 +2181,16 @@ class ClearingFilter(Strict):
     """Of the suit named by the stage one of the actor's cycles' markers is on ('$name'
     of a cycle parameter; each of its stages a suit, fox, rabbit, mouse: CYCLE-STAGE):
     Law 10.4.3, the clearings matching the Outcast."""
-    adjacent_to: ClearingFilter | None = None
+    adjacent_to: Annotated[
+        Annotated[Literal["clearing"], Tag("chosen-clearing")] |
+        Annotated[ClearingFilter, Tag("clearing-filter")],
+        Discriminator(lambda v: "chosen-clearing" if isinstance(v, str) else
+                      "clearing-filter")] | None = None
     """Adjacent to at least one clearing that passes this filter (Law 8.4.2: next to a
-    sympathetic clearing; Law 4.2 moves, 6.5 a Marquise's neighbours)."""
+    sympathetic clearing; Law 4.2 moves, 6.5 a Marquise's neighbours), or to the chosen
+    clearing ('clearing': in each clearing a filter passes, Law 13.7, the raid: "place one
+    warrior in each clearing adjacent to the clearing from which the raid was removed";
+    12.3.3, "2 warriors in each clearing adjacent to the chosen corner clearing")."""
     any_of: list[ClearingFilter] | None = Field(default=None, min_length=1, max_length=20)
     """Passing at least one of these filters."""
     when: Condition | None = None
@@ -2367,7 +2374,11 @@ class ForestFilter(Strict):
     """Holding at least one of this piece."""
     lacks: Ref | list[Ref] | None = None
     """Holding none of this piece, or of these."""
-    adjacent_to: Literal["clearing"] | ClearingFilter | None = None
+    adjacent_to: Annotated[
+        Annotated[Literal["clearing"], Tag("chosen-clearing")] |
+        Annotated[ClearingFilter, Tag("clearing-filter")],
+        Discriminator(lambda v: "chosen-clearing" if isinstance(v, str) else
+                      "clearing-filter")] | None = None
     """Touching the chosen clearing ('clearing': Law 15.5.2, "an adjacent forest"), or at
     least one clearing that passes this filter (the clearings a forest touches are the
     ones adjacent to it, Law 2.4)."""
@@ -2410,6 +2421,22 @@ def uses_forest_places(content: Any) -> bool:
     return any(isinstance(x, ForestFilter) for x in walk(content))
 
 
+_AT_FORMS = {"each": "at-each", "each_clearing": "at-each-clearing",
+             "each_forest": "at-each-forest", "forest": "at-forest"}
+UNION_TAGS = UNION_TAGS | frozenset(_AT_FORMS.values()) | {"chosen-clearing",
+                                                           "clearing-filter"}
+
+
+def _at_form(v: object) -> str:
+    """A placement's 'at', by its form: 'clearing', or an object by its one key (for a
+    misspelt key: the closest's), so an error speaks of that form alone."""
+    if isinstance(v, str):
+        return "chosen-clearing"
+    models = {"at-each": AtEach, "at-each-clearing": AtEachClearing,
+              "at-each-forest": AtEachForest, "at-forest": AtForest}
+    return _dict_form(v, _AT_FORMS, models)
+
+
 class PlacePart(Strict):
     """Place pieces from the supply, as far as it allows (Law 1.5.4): in the chosen
     clearing, or one at each of a building, or in each clearing or forest of a filter
@@ -2423,7 +2450,11 @@ class PlacePart(Strict):
 
     op: Literal["place"]
     piece: Ref | OfSuit | RandomPiece
-    at: Literal["clearing"] | AtEach | AtEachClearing | AtEachForest | AtForest = "clearing"
+    at: Annotated[
+        Annotated[Literal["clearing"], Tag("chosen-clearing")] |
+        Annotated[AtEach, Tag("at-each")] | Annotated[AtEachClearing, Tag("at-each-clearing")] |
+        Annotated[AtEachForest, Tag("at-each-forest")] | Annotated[AtForest, Tag("at-forest")],
+        Discriminator(_at_form)] = "clearing"
     count: Value = 1
     """How many (a value: Law 8.4.1's warriors, one per sympathetic clearing of the suit)."""
     score: bool = False

@@ -1949,7 +1949,8 @@ def _filter_refs(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple,
         yield from _condition_refs(f.holds, (*at, "holds"))
     for j, g in enumerate(f.any_of or ()):
         yield from _filter_refs(g, (*at, "any_of", j))
-    yield from _filter_refs(f.adjacent_to, (*at, "adjacent_to"))
+    if isinstance(f.adjacent_to, M.ClearingFilter):
+        yield from _filter_refs(f.adjacent_to, (*at, "adjacent_to"))
     yield from _pieces_refs(f.placeable, (*at, "placeable"))
     for j, g in enumerate(f.first_of or ()):
         yield from _filter_refs(g, (*at, "first_of", j))
@@ -2131,7 +2132,8 @@ def _filters_in(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple, 
         yield from _value_filters(f.holds, (*at, "holds"))
     for j, g in enumerate(f.any_of or ()):
         yield from _filters_in(g, (*at, "any_of", j))
-    yield from _filters_in(f.adjacent_to, (*at, "adjacent_to"))
+    if isinstance(f.adjacent_to, M.ClearingFilter):
+        yield from _filters_in(f.adjacent_to, (*at, "adjacent_to"))
 
 
 def _value_filters(v: Any, at: tuple) -> Iterator[tuple[tuple, Any]]:
@@ -2188,7 +2190,8 @@ def _whens(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple, Any]]
         yield (*at, "when"), f.when
     for j, g in enumerate(f.any_of or ()):
         yield from _whens(g, (*at, "any_of", j))
-    yield from _whens(f.adjacent_to, (*at, "adjacent_to"))
+    if isinstance(f.adjacent_to, M.ClearingFilter):
+        yield from _whens(f.adjacent_to, (*at, "adjacent_to"))
 
 
 @check("PROGRAM-REF", "error", "library",
@@ -3499,7 +3502,7 @@ def _passes_none(flt: M.ClearingFilter, use: _Use, at: tuple) -> tuple | None:
     branch that passes none); None when some clearing may pass."""
     if flt.has_any is not None and _resolved(use, flt.has_any) == []:
         return (*at, "has_any")
-    if flt.adjacent_to is not None:
+    if isinstance(flt.adjacent_to, M.ClearingFilter):
         inner = _passes_none(flt.adjacent_to, use, (*at, "adjacent_to"))
         if inner is not None:
             return inner

@@ -192,6 +192,61 @@ def test_a_face_down_plot_removed_goes_back_unseen(bundle, order, pure):
     assert pos.supply(g, "plot") == 8 and pos.supply(g, "snare") == 2
 
 
+def _battle_at_5(g, me):
+    """The Marquise's battle in 5, three hits: the schemer there, then the plot."""
+    cat = pos.seat_of(g, "marquise")
+    pos.put(g, "5", "cat-warrior", 3)
+    pos.goto(g, "marquise", "daylight", "actions")
+    pos.set_dice(g, 3, 0)
+    g.record_events()
+    _play(g, f"battle 5 {ME}")
+    while g.to_play != cat or g.decision not in ("actions", "march"):
+        g.apply(g.legal_actions()[-1])  # (no ambush, no effects)
+        if g.phase != "daylight":
+            break
+    return g.take_events()
+
+
+def _around_5(bundle) -> list[str]:
+    return sorted({str(b) for a, b in bundle.map.paths if a == 5} |
+                  {str(a) for a, b in bundle.map.paths if b == 5})
+
+
+@CORES
+@pytest.mark.parametrize("order", SEATINGS[:2], ids=lambda o: "-".join(x[:3] for x in o))
+@pytest.mark.parametrize("face", ["raid", "bomb"])
+def test_a_raid_removed_face_down_is_shown_and_raids(bundle, order, pure, face):
+    """Law 13.7: "Whenever a raid token is removed (face up or down), place one warrior in
+    each clearing adjacent to the clearing from which the raid was removed": the
+    holder's trigger on its raid sees the face-down one go, and its face is shown; a
+    bomb removed face down sets nothing off and is not shown."""
+    g, me = _daylight(bundle, order, pure, warriors={"5": 1, "1": 1})
+    _play(g, f"plot {face} 5")
+    events = _battle_at_5(g, me)
+    _ok(g)
+    assert pos.count(g, "5", "plot") == 0 and pos.faces_down(g, me) == {}
+    shown = [e for e in events if e.kind == "revealed"]
+    around = {c: pos.count(g, c, "schemer") for c in _around_5(bundle)}
+    if face == "raid":
+        assert [(g.names["pieces"][e.c], g.names["pieces"][e.d]) for e in shown] == \
+            [("plot", "raid")]
+        assert all(n >= 1 for n in around.values()), around
+    else:
+        assert shown == [] and around == {c: int(c == "1") for c in around}
+
+
+@CORES
+def test_a_face_up_raid_removed_raids_too(bundle, pure):
+    g, me = _daylight(bundle, SEATINGS[0], pure, warriors={"5": 1, "1": 1})
+    _play(g, "plot raid 5")
+    pos.goto(g, ME, "birdsong", "actions")
+    _play(g, "flip 5")
+    assert pos.count(g, "5", "raid") == 1
+    _battle_at_5(g, me)
+    assert pos.count(g, "5", "raid") == 0
+    assert all(pos.count(g, c, "schemer") >= 1 for c in _around_5(bundle))
+
+
 # ------------------------------------------------------------------ hidden information
 
 
@@ -235,7 +290,7 @@ def _twins(bundle, pure, face_a: str, face_b: str):
 
 @CORES
 def test_twins_differing_in_a_face_are_the_same_game_to_the_others(bundle, pure):
-    a, b = _twins(bundle, pure, "bomb", "raid")
+    a, b = _twins(bundle, pure, "bomb", "snare")
     cat = pos.seat_of(a, "marquise")
     assert list(a.observation_vector(cat)) == list(b.observation_vector(cat))
     end, detail, _, _ = play_twins(a.clone(), b.clone(), cat, horizon=120,
@@ -250,13 +305,30 @@ def test_twins_differing_in_a_face_are_the_same_game_to_the_others(bundle, pure)
     assert end in ("ran_out", "parted", "revealed") and end != "leak", detail
 
 
+def test_a_raid_shown_as_it_goes_ends_twins_honestly(bundle):
+    """Twins that differ in a face-down plot's face (raid, bomb) part as it is removed:
+    the raid's reaction shows it (a 'revealed' event), the twin check's honest end."""
+    from rootlaw.runtime.events import public_fingerprint
+    from rootlaw.runtime.hidden import _shows_cards
+
+    a, b = _twins(bundle, True, "raid", "bomb")
+    cat = pos.seat_of(a, "marquise")
+    fps = []
+    for g in (a, b):
+        pos.set_dice(g, 3, 0)
+        g.record_events()
+        _play(g, f"battle 5 {ME}")
+        fps.append(public_fingerprint(g, g.take_events(), cat))
+    assert fps[0] != fps[1] and _shows_cards(*fps)
+
+
 def test_the_check_finds_a_removed_face_shown_in_the_supply(bundle, monkeypatch):
     """A core made leaky on purpose: a face-down plot removed goes out of play by its
     face (a public count), so the twins' supplies part with nothing shown."""
     old = "            self.s[S_HFACE + victim * C + c] = 0\n"
     leaky(bundle, old, "            self.s[S_OUT + self.s[S_HFACE + victim * C + c] - 1] += 1\n"
           + old, monkeypatch)
-    a, b = _twins(bundle, True, "bomb", "raid")
+    a, b = _twins(bundle, True, "bomb", "snare")
     cat = pos.seat_of(a, "marquise")
     for g in (a, b):
         pos.set_dice(g, 3, 0)
