@@ -69,7 +69,7 @@ ABILITY_KINDS = ("rule_ties", "item_vp", "recruit_count", "attack_extra_hits",
                  "defender_takes_high_roll", "rule_with", "ignore_first_hit",
                  "rivers_are_paths", "move_ignores_rule", "river_move_ignores_rule",
                  "item_vp_extra", "rule_tokens", "crafting_adjacent", "attack_hits_if",
-                 "defend_hits_if")
+                 "defend_hits_if", "exclusive_moves")
 # The kinds from this index on are read only by code emitted where a bundle uses them:
 # a bundle using none keeps the ability tables' rows as wide as before they were (the
 # table's layout, which the compiled core's speed is sensitive to: docs/design.md).
@@ -637,7 +637,7 @@ def table_kinds(ab, pidx: dict[str, int] | None) -> list[tuple[str, int | None]]
     10.2.4); a 'battle' is one kind per modifier it makes (models.Battle.modifiers), a
     'numbers' one per number it changes (models.Numbers.modifiers);
     every other ability is its own kind."""
-    if isinstance(ab, (M.Battle, M.Numbers, M.Moving)):
+    if isinstance(ab, (M.Battle, M.Numbers, M.Moving, M.ExclusivePlacement)):
         return [(kind, value) for kind, value in ab.modifiers()]
     if isinstance(ab, M.Trigger) and ab.cost != "none":
         return [("trigger", None), ("trigger_cost", None)]

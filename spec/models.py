@@ -599,10 +599,21 @@ class Numbers(_Ability):
 
 
 class ExclusivePlacement(_Ability):
-    """No other faction may place pieces in the clearing holding this token."""
+    """No other faction may place pieces in the clearing holding this token (Law 6.2.2,
+    the Keep; 13.7, the snare: "While a snare token is face up, enemy pieces cannot be
+    placed in or moved from its clearing"), nor, with 'moves_from', move its warriors
+    out of it."""
 
     kind: Literal["exclusive_placement"]
     token: Ident
+    moves_from: bool = Field(default=False, json_schema_extra=ADDED_LATER)
+    """Nor may another player's warriors be moved out of that clearing, by a move of
+    theirs (Law 4.2) or one another makes them take (Law 13.7, the snare)."""
+
+    def modifiers(self) -> list[tuple[str, int | None]]:
+        """What this ability changes, as the core's ability kinds (one each)."""
+        return [("exclusive_placement", None)] + \
+            ([("exclusive_moves", None)] if self.moves_from else [])
 
 
 class Moving(_Ability):

@@ -166,6 +166,36 @@ def test_a_face_up_face_takes_the_clearings_one_place(bundle, pure):
     assert any(a.endswith(" 9") for a in _plots(g))
 
 
+# ------------------------------------------------------------------ the snare
+
+
+@CORES
+@pytest.mark.parametrize("order", SEATINGS[:2], ids=lambda o: "-".join(x[:3] for x in o))
+def test_a_face_up_snare_holds_enemies_in_and_keeps_them_out(bundle, order, pure):
+    """Law 13.7: "While a snare token is face up, enemy pieces cannot be placed in or
+    moved from its clearing" (the holder's 'exclusive_placement' with 'moves_from'): the
+    cats in 5 may not march out, the cats in 10 still may, and they build nothing in 5
+    (paid with the wood in 10); face down, the same snare holds nothing."""
+    g, me = _daylight(bundle, order, pure, warriors={"5": 2, "1": 1})
+    _play(g, "plot snare 5")
+    for face_up in (False, True):
+        if face_up:
+            pos.goto(g, ME, "birdsong", "actions")
+            _play(g, "flip 5")
+            assert pos.count(g, "5", "snare") == 1
+        pos.put(g, "5", "cat-warrior", 3)
+        pos.put(g, "10", "cat-warrior", 1)
+        pos.put(g, "10", "sawmill", 1)
+        pos.put(g, "10", "wood", 2)
+        pos.goto(g, "marquise", "daylight", "actions")
+        moves = [a for a in g.legal() if a.startswith("move ")]
+        assert any(a.startswith("move 10->") for a in moves)
+        assert any(a.startswith("move 5->") for a in moves) is not face_up, moves
+        builds = [a for a in g.legal() if a.startswith("build ")]
+        assert any(a.endswith(" 5") for a in builds) is not face_up, builds
+        _ok(g)
+
+
 # ------------------------------------------------------------------ removal
 
 

@@ -93,9 +93,11 @@ HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "battle", "move", "second_c
 # tests/test_moving_ability.py's own.
 HOMEBREW_ABILITIES = {"rule_with", "ignore_first_hit", "rivers_are_paths", "move_ignores_rule",
                       "river_move_ignores_rule", "item_vp_extra", "rule_tokens",
-                      "crafting_adjacent", "attack_hits_if", "defend_hits_if"}
+                      "crafting_adjacent", "attack_hits_if", "defend_hits_if",
+                      "exclusive_moves"}
 # (Extra hits under a condition, Law 14.7.8 and 13.2.5: tests/test_battle_hits_if.py's
-# bundle of its own.)
+# bundle of its own; a token that forbids moves out, Law 13.7's snare:
+# tests/data/packs/face-down-plots.)
 EXILES_PACK = Path(__file__).resolve().parent.parent / "examples" / "exiles-partisans"
 PARTS_PACK = Path(__file__).resolve().parent / "data" / "packs" / "replace-verbs"
 CONSPIRACIES_PACK = Path(__file__).resolve().parent / "data" / "packs" / "conspiracies"
@@ -257,7 +259,9 @@ def test_the_base_bundle_uses_every_family():
     assert set(build_tables(resolve([RITUALS_PACK])).uses.abilities) | \
         set(build_tables(resolve([FIRST_HIT_PACK])).uses.abilities) | \
         set(build_tables(resolve([EXILES_PACK], deck_id="exiles-partisans")).uses.abilities) \
-        >= HOMEBREW_ABILITIES - {"river_move_ignores_rule", "attack_hits_if", "defend_hits_if"}
+        >= HOMEBREW_ABILITIES - {"river_move_ignores_rule", "attack_hits_if", "defend_hits_if",
+                                 "exclusive_moves"}
+    assert "exclusive_moves" in build_tables(resolve([FACES_PACK])).uses.abilities
     assert "set_stage" in build_tables(mixed_bundle("marquise+seasons")).uses.parts
     assert "set_stage" in build_tables(resolve([STAGES_PACK])).uses.parts
 
