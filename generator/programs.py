@@ -154,10 +154,16 @@ class _Resolver:
                            f"{name} (PROGRAM-SHAPE)")
 
     def pieces(self, ref: str | list[str]) -> list[int]:
+        """Pieces: one, a pieces parameter, or a list of these (a list's parameters of
+        several pieces spread out in it)."""
         v = self._value(ref) if isinstance(ref, str) else ref
         if isinstance(v, str):
             return [self.piece(v)]
-        return [self.piece(x) for x in v]
+        out: list[int] = []
+        for x in v:
+            w = self._value(x) if isinstance(x, str) else x
+            out += [self.piece(y) for y in ([w] if isinstance(w, str) else w)]
+        return out
 
     def _index(self, ref: str, ids: list[str], what: str) -> int:
         v = self._value(ref)
@@ -616,14 +622,26 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
     <piece>'; or a piece in c, 'piece <piece>'), whether it has an option
     (choice_has_<i>), and the parts after it on the option taken (choice_prog_<i>, with
     fo the forest and pc the piece: 1 when a choice that repeats is to be asked again)."""
-    if choice.piece is None or choice.clearing is not None or \
-            choice.card is not None or choice.stage is not None:
+    another = choice.clearing is not None and choice.piece is None and \
+        choice.forest is None and choice.card is None and choice.stage is None
+    if not another and (choice.piece is None or choice.clearing is not None or
+                        choice.card is not None or choice.stage is not None):
         raise ProgramError(f"program {inst.program}: a second choice chooses a forest and a "
-                           "piece in it, or a piece in the chosen clearing (PROGRAM-SHAPE)")
+                           "piece in it, a piece in the chosen clearing, or another "
+                           "clearing (PROGRAM-SHAPE)")
     code = _Code(inst, r, hoisting=False)
-    among = r.pieces(choice.piece.among)
+    among = r.pieces(choice.piece.among) if choice.piece is not None else []
     deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
-    if choice.forest is not None:
+    if another:
+        # Another clearing than the chosen one, passing the filter (its 'clearing' is
+        # still c, the first): 'clearing <clearing>' (Law 13.5.4, Trick).
+        assert choice.clearing is not None
+        tests = ["j != c", *_clearing_test(choice.clearing, code, "j")]
+        loop = ["        for j in range(C):", f"            if {' and '.join(tests)}:"]
+        option, decode = "A_CLEARING + j", ["        j: i64 = a - A_CLEARING"]
+        head = ["        j: i64", *code.decls, *code.lines]
+        chosen = {"j"}
+    elif choice.forest is not None:
         tests = _forest_test(choice.forest, code, "fo")
         loop = ["        for fo in range(NFOREST):",
                 f"            if not ({' and '.join(tests) or '1'}):",
@@ -679,7 +697,8 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
           "        d: i64 = -1", *decode, *after.decls, *after.lines,
           *_locals(lines), f"        return {int(choice.repeat)}"]
     inst.choice = "\n\n".join("\n".join(x) for x in (gen, has, do))
-    inst.choice_kind = "forest" if choice.forest is not None else "piece"
+    inst.choice_kind = "clearing" if another else \
+        "forest" if choice.forest is not None else "piece"
 
 
 def _forest_test(f: M.ForestFilter, code: _Code, fo: str) -> list[str]:
@@ -1187,6 +1206,14 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 raise ProgramError(f"program {inst.program}: a second choice is not "
                                    "supported here")
             d.append(f"        self.prog_choice(p, c, {inst.index}, {int(part.optional)})")
+            continue
+        if isinstance(part, M.SwapPart):
+            # The chosen clearing's pieces of these kinds and the other's (j, a second
+            # choice's), exchanged (Law G.33), hidden faces with them.
+            if "j" not in code.choice_vars:
+                raise ProgramError(f"program {inst.program}: 'swap' exchanges pieces with "
+                                   "the clearing a second choice chose (PROGRAM-SHAPE)")
+            d.append(f"        self.swap_pieces(p, c, j, {_mask(r.pieces(part.pieces))})")
             continue
         if isinstance(part, M.RevealPart) and part.piece != "piece":
             # A piece named, in the chosen clearing (no second choice): pc is it now.

@@ -52,7 +52,7 @@ PART_KINDS = ("choose", "discard", "put", "place", "remove", "into_box", "spend"
               "score", "discard_all", "draw", "put_all", "replace", "take_home",
               "give", "show", "set_stage", "if", "battle", "move", "second_choice",
               "reveal", "stop", "pick_forest", "carry", "tuck", "move_warriors", "take",
-              "evening_draw", "face_down")
+              "evening_draw", "face_down", "swap")
 # Values and places of programs whose code lives in a family of its own (the partial
 # they pull in): a count of forests held, pieces placed in forests, a piece drawn at
 # random from the supply (draw_piece), pieces dealt evenly among places (spread_evenly).
@@ -135,9 +135,11 @@ FRAME_KINDS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "plac
 #   moved_from_forest (forest, clearing, piece, how many: Law 15.5.2, Delve)
 #   revealed    (seat, clearing, the face-down piece, the piece it turned out to be)
 #   moved_to_box (seat, clearing, piece, box: Law 15.5.2, Recover)
+#   swapped     (seat, clearing, the other clearing, the kinds swapped as a bitmask:
+#               Law G.33; 13.5.4, Trick)
 EVENTS = ("card", "placed", "removed", "scored", "roll", "hits", "shown", "hook", "trigger",
           "reshuffled", "won", "turn", "moved", "paid", "hit_ignored", "placed_in_forest",
-          "moved_from_forest", "revealed", "moved_to_box")
+          "moved_from_forest", "revealed", "moved_to_box", "swapped")
 EVENT_WIDTH = 5
 # Frames and events added after the base game's core was measured, which only some
 # families use: a core declares their codes only where it emits those families
@@ -147,7 +149,8 @@ EVENT_WIDTH = 5
 LATE_FRAMES = ("choice", "draw_instead")
 UNCOUNTED_FRAMES = ("draw_instead",)  # past the observation's count of frame kinds
 LATE_EVENTS = {"placed_in_forest": ("forests",), "moved_from_forest": ("forests",),
-               "revealed": ("forests", "faces"), "moved_to_box": ("choices",)}
+               "revealed": ("forests", "faces"), "moved_to_box": ("choices",),
+               "swapped": ("swap",)}
 
 
 def late_const(name: str, uses: Uses) -> bool | None:
@@ -438,6 +441,8 @@ PARTIALS = (
     # Tokens laid face down with a face their owner chose (models.Piece.faces, Law
     # 13.2.2): a placement 'face_down', and the reveal of such a token.
     Partial("faces", parts=("face_down",)),
+    # A swap of pieces between two clearings (Law G.33; 13.5.4, Trick).
+    Partial("swap", parts=("swap",)),
     Partial("api", always=True),
     Partial("scenario", always=True),
     Partial("knowledge", always=True),

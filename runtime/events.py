@@ -262,6 +262,10 @@ def describe(g: Game, e: Event, viewer: int | None = None) -> str:
                f"{_clearing(g, e.b)}"
     if k == "paid":
         return f"{f[e.a]} pays a {_piece(g, e.c)} from clearing {_clearing(g, e.b)}"
+    if k == "swapped":
+        kinds = ", ".join(_piece(g, i) for i in range(e.d.bit_length()) if (e.d >> i) & 1)
+        return f"{f[e.a]} swaps the {kinds} in clearings {_clearing(g, e.b)} and " \
+               f"{_clearing(g, e.c)}"
     if k == "hit_ignored":
         return f"{f[e.a]} ignores the first hit it takes in clearing {_clearing(g, e.b)}"
     if k == "reshuffled":
@@ -326,6 +330,10 @@ def record(g: Game, e: Event) -> dict:
                 "piece": _piece(g, e.c)}
     if k == "hit_ignored":
         return {"event": k, "faction": f[e.a], "clearing": _clearing(g, e.b)}
+    if k == "swapped":
+        return {"event": k, "faction": f[e.a], "clearings": [_clearing(g, e.b),
+                                                            _clearing(g, e.c)],
+                "pieces": [_piece(g, i) for i in range(e.d.bit_length()) if (e.d >> i) & 1]}
     return {"event": "lost", "count": e.a}
 
 

@@ -2311,7 +2311,9 @@ class ChoosePart(Strict):
     """With a clearing: one option per piece and clearing (the pieces' order first).  As
     a second choice, alone: one of these pieces in the chosen clearing ('piece
     <piece>'; Law 15.5.2, Recover: "Take a relic there"), the parts after it acting on
-    it."""
+    it.  A second choice of a 'clearing' alone chooses another clearing than the chosen
+    one, passing its filter ('clearing <clearing>'; Law 13.5.4, Trick: the second of the
+    two plot tokens swapped), for a 'swap'."""
     stage: Ref | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """Alone: one of the stages of one of the actor's cycles ('$name' of a cycle
     parameter), one option per stage, in the cycle's order (Law 10.3.3: the outcast
@@ -2485,6 +2487,19 @@ class PlacePart(Strict):
     them as evenly as possible, the ones that get one more drawn at random (Law 15.3.4:
     "Place all remaining relics randomly, as evenly as possible, among forests not
     adjacent to clearings with your warriors": the count ``{"supply": "$relics"}``)."""
+
+
+class SwapPart(Strict):
+    """Swap pieces between the chosen clearing and the one a second choice chose (Law
+    G.33: a swap exchanges two pieces' places, no move and no placement, so the limits of
+    either do not apply; 13.5.4, Trick: "Swap two plot tokens on the map"): every piece
+    of these kinds in the one goes to the other, and the other's to the one.  A token
+    lying face down takes its hidden face with it (models.Piece.faces), which only its
+    owner sees."""
+
+    op: Literal["swap"]
+    pieces: Ref | list[Ref]
+    """The pieces swapped ('$param' of type pieces or tokens, or a list)."""
 
 
 class RevealPart(Strict):
@@ -2946,7 +2961,7 @@ Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemoveP
                         IntoBoxPart | SpendPart | PayPart | ScorePart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
                         SetStagePart | GivePart | ShowPart | IfPart | BattlePart | MovePart |
-                        RevealPart | StopPart | TuckPart,
+                        RevealPart | StopPart | TuckPart | SwapPart,
                         Field(discriminator="op")]
 
 

@@ -2068,8 +2068,15 @@ def _condition_refs(c: Any, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
 def _part_refs(part: Any) -> Iterator[tuple[tuple, str, tuple]]:
     """(where in the part, name, the parameter types it may be) of each name a program
     part gives."""
-    if isinstance(part, (M.MovePart, M.RevealPart)):
+    if isinstance(part, M.MovePart) or (isinstance(part, M.RevealPart) and
+                                        part.piece == "piece"):
         return  # the piece a second choice chose
+    if isinstance(part, M.SwapPart):
+        # one piece, a pieces parameter, or a list of either (spread out in it)
+        refs = [part.pieces] if isinstance(part.pieces, str) else part.pieces
+        for j, x in enumerate(refs):
+            yield ("pieces",) if isinstance(part.pieces, str) else ("pieces", j), x, _PIECES
+        return
     if isinstance(part, M.ChoosePart) and part.forest is not None:
         yield from _forest_refs(part.forest, ("forest",))
         if part.piece is not None:
@@ -2282,6 +2289,12 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
             if isinstance(part, M.ChoosePart) and i > 0:
                 yield from _second_choice_shape(pid, prog, i, part, chose)
             second = any(isinstance(x, M.ChoosePart) for x in prog.do[1:i])
+            second_clearing = any(isinstance(x, M.ChoosePart) and x.clearing is not None
+                                  for x in prog.do[1:i])
+            if isinstance(part, M.SwapPart) and not second_clearing:
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: 'swap' exchanges pieces between the chosen clearing and the "
+                    "one a second choice chose, and no choice before it chooses one")
             if isinstance(part, M.RevealPart) and part.piece == "piece" and not second:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: 'reveal' turns over the piece a second choice chose, and no "
@@ -2581,17 +2594,23 @@ def _second_choice_shape(pid: str, prog: M.Program, i: int, part: M.ChoosePart,
     piece in the chosen clearing, once, after a first choice of a clearing (and no
     piece); one that repeats, followed by parts that ask nothing."""
     at: Loc = ("programs", pid, "do", i)
-    if part.piece is None or part.clearing is not None or \
-            part.card is not None or part.stage is not None:
+    another = part.clearing is not None and part.piece is None and part.forest is None \
+        and part.card is None and part.stage is None
+    if not another and (part.piece is None or part.clearing is not None or
+                        part.card is not None or part.stage is not None):
         yield at, (f"{pid}: a second choice chooses a 'forest' and a 'piece' in it (Law "
-                   "15.5.2: a relic from an adjacent forest), or a 'piece' in the chosen "
-                   "clearing (Recover: a relic there), nothing else")
+                   "15.5.2: a relic from an adjacent forest), a 'piece' in the chosen "
+                   "clearing (Recover: a relic there), or another 'clearing' (13.5.4, "
+                   "Trick), nothing else")
     elif chose not in ("clearing", "clearing_card"):
         yield at, (f"{pid}: a second choice follows a first choice of a clearing (and "
                    "no piece)")
     elif any(isinstance(x, M.ChoosePart) for x in prog.do[1:i]):
         yield at, f"{pid}: one second choice a program, for now"
-    elif part.forest is not None and part.piece.same_type_as is not None:
+    elif another and (part.optional or part.repeat):
+        yield at, f"{pid}: a second choice of a clearing is asked once, and not declined"
+    elif part.forest is not None and part.piece is not None and \
+            part.piece.same_type_as is not None:
         yield (*at, "piece", "same_type_as"), (
             f"{pid}: 'same_type_as' compares the chosen piece with pieces in the chosen "
             "clearing: a choice of a piece there, not in a forest")

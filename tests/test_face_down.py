@@ -166,6 +166,67 @@ def test_a_face_up_face_takes_the_clearings_one_place(bundle, pure):
     assert any(a.endswith(" 9") for a in _plots(g))
 
 
+# ------------------------------------------------------------------ trick (a swap)
+
+
+@CORES
+@pytest.mark.parametrize("order", SEATINGS[:2], ids=lambda o: "-".join(x[:3] for x in o))
+def test_a_trick_swaps_two_plots_both_face_down_or_both_face_up(bundle, order, pure):
+    """Law 13.5.4: "Swap two plot tokens on the map. Both plot tokens must be face up or
+    face down" (Law G.33: a swap is no move and no placement).  Face down, the faces
+    change places unseen: the board the others see is the same."""
+    g, me = _daylight(bundle, order, pure, warriors={"1": 2, "9": 2, "12": 2})
+    _play(g, "plot bomb 1")
+    _play(g, "plot raid 9")
+    board = g.piece_counts()
+    assert sorted(a for a in g.legal() if a.startswith("trick ")) == ["trick 1", "trick 9"]
+    _play(g, "trick 1")
+    assert g.decision == "choice" and sorted(g.legal()) == ["clearing 9"]
+    _play(g, "clearing 9")
+    _ok(g)
+    assert pos.faces_down(g, me) == {"1": "raid", "9": "bomb"}
+    assert g.piece_counts() == board
+    # both face up: the faces themselves change places; one face up and one face down
+    # do not swap
+    pos.goto(g, ME, "birdsong", "actions")
+    _play(g, "flip 1")
+    pos.goto(g, ME, "daylight", "actions")
+    _play(g, "plot snare 12")
+    _play(g, "trick 9")
+    assert sorted(g.legal()) == ["clearing 12"]  # the other one face down
+    _play(g, "clearing 12")
+    assert pos.faces_down(g, me) == {"9": "snare", "12": "bomb"}
+    pos.goto(g, ME, "birdsong", "actions")
+    _play(g, "flip 9")
+    pos.goto(g, ME, "daylight", "actions")
+    _play(g, "trick 1")
+    assert sorted(g.legal()) == ["clearing 9"]  # face up, as 1's raid is
+    _play(g, "clearing 9")
+    _ok(g)
+    assert pos.count(g, "1", "snare") == 1 and pos.count(g, "9", "raid") == 1
+    assert pos.faces_down(g, me) == {"12": "bomb"}
+
+
+def test_a_face_down_trick_tells_the_others_nothing(bundle):
+    """The others' view after a face-down trick is the same in twins whose faces
+    differ, and the pair goes on."""
+    g, me = _daylight(bundle, SEATINGS[0], True, warriors={"1": 2, "9": 2})
+    _play(g, "plot bomb 1")
+    _play(g, "plot raid 9")
+    other = (me + 1) % 2
+    twin = g.determinize(other, 7)
+    twin_faces = twin.faces_down(me)
+    for x in (g, twin):
+        x.record_events()
+        _play(x, "trick 1")
+        _play(x, "clearing 9")
+    assert twin.faces_down(me) == {"1": twin_faces["9"], "9": twin_faces["1"]}
+    assert list(g.observation_vector(other)) == list(twin.observation_vector(other))
+    end, detail, _, _ = play_twins(g, twin, other, horizon=0, rng=random.Random(1),
+                                   future=False)
+    assert end == "ran_out", detail
+
+
 # ------------------------------------------------------------------ the snare
 
 

@@ -67,7 +67,7 @@ MIXES = {
 HOMEBREW_ONLY = {"run_stage"}
 HOMEBREW_VALUES = {"forests_held", "each_forest", "random_piece", "evenly"}
 HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle", "choices", "forest_pick", "draw_instead",
-                     "faces"}
+                     "faces", "swap"}
 # Program parts no base program uses (a pack's library brings the program): the packs of
 # tests/data/packs/replace-verbs and piles cover them (tests/test_content_verbs.py and
 # tests/test_card_piles.py play them); 'set_stage' moving a marker on (the standard
@@ -76,9 +76,9 @@ HOMEBREW_PARTIALS = {"forests", "cycles", "prog_battle", "choices", "forest_pick
 # Eyrie's Emergency Orders (Law 7.4.1, the standard draw_if_hand_empty).
 HOMEBREW_PARTS = {"replace", "put_all", "set_stage", "battle", "move", "second_choice",
                   "reveal", "stop", "pick_forest", "carry", "move_warriors", "take",
-                  "evening_draw", "face_down"}
-# ('face_down': tokens laid face down with faces their owner knows, Law 13.2.2,
-# tests/data/packs/face-down-plots and tests/test_face_down.py.)
+                  "evening_draw", "face_down", "swap"}
+# ('face_down': tokens laid face down with faces their owner knows, Law 13.2.2, and
+# 'swap', Law G.33: tests/data/packs/face-down-plots and tests/test_face_down.py.)
 # ('move_warriors', a move of another's warriors the actor chooses, 'take' from the
 # discard pile and 'evening_draw', an effect instead of a draw: the Exiles deck's False
 # Orders and Informants, tests/test_exiles_partisans.py.)
@@ -255,7 +255,7 @@ def test_the_base_bundle_uses_every_family():
     assert set(build_tables(resolve([BATTLE_PARTS_PACK])).uses.parts) >= {"battle"}
     assert set(build_tables(resolve([CONSPIRACIES_PACK])).uses.parts) >= {"if", "set_stage"}
     assert set(build_tables(resolve([PILES_PACK])).uses.parts) >= {"put_all"}
-    assert "face_down" in build_tables(resolve([FACES_PACK])).uses.parts
+    assert {"face_down", "swap"} <= set(build_tables(resolve([FACES_PACK])).uses.parts)
     assert set(build_tables(resolve([RITUALS_PACK])).uses.abilities) | \
         set(build_tables(resolve([FIRST_HIT_PACK])).uses.abilities) | \
         set(build_tables(resolve([EXILES_PACK], deck_id="exiles-partisans")).uses.abilities) \

@@ -151,9 +151,14 @@ def _shape(pack: Path) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("do, pointer, words", [
-    # a second choice of a clearing: not yet
+    # a second choice of a clearing (another one, Law 13.5.4: tests/test_face_down.py)
+    # declined or repeated
     ([{"op": "choose", "clearing": {"has": "warrior"}},
-      {"op": "choose", "clearing": {}}], "/programs/dig/do/1",
+      {"op": "choose", "clearing": {}, "optional": True}], "/programs/dig/do/1",
+     "a second choice of a clearing is asked once, and not declined"),
+    # a second choice of a clearing and a card
+    ([{"op": "choose", "clearing": {"has": "warrior"}},
+      {"op": "choose", "clearing": {}, "card": {}}], "/programs/dig/do/1",
      "a second choice chooses a 'forest' and a 'piece' in it"),
     # a move with no second choice before it
     ([{"op": "choose", "clearing": {"has": "warrior"}}, {"op": "move"}],
