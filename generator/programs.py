@@ -81,9 +81,16 @@ class Instance:
     #                             and its parts after it (FR_CHOICE), or ''
     choice_kind: str = ""       # what a second choice chooses: 'forest' (and a piece in
     #                             it), 'piece' (in the chosen clearing), or ''
+    taken_slot: int = -1        # its counter of uses this turn (S_TAKEN), or -1
     first_among: Any = None     # the pieces its first choice chooses among, or None
     second_among: Any = None    # the pieces its second choice chooses among, or None
 
+
+TAKEN_SLOTS: ContextVar[dict | None] = ContextVar("taken_slots", default=None)
+"""The counters of the programs whose value 'taken' reads how many times their action was
+taken this turn (models.TakenValue): (faction index, program) -> its slot in S_TAKEN,
+shared by every menu that offers it.  Set by tables.build_tables while it compiles one
+bundle's programs."""
 
 HOLDER_LINKS: ContextVar[bool] = ContextVar("holder_links", default=False)
 """Whether the bundle being compiled has links that are the holder's own (models.Moving:
@@ -326,6 +333,15 @@ def _value(v, code: _Code, c: str = "c"):
         return f"self.s[S_BOX + p * B + {r.box(v.box)}]"
     if isinstance(v, M.SupplyCount):
         return "(" + " + ".join(f"self.s[S_SUPPLY + {x}]" for x in r.pieces(v.supply)) + ")"
+    if isinstance(v, M.TakenValue):
+        # The action's uses this turn before this one: its counter, which taking it
+        # raises first (so read less one as it is carried out, as is while it is listed).
+        slot = code.inst.taken_slot
+        if slot < 0:
+            raise ProgramError(f"program {r.program}: 'taken' counts a menu program's "
+                               "uses (PROGRAM-SHAPE)")
+        return f"self.s[S_TAKEN + {slot}]" if code.hoisting else \
+            f"(self.s[S_TAKEN + {slot}] - 1)"
     if isinstance(v, M.LeastValue):
         terms = [_value(x, code, c) for x in v.least]
         if any(t is None for t in terms):
@@ -770,6 +786,10 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     placing in a clearing (Law 6.2.2); without, the test is left out, as it always holds."""
     verb = f"A_{inst.verb.upper()}"
     inst.others_exclusive = others_exclusive
+    slots = TAKEN_SLOTS.get()
+    if slots is not None and any(isinstance(x, M.TakenValue) for x in M.walk(prog.do)):
+        # (one counter per faction and program, whichever menu offers it)
+        inst.taken_slot = slots.setdefault((inst.faction, inst.program), len(slots))
     first = prog.do[0] if isinstance(prog.do[0], M.ChoosePart) else None
     body = prog.do[1:] if first is not None else prog.do
     # A second choice (a forest and a piece in it): the parts up to it run as any do, it
@@ -825,7 +845,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                                        else "c"))
     cleared = False  # every enemy piece in the clearing removed by a part before
     targets: list[str] = []  # the tests of the piece a 'replace' replaces (tg)
-    removing: dict[str, int] = {}  # the actor's pieces its removes in the chosen clearing
+    removing: dict[str, int | str] = {}  # the actor's pieces its removes in the chosen clearing
     has = r.piece_expr(first.clearing.has) if first is not None and \
         first.clearing is not None and first.clearing.has is not None else None
     now = _before_split(body)  # run as the action is taken; the rest once paid or fought
@@ -839,9 +859,20 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
             # as many are there as the program removes (Law 1.5.4; the choice's own 'has'
             # says one is).
             gone = r.piece_expr(part.piece)
-            removing[gone] = removing.get(gone, 0) + 1
-            if removing[gone] > 1 or gone != has:
-                at_clearing.append(f"self.s[S_BOARD + c * NP + {gone}] >= {removing[gone]}")
+            if part.count != 1:
+                # How many, a value read as the action is offered (Law 13.5.2).
+                many = _value(part.count, gen_code)
+                if many is None:
+                    raise ProgramError(f"program {inst.program}: remove's count is left out")
+                removing[gone] = f"{removing.get(gone, 0)} + {many}"
+                at_clearing.append(f"self.s[S_BOARD + c * NP + {gone}] >= "
+                                   f"{removing[gone]}")
+            else:
+                removing[gone] = removing.get(gone, 0) + 1 if not isinstance(
+                    removing.get(gone, 0), str) else f"{removing[gone]} + 1"
+                if removing[gone] != 1 or gone != has:
+                    at_clearing.append(f"self.s[S_BOARD + c * NP + {gone}] >= "
+                                       f"{removing[gone]}")
             inst.vouched.add(id(part))
         elif isinstance(part, M.PlacePart) and part.require:
             if isinstance(part.piece, M.RandomPiece):
@@ -1075,6 +1106,8 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         inst.clearing_of = f"(a - {verb}) // NP" if inst.shape == "piece_clearing" else \
             f"a - {verb}"
         d += ["        short: i64 = 0", "        placed: i64"]
+    if inst.taken_slot >= 0:
+        d.append(f"        self.s[S_TAKEN + {inst.taken_slot}] += 1")
     if inst.limit_slot >= 0 and not key:
         d.append(f"        self.s[S_LIMITS + {inst.limit_slot}] = 1")
     elif inst.limit_slot >= 0:
@@ -1578,6 +1611,16 @@ def _remove(part: M.RemovePart, r: _Resolver, code: _Code, effect: bool = False,
         assert part.piece is not None  # 'piece' or 'pieces' (validated)
         pc = r.piece_expr(part.piece)
         body = [f"self.remove_piece({x}, {pc}, p)"]
+        if part.count != 1:
+            # Several of one's own, one removal event (Law 13.5.2); as far as there are.
+            many = _value(part.count, code)
+            if many is None or effect:
+                raise ProgramError(f"program {r.program}: remove's count is a menu "
+                                   "program's, with its value given (PROGRAM-USE)")
+            return [f"        for u in range({many}):",
+                    f"            if self.s[S_BOARD + {x} * NP + {pc}] > 0:",
+                    f"                self.remove_piece({x}, {pc}, p)",
+                    "        self.flush_removals()"]
         if not vouched or effect or x == "j":
             # Only where one is there (Law 1.5.4): an action's listing requires it as it
             # is taken (vouched), not after a cost or a battle, in an effect or a filter.

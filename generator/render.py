@@ -131,6 +131,8 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         # Tokens laid face down whose face their owner chose and knows (Law 13.2.2):
         # S_HFACE, and the faces' supply as only their owner knows it.
         hidden_faces="PIECE_FACES" in t.table_layout.offsets,
+        # Actions counted this turn (models.TakenValue, Law 13.5.2): S_TAKEN.
+        taken="TAKEN" in t.state_layout.offsets,
         # Columns whose cards are taken one of several ways ('or', Law 15.5.2).
         column_ways="CW" in t.consts,
         # resolve_columns steps without a hook: their cards optional (Law 15.5.2).

@@ -17,6 +17,7 @@ from rootlaw.spec import models as M
 
 from .programs import (
     HOLDER_LINKS,
+    TAKEN_SLOTS,
     EffectJump,
     ProgramError,
     compile_battle_hits_condition,
@@ -825,10 +826,12 @@ def build_tables(bundle: Bundle, observation: tuple[Obs, ...] = OBSERVATION) -> 
     field kinds the base table does not use)."""
     uses = content_uses(bundle)
     links = HOLDER_LINKS.set(bool(HOLDER_LINK_ABILITIES & set(uses.abilities)))
+    taken = TAKEN_SLOTS.set({})
     try:
         return _build_tables(bundle, observation, uses)
     finally:
         HOLDER_LINKS.reset(links)
+        TAKEN_SLOTS.reset(taken)
 
 
 HOLDER_LINK_ABILITIES = frozenset({"rivers_are_paths", "crafting_adjacent"})
@@ -1913,6 +1916,11 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
         # the face each seat's token laid face down hides in each clearing, its face
         # piece + 1 (0: none there): only that seat sees its own (models.Piece.faces)
         S.add("HFACE", P * C)
+    if TAKEN_SLOTS.get():
+        # how many times each counted program's action was taken this turn, per
+        # (faction, program): models.TakenValue
+        S.add("TAKEN", len(TAKEN_SLOTS.get()))
+        consts["NTAKEN"] = len(TAKEN_SLOTS.get())
     if t.npool:
         # the pieces held on each card with a box (models.CardBox), per piece, public
         S.add("POOL", t.npool * NP)

@@ -2061,6 +2061,14 @@ class ValueOf(Strict):
     value_of: Literal["piece"]
 
 
+class TakenValue(Strict):
+    """How many times the actor has taken this program's action this turn before this
+    one, in any menu of its (Law 13.5.2, Plot: "Remove a Corvid warrior, plus another
+    Corvid warrior per plot you have placed this turn"): a menu program's."""
+
+    taken: Literal["this_turn"]
+
+
 class LeastValue(Strict):
     """The least of values (Law 15.5.2: a Relics column is filled once every row holds
     as many relics as it has spaces up to it: the least of the rows' counts)."""
@@ -2089,7 +2097,7 @@ _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "s
                 "forests_held": "forests-held", "times": "times", "event": "event-pieces",
                 "box": "box-pieces", "half": "half-of", "number": "law-number",
                 "pieces": "pieces-at", "value_of": "value-of", "least": "least-of",
-                "supply": "supply-count", "divided": "divided-by"}
+                "supply": "supply-count", "divided": "divided-by", "taken": "taken-count"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
                     "at_stage": "at-stage", "all_of": "all-of", "any_of": "any-of",
                     "most_cards": "most-cards", "here": "here", "did": "did"}
@@ -2141,7 +2149,8 @@ Value = Annotated[
     Annotated[BoxValue, Tag("box-pieces")] | Annotated[HalfValue, Tag("half-of")] |
     Annotated[LawNumber, Tag("law-number")] | Annotated[PiecesAt, Tag("pieces-at")] |
     Annotated[ValueOf, Tag("value-of")] | Annotated[LeastValue, Tag("least-of")] |
-    Annotated[SupplyCount, Tag("supply-count")] | Annotated[DividedValue, Tag("divided-by")],
+    Annotated[SupplyCount, Tag("supply-count")] | Annotated[DividedValue, Tag("divided-by")] |
+    Annotated[TakenValue, Tag("taken-count")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
@@ -2164,7 +2173,7 @@ _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": S
                  "event-pieces": EventPieces, "box-pieces": BoxValue,
                  "half-of": HalfValue, "law-number": LawNumber, "pieces-at": PiecesAt,
                  "value-of": ValueOf, "least-of": LeastValue, "supply-count": SupplyCount,
-                 "divided-by": DividedValue}
+                 "divided-by": DividedValue, "taken-count": TakenValue}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
                      "at-stage": AtStage, "all-of": AllOf, "any-of": AnyOf,
                      "most-cards": MostCards, "here": Here, "did": Did}
@@ -2587,12 +2596,20 @@ class RemovePart(Strict):
         default=None, min_length=1, json_schema_extra=ADDED_TO_LIBRARIES)
     """With 'pieces': 'enemy', only the enemy pieces of these kinds (Law 14.4.1, Raze:
     "remove all enemy buildings and tokens"); every kind without."""
+    count: Value = Field(default=1, json_schema_extra=ADDED_TO_LIBRARIES)
+    """With 'piece', in the chosen clearing of a menu's program: how many of it (Law
+    13.5.2, Plot: "Remove a Corvid warrior, plus another Corvid warrior per plot you
+    have placed this turn"), read as the action is offered (only where as many are
+    there) and as it is taken."""
 
     @model_validator(mode="after")
     def _one(self) -> RemovePart:
         if (self.piece is None) == (self.pieces is None):
             raise Err("VALUE-INVALID", ("piece",),
                       "'remove' names one of 'piece' (one of yours) or 'pieces' ('enemy')")
+        if self.count != 1 and (self.piece is None or self.at != "clearing"):
+            raise Err("VALUE-INVALID", ("count",), "'count' is how many of your 'piece' "
+                      "'remove' takes from the chosen clearing")
         if self.kinds is not None and self.pieces != "enemy":
             raise Err("VALUE-INVALID", ("kinds",),
                       "'kinds' picks which enemy pieces 'pieces': 'enemy' removes; one "

@@ -49,7 +49,7 @@ def _daylight(bundle, order, pure, *, warriors=None):
     """The schemers at their Daylight's actions, reached through the turn flow, the
     board holding only their warriors (clearing -> how many) and a cat in 5."""
     g = past_setup(order, bundle=bundle, pure=pure, clear=True, empty_hands=True)
-    for c, n in (warriors or {"1": 3, "5": 2, "9": 1}).items():
+    for c, n in (warriors or {"1": 3, "5": 2, "9": 3}).items():
         pos.put(g, c, "schemer", n)
     pos.put(g, "5", "cat-warrior", 1)
     pos.goto(g, ME, "daylight", "actions")
@@ -78,7 +78,7 @@ def _ok(g) -> None:
 def test_a_plot_lays_the_chosen_face_face_down(bundle, order, pure):
     """Law 13.5.2: a warrior removed, a face of the plotter's choice laid face down.
     Every seat sees a plot in the clearing; only the plotter sees which face."""
-    g, me = _daylight(bundle, order, pure)
+    g, me = _daylight(bundle, order, pure, warriors={"1": 3, "5": 2, "9": 1})
     # every face, in every clearing with a schemer and no plot
     assert _plots(g) == sorted(f"plot {f} {c}" for f in FACES for c in ("1", "5", "9"))
     supply = {x: pos.supply(g, x) for x in ("plot", *FACES)}
@@ -94,12 +94,46 @@ def test_a_plot_lays_the_chosen_face_face_down(bundle, order, pure):
     assert g.faces_down(other) == {}
     assert g.observation(me)["players"][me]["faces_down"] == {"5": "bomb"}
     assert g.observation(other)["players"][me]["faces_down"] is None
-    # one to a clearing (13.2.2.II): 5 is offered no more
-    assert _plots(g) == sorted(f"plot {f} {c}" for f in FACES for c in ("1", "9"))
+    # one to a clearing (13.2.2.II): 5 is offered no more; the second plot this turn
+    # costs two warriors (13.5.2): 1 has three, 9 one
+    assert _plots(g) == sorted(f"plot {f} 1" for f in FACES)
     _play(g, "plot bomb 1")
     _ok(g)
-    # both bombs lie face down: the plotter has none left to lay
-    assert _plots(g) == sorted(f"plot {f} 9" for f in FACES if f != "bomb")
+    assert pos.count(g, "1", "schemer") == 1
+    # the third costs three: none offered
+    assert _plots(g) == []
+
+
+def _next_daylight(g, me):
+    """On through the turn flow, declining what may be declined, to the seat's next
+    Daylight actions."""
+    turn = g.turn
+    while not (g.turn > turn and g.current == me and g.phase == "daylight" and
+               g.decision == "actions"):
+        legal = g.legal()
+        g.apply(legal["done"] if "done" in legal else g.legal_actions()[0])
+
+
+@CORES
+@pytest.mark.parametrize("order", SEATINGS[:2], ids=lambda o: "-".join(x[:3] for x in o))
+def test_a_plot_costs_one_more_warrior_for_each_placed_this_turn(bundle, order, pure):
+    """Law 13.5.2: "Remove a Corvid warrior, plus another Corvid warrior per plot you
+    have placed this turn" (the value 'taken'): one, then two, then three; a new turn,
+    one again."""
+    g, me = _daylight(bundle, order, pure, warriors={"1": 1, "5": 2, "9": 3, "12": 6})
+    _play(g, "plot bomb 1")
+    assert pos.count(g, "1", "schemer") == 0
+    assert {a.split()[-1] for a in _plots(g)} == {"5", "9", "12"}
+    _play(g, "plot snare 5")
+    assert pos.count(g, "5", "schemer") == 0
+    assert {a.split()[-1] for a in _plots(g)} == {"9", "12"}
+    _play(g, "plot raid 9")
+    assert pos.count(g, "9", "schemer") == 0
+    _next_daylight(g, me)
+    assert {a.split()[-1] for a in _plots(g)} == {"12"}
+    _play(g, "plot raid 12")
+    assert pos.count(g, "12", "schemer") == 5  # one, as at the first plot of a turn
+    _ok(g)
 
 
 @CORES
@@ -346,7 +380,7 @@ def test_determinize_deals_the_faces_again_for_everyone_else(bundle, pure):
     """A sample for another seat keeps what it sees (a plot in 1, 5 and 9) and deals the
     faces again from the plotter's faces not face up; the plotter's own sample keeps
     them."""
-    g, me = _daylight(bundle, SEATINGS[0], pure, warriors={"1": 2, "5": 2, "9": 2})
+    g, me = _daylight(bundle, SEATINGS[0], pure, warriors={"1": 2, "5": 2, "9": 4})
     for x in ("plot bomb 1", "plot bomb 5", "plot snare 9"):
         _play(g, x)
     other = (me + 1) % 2
