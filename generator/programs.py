@@ -1240,6 +1240,15 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                                    "supported here")
             d.append(f"        self.prog_choice(p, c, {inst.index}, {int(part.optional)})")
             continue
+        if isinstance(part, M.TakePart):
+            # At random from each other player with a piece in the chosen clearing (the
+            # one from the discard pile asks a choice: an effect program's).
+            if part.source != "others_here":
+                raise ProgramError(f"program {inst.program}: a take from the discard pile "
+                                   "is an effect program's part (PROGRAM-SHAPE)")
+            d.append("        self.take_from_others(p, c)")
+            inst.uses.add("hands")
+            continue
         if isinstance(part, M.SwapPart):
             # The chosen clearing's pieces of these kinds and the other's (j, a second
             # choice's), exchanged (Law G.33), hidden faces with them.
@@ -2069,6 +2078,10 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
                  f"            return {over}", "        return 0"]
     elif isinstance(part, EffectJump):
         lines = [f"        return {part.over}"]
+    elif isinstance(part, M.TakePart) and part.source == "others_here":
+        # A random card from each other player with a piece in the program's clearing.
+        inst.uses.add("hands")
+        lines = ["        self.take_from_others(p, c)", "        return 0"]
     elif isinstance(part, M.TakePart):
         # p chooses a card of the discard pile (FR_ZONE_GIVE from the pile: field 7 -1,
         # 2 the kinds' mask), when one passes: public facts (Law 2.1.3).

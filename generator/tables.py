@@ -1568,7 +1568,7 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
                  for op in eff.do):
             pre = 2
         elif len(eff.do) == 1 and isinstance(eff.do[0], M.TakePart) and \
-                eff.do[0].matching is None:
+                eff.do[0].matching is None and eff.do[0].source == "discard":
             # a card of the pile to take (face up, public): its kinds' mask
             pre, pre_arg = 3, take_mask(eff.do[0])
         for key, val in (("SRC_KIND", src_kind), ("SRC", src),

@@ -2867,17 +2867,29 @@ class TakePart(Strict):
     clearing where 'matching' says so (birds count, Law 2.1.1.I).  With none there,
     nothing is taken (the Exiles deck's Informants: "take one ambush card from the
     discard pile"; the Vagabond's Scavenger, "take a card from the discard pile whose
-    suit matches your clearing").  An effect program's part."""
+    suit matches your clearing").  An effect program's part.  Or ('from':
+    'others_here') a random card from the hand of each other player with a piece in the
+    chosen clearing, in seat order from the taker, asking nothing (Law 13.7, Extortion:
+    "take a random card from each enemy player with faction pieces in its clearing";
+    the Vagabond's Steal, V.1): a program's part too, and an 'if''s."""
 
     op: Literal["take"]
-    source: Literal["discard"] = Field(default="discard", alias="from")
-    """Where from: the discard pile."""
+    source: Literal["discard", "others_here"] = Field(default="discard", alias="from")
+    """Where from: the discard pile, or the hands of the other players with a piece in
+    the chosen clearing."""
     kind: list[Literal["item", "ambush", "persistent", "immediate"]] | None = \
         Field(default=None, min_length=1)
     """Only cards of these kinds; any card without (a dominance card is never in the
     pile: discarded, it goes to the available ones, Law 3.3.3)."""
     matching: Literal["clearing"] | None = None
     """Only cards whose suit matches the program's clearing (birds count)."""
+
+    @model_validator(mode="after")
+    def _from_hands_at_random(self) -> TakePart:
+        if self.source == "others_here" and (self.kind or self.matching):
+            raise Err("VALUE-INVALID", ("from",), "a card taken at random from another's "
+                      "hand is any card: no 'kind' or 'matching'")
+        return self
 
 
 class GivePart(Strict):
@@ -2969,16 +2981,21 @@ class IfPart(Strict):
 
 
 AtOncePart = Annotated[ScorePart | DrawPart | DiscardAllPart | PutAllPart |
-                       SetStagePart | IfPart | DiscardPart | StopPart | TuckPart,
+                       SetStagePart | IfPart | DiscardPart | StopPart | TuckPart |
+                       RemovePart | TakePart,
                        Field(discriminator="op")]
-"""A part an 'if' may carry out: one that asks nothing and costs nothing."""
+"""A part an 'if' may carry out: one that asks nothing and costs nothing.  A 'remove'
+there is no cost: one of the actor's pieces is removed only where there is one, and
+what the removal sets off waits while the program goes on, as anywhere (Law 13.7, the
+bomb: "Whenever a bomb token is flipped, remove all enemy pieces in its clearing, then
+remove the bomb token")."""
 
 
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
                         IntoBoxPart | SpendPart | PayPart | ScorePart | DrawPart |
                         DiscardAllPart | PutAllPart | ReplacePart | TakeHomePart |
                         SetStagePart | GivePart | ShowPart | IfPart | BattlePart | MovePart |
-                        RevealPart | StopPart | TuckPart | SwapPart,
+                        RevealPart | StopPart | TuckPart | SwapPart | TakePart,
                         Field(discriminator="op")]
 
 

@@ -2282,6 +2282,10 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: '{part.op}' is a card between two players, an effect "
                     "program's part (a program's parts are its actor's alone)")
+            elif isinstance(part, M.TakePart) and part.source == "discard":
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: a 'take' from the discard pile is an effect program's part; "
+                    "a program takes 'from' 'others_here' (at random, asking nothing)")
             elif who != "self":
                 yield ("programs", pid, "do", i, "who"), (
                     f"{pid}: '{part.op}' for {who!r}: only an effect program has a "

@@ -189,10 +189,58 @@ def test_a_flip_shows_the_face_laid(bundle, order, pure):
 
 
 @CORES
+@pytest.mark.parametrize("order", SEATINGS, ids=lambda o: "-".join(x[:3] for x in o))
+def test_a_bomb_flipped_removes_every_enemy_piece_then_itself(bundle, order, pure):
+    """Law 13.7: "Whenever a bomb token is flipped, remove all enemy pieces in its
+    clearing, then remove the bomb token" (a 'remove' in an 'if' of the flip's program):
+    the cat and the sawmill in 5 go (one VP for the building, Law 3.2.1), then the bomb,
+    back to the supply; the schemers' own warrior stays."""
+    g, me = _daylight(bundle, order, pure, warriors={"5": 2, "1": 1})
+    _play(g, "plot bomb 5")
+    pos.put(g, "5", "sawmill", 1)
+    pos.goto(g, ME, "birdsong", "actions")
+    vp = g.scores[me]
+    _play(g, "flip 5")
+    _ok(g)
+    assert pos.count(g, "5", "cat-warrior") == 0 and pos.count(g, "5", "sawmill") == 0
+    assert pos.count(g, "5", "bomb") == 0 and pos.count(g, "5", "plot") == 0
+    assert pos.count(g, "5", "schemer") == 1
+    assert pos.supply(g, "bomb") == 2 and pos.supply(g, "plot") == 8
+    assert g.scores[me] == vp + 2  # the flip's point and the sawmill's
+
+
+@CORES
+@pytest.mark.parametrize("order", [("eyrie", "marquise", "test-schemers"),
+                                   ("test-schemers", "eyrie", "marquise")],
+                         ids=["ems", "sem"])
+def test_an_extortion_flipped_takes_a_random_card_from_each_enemy_there(bundle, order,
+                                                                        pure):
+    """Law 13.7: "Whenever an extortion token is flipped, take a random card from each
+    enemy player with faction pieces in its clearing" (a 'take' 'from' 'others_here'):
+    the cats in 5 (a warrior) and the birds there (a roost) each lose one card of their
+    hand to the schemers; nobody is asked which."""
+    g, me = _daylight(bundle, order, pure, warriors={"5": 2, "1": 1})
+    _play(g, "plot extortion 5")
+    pos.put(g, "5", "roost", 1)
+    cat, bird = pos.seat_of(g, "marquise"), pos.seat_of(g, "eyrie")
+    pos.set_hand(g, cat, ["fox-ambush", "anvil"])
+    pos.set_hand(g, bird, ["sword"])
+    pos.set_hand(g, me, [])
+    pos.goto(g, ME, "birdsong", "actions")
+    _play(g, "flip 5")
+    _ok(g)
+    assert pos.count(g, "5", "extortion") == 1
+    assert len(g.hand(cat)) == 1 and g.hand(bird) == []
+    assert sorted(g.hand(me)) == sorted(["sword", *({"fox-ambush", "anvil"} -
+                                                    set(g.hand(cat)))])
+    assert g.decision == "actions" and g.to_play == me  # nobody was asked
+
+
+@CORES
 def test_a_face_up_face_takes_the_clearings_one_place(bundle, pure):
     """13.2.2.II: one plot token to a clearing, face up or down."""
     g, me = _daylight(bundle, SEATINGS[0], pure)
-    _play(g, "plot bomb 1")
+    _play(g, "plot extortion 1")
     pos.goto(g, ME, "birdsong", "actions")
     _play(g, "flip 1")
     pos.goto(g, ME, "daylight", "actions")
