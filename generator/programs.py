@@ -652,11 +652,15 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
         # Another clearing than the chosen one, passing the filter (its 'clearing' is
         # still c, the first): 'clearing <clearing>' (Law 13.5.4, Trick).
         assert choice.clearing is not None
-        tests = ["j != c", *_clearing_test(choice.clearing, code, "j")]
-        loop = ["        for j in range(C):", f"            if {' and '.join(tests)}:"]
-        option, decode = "A_CLEARING + j", ["        j: i64 = a - A_CLEARING"]
-        head = ["        j: i64", *code.decls, *code.lines]
-        chosen = {"j"}
+        if any(isinstance(x, M.TakenValue) for x in M.walk(choice)):
+            raise ProgramError(f"program {inst.program}: 'taken' in a second choice "
+                               "(PROGRAM-SHAPE)")
+        # (its own name, c2: parts after it loop over clearings as j)
+        tests = ["c2 != c", *_clearing_test(choice.clearing, code, "c2")]
+        loop = ["        for c2 in range(C):", f"            if {' and '.join(tests)}:"]
+        option, decode = "A_CLEARING + c2", ["        c2: i64 = a - A_CLEARING"]
+        head = ["        c2: i64", *code.decls, *code.lines]
+        chosen = {"c2"}
     elif choice.forest is not None:
         tests = _forest_test(choice.forest, code, "fo")
         loop = ["        for fo in range(NFOREST):",
@@ -1252,10 +1256,10 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
         if isinstance(part, M.SwapPart):
             # The chosen clearing's pieces of these kinds and the other's (j, a second
             # choice's), exchanged (Law G.33), hidden faces with them.
-            if "j" not in code.choice_vars:
+            if "c2" not in code.choice_vars:
                 raise ProgramError(f"program {inst.program}: 'swap' exchanges pieces with "
                                    "the clearing a second choice chose (PROGRAM-SHAPE)")
-            d.append(f"        self.swap_pieces(p, c, j, {_mask(r.pieces(part.pieces))})")
+            d.append(f"        self.swap_pieces(p, c, c2, {_mask(r.pieces(part.pieces))})")
             continue
         if isinstance(part, M.RevealPart) and part.piece != "piece":
             # A piece named, in the chosen clearing (no second choice): pc is it now.

@@ -1023,7 +1023,9 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
         told = [0] * len(pieces)
         for f in factions:
             for a in f.abilities:
-                if isinstance(a, M.Trigger) and a.on == "pieces_removed":
+                if isinstance(a, M.Trigger) and a.on == "pieces_removed" and \
+                        a.by == "any" and a.in_battle is None and a.cost == "none":
+                    # (one that reacts to every removal of it: validation, FACES-TRIGGER)
                     for x in a.pieces:
                         if x in f.pieces and face_of[pidx[x]] >= 0:
                             told[pidx[x]] = 1

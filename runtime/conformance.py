@@ -65,6 +65,11 @@ def _face_violations(g, st, S, tab, off, C, NP):
                     yield f"seat {p}: {down} {names[f]} face down, more than off the map"
     for cl in range(C):
         for fd in range(NP):
+            mask = tab[off["PIECE_FACES"] + fd]
+            if mask and st[S["BOARD"] + cl * NP + fd] + sum(
+                    st[S["BOARD"] + cl * NP + f] for f in range(NP) if (mask >> f) & 1) > 1:
+                yield (f"clearing {g.names['clearings'][cl]}: more than one {names[fd]}, "
+                       "face up or down (Law 13.2.2.II)")
             if tab[off["PIECE_FACES"] + fd] and st[S["BOARD"] + cl * NP + fd] and not any(
                     st[S["HFACE"] + p * C + cl] for p in range(g.consts["P"])):
                 yield (f"clearing {g.names['clearings'][cl]}: a {names[fd]} lies face down "

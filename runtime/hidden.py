@@ -158,8 +158,9 @@ def _shows_cards(fa: tuple, fb: tuple) -> bool:
     for i in range(n):
         x = fa[i] if i < len(fa) else None
         y = fb[i] if i < len(fb) else None
-        if x != y and (shows(x) or shows(y)):
-            return True
+        if x != y:
+            # (the first difference decides: what differs before a show is a leak)
+            return shows(x) or shows(y)
     return False
 
 

@@ -160,7 +160,36 @@ def put(g: Game, clearing: str | int, piece: str, n: int) -> None:
                        "lay_face_down (a scenario's 'faces_down')")
         if piece_owner(g, piece) in g.factions:  # its face back unseen
             g.state[g.S["HFACE"] + seat_of(g, piece_owner(g, piece)) * g.consts["C"] + c] = 0
+    token = _token_of_face(g, pc)
+    if token is not None and n > 0:
+        # A face lying face up: one token to a clearing, face up or down (13.2.2.II), and
+        # no more than its owner has off the map besides those lying face down.
+        family = [token, *(piece_index(g, x) for x in g.token_faces(token))]
+        NP = g.consts["NP"]
+        others = sum(g.state[g.S["BOARD"] + c * NP + x] for x in family if x != pc)
+        if others + n > 1:
+            raise _bad(f"clearing {clearing} holds a {g.names['pieces'][token]} already, "
+                       "face up or down (one to a clearing)")
+        if n - count(g, clearing, piece) > _face_left(g, pc):
+            raise _bad(f"{n} {piece} in {clearing}: its owner has no more off the map")
     _set_count(g, g.S["BOARD"] + c * g.consts["NP"] + pc, piece, n, str(clearing))
+
+
+def _token_of_face(g: Game, pc: int) -> int | None:
+    """The token laid face down that piece pc is a face of, or None."""
+    off = g._core_module.tables.table_layout.offsets.get("PIECE_FACE_DOWN")
+    if off is None:
+        return None
+    fd = _tab(g, "PIECE_FACE_DOWN", pc)
+    return fd if fd >= 0 else None
+
+
+def _face_left(g: Game, f: int) -> int:
+    """What the owner of face f has of it off the map and not lying face down."""
+    seat = seat_of(g, piece_owner(g, g.names["pieces"][f]))
+    C = g.consts["C"]
+    return g.state[g.S["SUPPLY"] + f] - sum(
+        g.state[g.S["HFACE"] + seat * C + x] == f + 1 for x in range(C))
 
 
 def faces_down(g: Game, seat: int) -> dict[str, str]:
@@ -185,8 +214,7 @@ def lay_face_down(g: Game, clearing: str | int, face: str) -> None:
     if any(g.state[g.S["BOARD"] + c * NP + x]
            for x in [fd, *(piece_index(g, n) for n in g.token_faces(fd))]):
         raise _bad(f"clearing {clearing} holds a {token} already (one to a clearing)")
-    left = g.state[g.S["SUPPLY"] + f] - sum(
-        g.state[g.S["HFACE"] + seat * C + x] == f + 1 for x in range(C))
+    left = _face_left(g, f)
     if left <= 0:
         raise _bad(f"no {face} left off the map to lay face down")
     _set_count(g, g.S["BOARD"] + c * NP + fd, token, 1, str(clearing))
@@ -256,6 +284,12 @@ def set_supply(g: Game, piece: str, n: int) -> None:
     if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= off_map:
         raise _bad(f"{piece} in supply: {n!r} is not between 0 and {off_map}, the pieces "
                    "off the map")
+    pc = piece_index(g, piece)
+    if _token_of_face(g, pc) is not None:
+        down = g.state[g.S["SUPPLY"] + pc] - _face_left(g, pc)
+        if n < down:
+            raise _bad(f"{piece} in supply: {n} is fewer than the {down} lying face down "
+                       "(a face's supply counts those too)")
     for x in pcs:  # (a two-faced building's other face with it: one physical piece)
         off = g.state[g.S["SUPPLY"] + x] + g.state[g.S["OUT"] + x]
         g.state[g.S["SUPPLY"] + x] = n

@@ -357,6 +357,35 @@ def _check_pieces(g, v, ptr):
                            pos.count(g, c, piece), n)]
 
 
+# ---- faces laid face down
+
+def _read_faces_down(r: Reader, v, ptr):
+    """clearing -> the face a token there hides (models.Piece.faces): its owner seated."""
+    out: dict[str, str] = {}
+    for c, face in r.obj(v, ptr, "an object of clearing -> face").items():
+        cp = pointer(ptr, c)
+        r.clearing(c, cp)
+        name = r.piece(face, cp)
+        if not any(name in r.g.token_faces(i) for i in range(len(r.g.names["pieces"]))):
+            raise Invalid(cp, f"{name!r} is no face of a token laid face down (a piece's "
+                          "'faces')")
+        out[c] = name
+    return out
+
+
+def _put_faces_down(g, v, st, ptr):
+    for c, face in v.items():
+        _guard(pointer(ptr, c), pos.lay_face_down, g, c, face)
+
+
+def _check_faces_down(g, v, ptr):
+    seen = {}
+    for q in range(g.num_players):
+        seen.update(g.faces_down(q))
+    return [f for c, face in v.items()
+            for f in _diff(pointer(ptr, c), f"the face down in {c}", seen.get(c), face)]
+
+
 # ---- forests
 
 def _read_forests(r: Reader, v, ptr):
@@ -1091,6 +1120,13 @@ KEYS: tuple[Key, ...] = (
         "returned to) the supply.",
         expect_doc="Counts of pieces in forests (pieces not named are not checked).",
         schema=_of(_of(_int()))),
+    Key("faces_down", _read_faces_down, put=_put_faces_down, check=_check_faces_down,
+        doc="Tokens laid face down with a face their owner knows (a piece's 'faces', Law "
+        "13.2.2): clearing -> the face, its token taken from the supply and laid there "
+        "face down; one to a clearing.",
+        expect_doc="The faces hidden in clearings: clearing -> face (only the clearings "
+        "named are checked).",
+        schema=_of({"type": "string"})),
     Key("ruins", _read_ruins, put=_put_ruins, check=_check_ruins,
         doc="Ruins: clearing -> 1 (a ruin) or 0 (none). A ruin takes a building slot.",
         expect_doc="Ruins: clearing -> 1 or 0.",

@@ -104,13 +104,22 @@ def _type_name(ann) -> str:
         if typing.get_origin(inner) in (typing.Union, types.UnionType):
             if "HitsOp" in str(inner):
                 return "effect op or part"
-            return "menu action" if "Action" in str(inner) else "one of the union"
+            if "Action" in str(inner):
+                return "menu action"
+            members = [typing.get_args(a)[0] if typing.get_origin(a) is typing.Annotated
+                       else a for a in typing.get_args(inner)]
+            if any(typing.get_origin(a) is typing.Literal for a in members):
+                # A word or an object, told apart by its form (models: a placement's
+                # 'at', a filter's 'adjacent_to'): its members, each named
+                return " or ".join(dict.fromkeys(_type_name(a) for a in members))
+            return "one of the union"
         return _type_name(inner)
     if origin is typing.Literal:
         return " / ".join(str(a) for a in args)
     if origin in (typing.Union, types.UnionType):
         rest = [a for a in args if a is not type(None)]
-        return " or ".join(_type_name(a) for a in rest) + ("?" if len(rest) < len(args) else "")
+        return " or ".join(dict.fromkeys(_type_name(a) for a in rest)) + \
+            ("?" if len(rest) < len(args) else "")
     if origin in (list, tuple):
         return f"list of {_type_name(args[0])}" if args else "list"
     if origin is dict:

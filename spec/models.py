@@ -815,6 +815,18 @@ Law 14.7.4, the Lavish mood's "At the end of your Birdsong").  Evening has no en
 once its last step begins, nothing but end-of-turn effects (Law 1.4.3)."""
 
 
+def _menu_program_only(do: list) -> None:
+    """An effect's or a trigger's program holds no part only a menu's program can: the
+    value 'taken' (its action's uses this turn), a 'remove' of a 'count'."""
+    for x in walk(do):
+        if isinstance(x, TakenValue):
+            raise Err("VALUE-INVALID", ("do",), "'taken' counts the uses of a menu's "
+                      "program this turn: an effect's or a trigger's program has none")
+        if isinstance(x, RemovePart) and x.count != 1:
+            raise Err("VALUE-INVALID", ("do",), "a 'remove' of a 'count' of your pieces is "
+                      "a menu program's (a cost its listing checks)")
+
+
 class Effect(_Ability):
     """A usable effect: at its timing the holder may (or, mandatory, must) carry out its
     program, once per turn (phase timings) or once per battle (battle timings).  Start
@@ -854,6 +866,7 @@ class Effect(_Ability):
 
     @model_validator(mode="after")
     def _when_in_battle(self) -> Effect:
+        _menu_program_only(self.do)
         if self.when is not None and not self.timing.startswith("battle_"):
             raise Err("VALUE-INVALID", ("when",), "'when' is read of the battle clearing: "
                       "only an effect of a battle timing ('battle_before_roll', "
@@ -924,6 +937,7 @@ class Trigger(_Ability):
 
     @model_validator(mode="after")
     def _cost_paid_by_the_holder(self) -> Trigger:
+        _menu_program_only(self.do)
         if self.on == "item_crafted":
             for key, given in (("pieces", self.pieces), ("token", self.token),
                                ("in_battle", self.in_battle)):
@@ -1564,6 +1578,28 @@ class FactionSpec(Strict):
                           f"piece {pid}: a token laid face down lies at most one to a "
                           "clearing ('per_clearing': 1), so a removal knows which face "
                           "went (Law 13.2.2.II)")
+        faces = {x for pid in faced for x in pieces[pid].faces}
+        for pid, pc in pieces.items():
+            hold = [x for x in pc.carries if x in faces or x in faced]
+            if hold:
+                raise Err("VALUE-INVALID", ("pieces", pid, "carries"),
+                          f"piece {pid}: {hold[0]!r} lies face down or is a face of a token "
+                          "that does: it is not carried (its face stays where it lies)")
+        for i, a in enumerate(self.abilities):
+            if not isinstance(a, Trigger) or a.on != "pieces_removed":
+                continue
+            named = [x for x in a.pieces if x in faced]
+            if named:
+                raise Err("VALUE-INVALID", ("abilities", i, "pieces"),
+                          f"ability {a.id}: a trigger names {named[0]!r}, a token laid face "
+                          "down: name the faces it may hide (its removal is its face's)")
+            if any(x in faces for x in a.pieces) and (
+                    a.by != "any" or a.in_battle is not None or a.cost != "none"):
+                raise Err("VALUE-INVALID", ("abilities", i),
+                          f"ability {a.id}: a trigger on a face reacts to every removal of "
+                          "it ('by': 'any', no 'in_battle', no 'cost'): removed face down, "
+                          "whether it reacts would tell the face (Law 13.7, the raid: "
+                          "'Whenever a raid token is removed (face up or down)')")
         if len(faced) > 1:
             raise Err("VALUE-INVALID", ("pieces", faced[1], "faces"),
                       f"a faction has at most one token laid face down with faces its "
@@ -2496,6 +2532,14 @@ class PlacePart(Strict):
     them as evenly as possible, the ones that get one more drawn at random (Law 15.3.4:
     "Place all remaining relics randomly, as evenly as possible, among forests not
     adjacent to clearings with your warriors": the count ``{"supply": "$relics"}``)."""
+
+    @model_validator(mode="after")
+    def _face_down_one(self) -> PlacePart:
+        if self.face_down and (self.count != 1 or self.at != "clearing" or self.evenly or
+                               self.score or not isinstance(self.piece, str)):
+            raise Err("VALUE-INVALID", ("face_down",), "a face is laid face down one at a "
+                      "time, in the chosen clearing ('count' 1, 'at' 'clearing')")
+        return self
 
 
 class SwapPart(Strict):

@@ -2292,6 +2292,12 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                     "target or a battle's opponent; a program's parts are its actor's")
             if isinstance(part, M.ChoosePart) and i > 0:
                 yield from _second_choice_shape(pid, prog, i, part, chose)
+            if isinstance(part, M.ChoosePart) and i == 0 and part.clearing is not None and \
+                    any(isinstance(x, M.ClearingFilter) and x.adjacent_to == "clearing"
+                        for x in M.walk(part.clearing)):
+                yield ("programs", pid, "do", i, "clearing"), (
+                    f"{pid}: 'adjacent_to': 'clearing' reads the chosen clearing, which "
+                    "this first choice is choosing (a filter after it may read it)")
             second = any(isinstance(x, M.ChoosePart) for x in prog.do[1:i])
             second_clearing = any(isinstance(x, M.ChoosePart) and x.clearing is not None
                                   for x in prog.do[1:i])
@@ -2973,19 +2979,49 @@ def _face_use(use: _Use, prog: M.Program, i: tuple, part: Any) -> Iterator[tuple
             out += [v] if isinstance(v, str) else [x for x in (v or []) if isinstance(x, str)]
         return out
 
+    tokens = {k for k, p in f.pieces.items() if p.faces}
     if isinstance(part, M.PlacePart) and isinstance(part.piece, str):
         if part.piece == "piece":
             first = prog.do[0] if isinstance(prog.do[0], M.ChoosePart) else None
             placed = names(first.piece.among) if first and first.piece else []
         else:
             placed = names(part.piece)
-        wrong = [x for x in placed if (x in faces) != part.face_down]
+        wrong = [x for x in placed if (x in faces) != part.face_down or x in tokens]
         if wrong:
             yield use.doc, use.loc, (
                 f"{act}: program {act} places {wrong[0]!r} at {_at(use, ('do', *i))}: "
                 + (f"{wrong[0]!r} is a face of a token laid face down, placed only "
                    "'face_down' (Law 13.2.2)" if wrong[0] in faces else
+                   f"{wrong[0]!r} lies face down: lay one of its faces ('face_down')"
+                   if wrong[0] in tokens else
                    f"'face_down' lays one of a token's 'faces', and {wrong[0]!r} is none"))
+    for key in ("pay", "replace"):
+        if part.op == key:
+            ref = part.piece if key == "pay" else part.with_
+            hit = [x for x in (names(ref) if isinstance(ref, str) else [])
+                   if x in faces or x in tokens]
+            if hit:
+                yield use.doc, use.loc, (
+                    f"{act}: program {act}'s '{key}' at {_at(use, ('do', *i))} names "
+                    f"{hit[0]!r}, a token laid face down or one of its faces: only 'place' "
+                    "('face_down'), 'reveal', 'swap' and removal move those")
+    if isinstance(part, M.MovePart):
+        second = next((x for x in prog.do[1:] if isinstance(x, M.ChoosePart) and
+                       x.piece is not None), None)
+        moved = names(second.piece.among) if second is not None else []
+        if any(x in faces or x in tokens for x in moved):
+            yield use.doc, use.loc, (
+                f"{act}: program {act}'s 'move' at {_at(use, ('do', *i))} moves a token "
+                "laid face down or one of its faces: its face stays where it lies")
+    if isinstance(part, M.SwapPart):
+        listed = set(names(part.pieces))
+        for t in tokens:
+            family = {t, *f.pieces[t].faces}
+            if listed & family and not family <= listed:
+                yield use.doc, use.loc, (
+                    f"{act}: program {act}'s 'swap' at {_at(use, ('do', *i))} names some "
+                    f"of {t!r} and its faces: name them all (one lies in a clearing, face "
+                    "up or down: Law 13.2.2.II)")
     if isinstance(part, M.RevealPart) and part.piece != "piece":
         for x in names(part.piece):
             pc = f.pieces.get(x)

@@ -539,7 +539,7 @@ def _faction(tmp_path, **changes):
         *head, last = path.split("/")
         node = data
         for k in head:
-            node = node[k]
+            node = node[int(k)] if isinstance(node, list) else node[k]
         node[last] = value
     f.write_text(json.dumps(data))
     return d
@@ -569,3 +569,85 @@ def test_a_face_placed_face_up_is_refused(tmp_path):
     rep = validate([d])
     assert any("face_down" in e.message and e.code == "PROGRAM-USE"
                for e in rep.diagnostics), [str(e) for e in rep.diagnostics]
+
+
+def _library(tmp_path, program: str, do: list):
+    import json
+    d = _faction(tmp_path)
+    lib = d / "library.json"
+    data = json.loads(lib.read_text())
+    data["programs"][program]["do"] = do
+    lib.write_text(json.dumps(data))
+    return d
+
+
+FLIP = [{"op": "choose", "clearing": {"has": "$token"}}, {"op": "reveal", "piece": "$token"}]
+TRICK = [{"op": "choose", "clearing": {"has": "$token"}},
+         {"op": "choose", "clearing": {"has": "$token"}}]
+
+
+@pytest.mark.parametrize("program, do, words", [
+    ("plot", [{"op": "choose", "clearing": {"has": "warrior"}},
+              {"op": "place", "piece": "plot"}], "lies face down: lay one of its faces"),
+    ("trick", [*TRICK, {"op": "swap", "pieces": "$token"}], "name them all"),
+    ("flip", [{"op": "choose", "clearing": {"adjacent_to": "clearing"}},
+              {"op": "score", "vp": 1}], "which this first choice is choosing"),
+    ("plot", [{"op": "choose", "piece": {"among": "$faces"}, "clearing": {"has": "warrior"}},
+              {"op": "place", "piece": "piece", "face_down": True, "count": 2}],
+     "one at a time"),
+], ids=["token-placed", "swap-part-of-family", "adjacent-to-itself", "two-face-down"])
+def test_programs_misusing_faces_are_refused_where_written(tmp_path, program, do, words):
+    rep = validate([_library(tmp_path, program, do)])
+    errs = [d for d in rep.diagnostics if d.severity == "error"]
+    assert errs and any(words in e.message for e in errs), [str(e) for e in errs]
+    assert all(e.file for e in errs)
+
+
+@pytest.mark.parametrize("change, words", [
+    ({"abilities/1/in_battle": "attacking"}, "reacts to every removal of it"),
+    ({"abilities/1/pieces": ["plot"]}, "name the faces it may hide"),
+    ({"pieces/schemer/carries": ["plot"]}, "it is not carried"),
+    ({"abilities/1/do": [{"op": "remove", "piece": "warrior", "count": 2}]},
+     "a menu program's"),
+    ({"abilities/1/do": [{"op": "score", "vp": {"taken": "this_turn"}}]},
+     "counts the uses of a menu's program"),
+], ids=["raid-in-battle-only", "trigger-on-token", "carried", "remove-count", "taken"])
+def test_faction_parts_misusing_faces_are_refused_where_written(tmp_path, change, words):
+    rep = validate([_faction(tmp_path, **change)])
+    errs = [d for d in rep.diagnostics if d.severity == "error"]
+    assert errs and any(words in e.message for e in errs), [str(e) for e in errs]
+    assert all(e.file and e.file.endswith("schemers.json") for e in errs)
+
+
+@CORES
+def test_a_swap_after_parts_that_loop_over_clearings_still_swaps_the_two(tmp_path, pure):
+    """The second choice's clearing keeps its own name: parts after it that go over
+    every clearing (a placement at each one of a filter) do not move the swap."""
+    do = [*TRICK, {"op": "place", "piece": "warrior", "require": False,
+                   "at": {"each_clearing": {"adjacent_to": "clearing"}}},
+          {"op": "swap", "pieces": ["$token", "$faces"]}]
+    b = resolve([_library(tmp_path, "trick", do)])
+    if not pure:
+        gbuild.compile_core(b)
+    g, me = _daylight(b, SEATINGS[0], pure, warriors={"1": 1, "5": 2, "12": 1})
+    _play(g, "plot bomb 1")
+    _play(g, "plot raid 5")
+    _play(g, "trick 1")
+    _play(g, "clearing 5")
+    assert pos.faces_down(g, me) == {"1": "raid", "5": "bomb"}
+    _ok(g)
+
+
+def test_positions_keep_one_plot_to_a_clearing(bundle):
+    g, me = _daylight(bundle, SEATINGS[0], True)
+    pos.lay_face_down(g, "5", "bomb")
+    with pytest.raises(Exception, match="one to a clearing"):
+        pos.put(g, "5", "snare", 1)
+    with pytest.raises(Exception, match="lay_face_down"):
+        pos.put(g, "9", "plot", 1)
+    pos.lay_face_down(g, "9", "bomb")
+    with pytest.raises(Exception, match="no more off the map"):
+        pos.put(g, "12", "bomb", 1)
+    with pytest.raises(Exception, match="lying face down"):
+        pos.set_supply(g, "bomb", 1)
+    _ok(g)

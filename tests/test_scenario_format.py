@@ -383,6 +383,7 @@ HOMEBREW_ROUND_TRIP = {
     "held": ({"eyrie": {"coffin-makers": {"cat-warrior": 3}}},
              {"eyrie": {"coffin-makers": {"cat-warrior": 2}}}),
     "exhausted": ({"marquise": 2}, {"marquise": 1}),
+    "faces_down": ({"5": "bomb", "9": "raid"}, {"5": "raid"}),
 }
 
 
