@@ -651,3 +651,21 @@ def test_positions_keep_one_plot_to_a_clearing(bundle):
     with pytest.raises(Exception, match="lying face down"):
         pos.set_supply(g, "bomb", 1)
     _ok(g)
+
+
+@pytest.mark.parametrize("at, pointer, words", [
+    ({"each_clearng": {"adjacent_to": "clearing"}}, "/abilities/1/do/0/at/each_clearng",
+     "did you mean 'each_clearing'"),
+    ({"each_clearing": {"adjacent_to": "clearin"}},
+     "/abilities/1/do/0/at/each_clearing/adjacent_to", "did you mean 'clearing'"),
+], ids=["misspelt-key", "misspelt-word"])
+def test_a_placement_where_misspelt_is_told_in_the_authors_words(tmp_path, at, pointer,
+                                                                  words):
+    """A placement's 'at' is a word or an object told apart by its form: an error speaks
+    of the form written alone, with 'did you mean' (no pydantic branch names)."""
+    d = _faction(tmp_path, **{"abilities/1/do/0/at": at})
+    found = [e for e in validate([d]).diagnostics if e.severity == "error"]
+    assert pointer in [e.pointer for e in found if words in e.message], \
+        [str(e) for e in found]
+    assert len(found) <= 2  # (a key missing and one unknown: that form's alone)
+    assert not any("literal[" in e.pointer or "At" in e.pointer for e in found)
