@@ -2976,7 +2976,10 @@ def _face_use(use: _Use, prog: M.Program, i: tuple, part: Any) -> Iterator[tuple
         out: list[str] = []
         for r in refs:
             v = use.params.get(r[1:]) if isinstance(r, str) and r.startswith("$") else r
-            out += [v] if isinstance(v, str) else [x for x in (v or []) if isinstance(x, str)]
+            if isinstance(v, str):
+                out.append(v)
+            elif isinstance(v, (list, tuple)):  # (a parameter left out: PROGRAM-USE's)
+                out += [x for x in v if isinstance(x, str)]
         return out
 
     tokens = {k for k, p in f.pieces.items() if p.faces}
