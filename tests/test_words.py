@@ -113,8 +113,8 @@ CASES = [
          "supply (Law 1.5.1)"),
         ("KEY-UNKNOWN", "/pieces/otter-warrior/cout",
          "'cout' is not a key of a piece (did you mean 'count'?); a piece has: kind, count, "
-         "track, permanent_removal, suit, per_clearing, value, reveals, type, carries, "
-         "other_face")]),
+         "track, permanent_removal, suit, per_clearing, value, reveals, faces, type, "
+         "carries, other_face")]),
     ("missing key", "faction", delete("/pieces/dock/count"), [
         ("KEY-MISSING", "/pieces/dock/count",
          "a piece needs 'count': the whole supply (Law 1.5.1)")]),
@@ -125,7 +125,8 @@ CASES = [
     ("unknown key, nothing close", "faction", setv("/pieces/dock/colour", "red"), [
         ("KEY-UNKNOWN", "/pieces/dock/colour",
          "'colour' is not a key of a piece; a piece has: kind, count, track, "
-         "permanent_removal, suit, per_clearing, value, reveals, type, carries, other_face")]),
+         "permanent_removal, suit, per_clearing, value, reveals, faces, type, carries, "
+         "other_face")]),
     ("unknown key of a count from a box", "insurgent",
      setv("/turn/evening/0/count", {"bx": "captains"}), [
          ("KEY-MISSING", "/turn/evening/0/count/box",
