@@ -1254,7 +1254,7 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             inst.uses.add("hands")
             continue
         if isinstance(part, M.SwapPart):
-            # The chosen clearing's pieces of these kinds and the other's (j, a second
+            # The chosen clearing's pieces of these kinds and the other's (c2, a second
             # choice's), exchanged (Law G.33), hidden faces with them.
             if "c2" not in code.choice_vars:
                 raise ProgramError(f"program {inst.program}: 'swap' exchanges pieces with "
@@ -1269,10 +1269,7 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 raise ProgramError(f"program {inst.program}: 'reveal' of {part.piece!r}, "
                                    "which does not lie face down ('faces' or 'reveals') "
                                    "(PROGRAM-USE)")
-            call = "reveal_face" if r.has_faces(named) else "reveal_piece"
-            if call == "reveal_face":
-                inst.uses.add("faces")
-            d.append(f"        pc = self.{call}(p, c, {named})")
+            d.append(f"        pc = self.{_reveal_call(inst, r, [named])}(p, c, {named})")
             continue
         if isinstance(part, (M.RevealPart, M.MovePart)):
             # The piece a second choice chose (pc), in its forest (fo) or in the chosen
@@ -1285,7 +1282,8 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             if isinstance(part, M.RevealPart):
                 # A token whose face its owner chose shows it (Law 13.2.2); one whose
                 # face nobody knows has it drawn as it turns (15.2.1).
-                d.append(f"        pc = self.{_reveal_call(inst, r)}(p, c, pc)")
+                among = r.pieces(inst.second_among) if inst.second_among else []
+                d.append(f"        pc = self.{_reveal_call(inst, r, among)}(p, c, pc)")
             elif from_forest and part.to == "clearing":
                 d.append("        self.move_from_forest(p, fo, c, pc)")
             elif part.source == "clearing" and part.to == "box":
@@ -1553,11 +1551,10 @@ def _face_down(part: M.PlacePart, r: _Resolver, inst: Instance) -> str:
     return expr
 
 
-def _reveal_call(inst: Instance, r: _Resolver) -> str:
-    """Which reveal a program's second choice's pieces take: 'reveal_face' for tokens
-    laid face down with faces their owner chose, 'reveal_piece' for pieces that turn
-    out to be one drawn at random; never both in one choice."""
-    among = r.pieces(inst.second_among) if inst.second_among else []
+def _reveal_call(inst: Instance, r: _Resolver, among: list[int]) -> str:
+    """Which reveal the pieces a 'reveal' may turn over take (a second choice's, or the
+    one it names): 'reveal_face' for tokens laid face down with faces their owner chose,
+    'reveal_piece' for pieces that turn out to be one drawn at random; never both."""
     faced = [x for x in among if r.has_faces(x)]
     if faced and len(faced) != len(among):
         raise ProgramError(f"program {inst.program}: 'reveal' of tokens whose face their "
