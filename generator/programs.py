@@ -84,6 +84,12 @@ class Instance:
     taken_slot: int = -1        # its counter of uses this turn (S_TAKEN), or -1
     first_among: Any = None     # the pieces its first choice chooses among, or None
     second_among: Any = None    # the pieces its second choice chooses among, or None
+    offer: bool = False         # an offer's (models.Offer): the actor is another seat than
+    #                             its faction's, 'holder' the faction's seat
+    keeps_piece: bool = False   # the piece its first choice chose (named) is read after
+    #                             its second choice (kept at S_PIECE_KEPT while it is
+    #                             asked: public, it was said aloud)
+    open_test: str = ""         # an offer's: whether a window opens for it (public facts)
 
 
 TAKEN_SLOTS: ContextVar[dict | None] = ContextVar("taken_slots", default=None)
@@ -410,6 +416,9 @@ def _condition(cond, code: _Code, c: str = "c") -> str:
             raise ProgramError(f"program {code.r.program}: {cond.at_stage!r} is no stage "
                                "of its cycle")
         return code.hoist(f"(self.s[S_CYCLE + p * NCYC + {k}] == {stages.index(cond.at_stage)})")
+    if isinstance(cond, M.Hides):
+        raise ProgramError(f"program {code.r.program}: 'hides' is a guess answered aloud: "
+                           "only an 'if' of a program asks it (PROGRAM-USE)")
     if isinstance(cond, M.Did):
         # What the program's last 'actions' part did (S_DID: 1 moved, 2 battled), public.
         mask = sum(1 << ("move", "battle").index(x) for x in set(cond.did))
@@ -493,6 +502,8 @@ def _clearing_test(f: M.ClearingFilter, code: _Code, x: str = "c") -> list[str]:
         tests.append(f"{'' if f.taken_as_home else 'not '}self.taken_as_home({x})")
     if f.enemies is not None:
         tests.append(f"{'' if f.enemies else 'not '}self.enemies_in(p, {x})")
+    if f.own_pieces is not None:
+        tests.append(f"self.presence({x}, p) {'>' if f.own_pieces else '=='} 0")
     if f.suit == "clearing" and x != "c":
         tests.append(f"self.t[T_CLEARING_SUIT + {x}] == self.t[T_CLEARING_SUIT + c]")
     elif f.suit is not None and f.suit.startswith("$"):
@@ -640,17 +651,38 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
     fo the forest and pc the piece: 1 when a choice that repeats is to be asked again)."""
     another = choice.clearing is not None and choice.piece is None and \
         choice.forest is None and choice.card is None and choice.stage is None
-    if not another and (choice.piece is None or choice.clearing is not None or
-                        choice.card is not None or choice.stage is not None):
+    card = choice.card is not None and choice.clearing is None and choice.piece is None \
+        and choice.forest is None and choice.stage is None
+    if not another and not card and (choice.piece is None or choice.clearing is not None or
+                                     choice.card is not None or choice.stage is not None):
         raise ProgramError(f"program {inst.program}: a second choice chooses a forest and a "
                            "piece in it, a piece in the chosen clearing, or another "
                            "clearing (PROGRAM-SHAPE)")
     code = _Code(inst, r, hoisting=False)
     among = r.pieces(choice.piece.among) if choice.piece is not None else []
     deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
-    if another:
+    if card:
+        # A card of the actor's hand, matching the chosen clearing where it says so (a
+        # bird too, Law 2.1.1, unless not wild here): 'card <card>' (Law 13.2.4,
+        # a guess at a plot: the matching card shown with it).
+        assert choice.card is not None
+        tests = ["self.find_in(LOC_HAND + p, d) >= 0"]
+        if isinstance(choice.card.matching, M.ClearingFilter):
+            raise ProgramError(f"program {inst.program}: a second choice's card matches "
+                               "the chosen clearing ('matching': 'clearing') (PROGRAM-SHAPE)")
+        if choice.card.matching == "clearing":
+            tests.insert(0, "self.suit_matches(self.t[T_DEF_SUIT + d], c)"
+                         if choice.card.birds_wild else
+                         "self.t[T_DEF_SUIT + d] == self.t[T_CLEARING_SUIT + c]")
+        if choice.card.suit is not None:
+            tests.insert(0, f"self.t[T_DEF_SUIT + d] == {SUITS.index(choice.card.suit)}")
+        loop = ["        for d in range(K):", f"            if {' and '.join(tests)}:"]
+        option, decode = "A_CARD + d", ["        d = a - A_CARD"]
+        head = ["        d: i64", *code.decls, *code.lines]
+        chosen = {"d"}
+    elif another:
         # Another clearing than the chosen one, passing the filter (its 'clearing' is
-        # still c, the first): 'clearing <clearing>' (Law 13.5.4, Trick).
+        # still c, the first): 'clearing <clearing>' (Law 13.5.4: the second plot token).
         assert choice.clearing is not None
         if any(isinstance(x, M.TakenValue) for x in M.walk(choice)):
             raise ProgramError(f"program {inst.program}: 'taken' in a second choice "
@@ -674,6 +706,14 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
             "        self.s[S_FOREST_CHOSEN] = fo"]
         head = ["        fo: i64", "        pc: i64", *code.decls, *code.lines]
         chosen = {"fo", "pc"}
+    elif choice.piece.named:
+        # A piece named, not one on the map (a guess, Law 13.2.4): one of 'among' of
+        # which any is left that is not face up or out of play (its supply, public).
+        loop = ["        for pc in range(NP):",
+                f"            if ({_mask(among)} >> pc) & 1 and self.s[S_SUPPLY + pc] > 0:"]
+        option, decode = "A_PIECE + pc", ["        pc: i64 = a - A_PIECE"]
+        head = ["        pc: i64", *code.decls, *code.lines]
+        chosen = {"pc"}
     else:
         # A piece in the chosen clearing: one of 'among' there, of a type a piece of
         # 'same_type_as' there shows (the types are the content's: known here).
@@ -714,10 +754,14 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
     do = [*deco, f"    def choice_prog_{inst.index}(self, p: i64, c: i64, a: i64) -> i64:",
           f'        """{inst.program}: its parts after its second choice, on option a (1: '
           'the choice is asked again)."""',
-          "        d: i64 = -1", *decode, *after.decls, *after.lines,
+          # (the card the first choice chose, kept while this one was asked)
+          "        d: i64 = -1",
+          # (the piece the first choice named, kept while this one was asked)
+          *(["        pc: i64 = self.s[S_PIECE_KEPT]"] if inst.keeps_piece else []),
+          *decode, *after.decls, *after.lines,
           *_locals(lines), f"        return {int(choice.repeat)}"]
     inst.choice = "\n\n".join("\n".join(x) for x in (gen, has, do))
-    inst.choice_kind = "clearing" if another else \
+    inst.choice_kind = "clearing" if another else "card" if card else \
         "forest" if choice.forest is not None else "piece"
 
 
@@ -977,12 +1021,20 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
                 raise ProgramError(f"program {inst.program}: pay's count is left out")
             if count != "0":
                 costs.append(f"self.reachable_tokens(p, c, {r.piece(part.piece)}) >= {count}")
+    if second is not None and r.chose_piece:
+        # The piece named first, read after the second choice (Law 13.2.4: the guess,
+        # then the card shown with it).
+        inst.keeps_piece = True
     if second is not None:
         choice = body[-1]
         assert isinstance(choice, M.ChoosePart)
-        if r.chose_piece or inst.shape not in ("clearing", "clearing_card"):
+        named_first = r.chose_piece and first is not None and first.piece is not None \
+            and first.piece.named
+        if (r.chose_piece and not (named_first and choice.card is not None)) or \
+                inst.shape not in ("clearing", "clearing_card", "piece_clearing"):
             raise ProgramError(f"program {inst.program}: a second choice follows a first "
-                               "choice of a clearing (and no piece)")
+                               "choice of a clearing (and no piece; a piece named, for a "
+                               "card)")
         _second_choice(inst, choice, post, r)
         if not choice.optional and any(choice is x for x in _before_split(body)):
             # Offered only where the choice has an option (it asks as the action is taken).
@@ -1086,6 +1138,33 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
     g += gen_code.lines + tail
     g.append("        return n")
 
+    if inst.offer:
+        # Whether a window opens for the offer (models.Offer): public facts only, a
+        # clearing passing the first choice's filter (the board), and a hand not empty
+        # when a card is chosen (its size); the options then read the taker's hand.
+        if first is None or first.clearing is None or first.stage is not None or \
+                (first.piece is not None and not first.piece.named):
+            raise ProgramError(f"program {inst.program}: an offer's first choice is a "
+                               "clearing (with a card, or a piece named) (PROGRAM-USE)")
+        pub = _Code(inst, r, hoisting=False)
+        tests = _clearing_test(first.clearing, pub)
+        if pub.lines:
+            raise ProgramError(f"program {inst.program}: an offer's filter reads what a "
+                               "window cannot (PROGRAM-USE)")
+        cards = any(isinstance(x, M.ChoosePart) and x.card is not None for x in prog.do)
+        empty = ["        if self.hand_size(p) == 0:", "            return 0"] \
+            if cards else []
+        inst.open_test = "\n".join([
+            "    @cython.cfunc", "    @cython.exceptval(check=False)",
+            f"    def offer_open_{inst.index}(self, p: i64) -> i64:",
+            f'        """{inst.program}: whether p may take the offer up now, as far as '
+            'public facts tell."""',
+            "        c: i64", *empty,
+            "        for c in range(C):",
+            f"            if {' and '.join(tests) or '1'}:",
+            "                return 1",
+            "        return 0"])
+
     # ---- application: the option chosen, the parts up to a cost paid in cards (which
     # may wait on the actor's choice of cards), the rest once it is paid (then_prog)
     d = [f"    def do_prog_{inst.index}(self, p: i64, m: i64, a: i64) -> i64:",
@@ -1177,6 +1256,10 @@ def _piece_clearing_listing(first: M.ChoosePart | None, r: _Resolver, code: _Cod
     # (faces laid face down: what the actor has left of each, which only it knows)
     left = "self.left_of(p, pc)" if any(r.token_of_face(x) is not None for x in among) \
         else "self.s[S_SUPPLY + pc]"
+    if first.piece.named:
+        # A piece named, a guess (Law 13.2.4): one any of which is not face up or out of
+        # play (the public count), never what the actor has left to lay.
+        left = "self.s[S_SUPPLY + pc]"
     return ["        for pc in range(NP):",
             f"            if not ({_mask(among)} >> pc) & 1 or {left} == 0:",
             "                continue",
@@ -1242,6 +1325,8 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
             if not inst.choice:
                 raise ProgramError(f"program {inst.program}: a second choice is not "
                                    "supported here")
+            if inst.keeps_piece:
+                d.append("        self.s[S_PIECE_KEPT] = pc")
             d.append(f"        self.prog_choice(p, c, {inst.index}, {int(part.optional)})")
             continue
         if isinstance(part, M.TakePart):
@@ -1323,6 +1408,24 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 raise ProgramError(f"program {inst.program}: 'stop' ends the parts after a "
                                    "second choice (PROGRAM-SHAPE)")
             d.append("        return 0")
+            continue
+        if isinstance(part, (M.GivePart, M.ShowPart)) and \
+                (part.card if isinstance(part, M.ShowPart) else part.pick) == "chosen":
+            # The card the first choice chose, shown or given to the holder (an offer's
+            # program: the offerer, Law 13.2.4); only where one was chosen.
+            if "d" not in code.choice_vars and inst.shape not in ("card", "clearing_card"):
+                raise ProgramError(f"program {inst.program}: '{part.op}' of the chosen "
+                                   "card, and no card is chosen (PROGRAM-SHAPE)")
+            if part.to != "holder" or not inst.offer:
+                raise ProgramError(f"program {inst.program}: '{part.op}' of the chosen card "
+                                   "goes to the 'holder' of an offer (PROGRAM-USE)")
+            holder = f"self.seat_of_faction({inst.faction})"
+            if isinstance(part, M.ShowPart):
+                d.append(f"        self.show_card(p, {holder}, d)")
+            else:
+                d.append(f"        self.give_card(self.find_in(LOC_HAND + p, d), {holder}, 1, "
+                         "0)")
+            inst.uses.add("hands")
             continue
         if isinstance(part, (M.GivePart, M.ShowPart)):
             raise ProgramError(f"program {inst.program}: '{part.op}' is an effect program's "
@@ -1458,7 +1561,17 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
         elif isinstance(part, M.IfPart):
             # The parts of the branch the condition picks, read as the 'if' is reached
             # (Law 10.4.1: after the Lost Souls are counted, before they are discarded).
-            cond = _condition(part.if_, code)
+            if isinstance(part.if_, M.Hides):
+                # A guess at the face lying face down in the chosen clearing, answered
+                # aloud (the event 'answered': Law 13.2.4).
+                if part.if_.hides == "piece" and not (inst.keeps_piece or
+                                                      "pc" in code.choice_vars):
+                    raise ProgramError(f"program {inst.program}: 'hides' 'piece' reads the "
+                                       "piece a choice named (PROGRAM-SHAPE)")
+                cond = f"self.guess_face(p, c, {r.piece_expr(part.if_.hides)})"
+                inst.uses.add("faces")
+            else:
+                cond = _condition(part.if_, code)
             then, other = _apply(part.then, r, code, inst), _apply(part.else_, r, code, inst)
             if cond == NEVER:
                 d += other
@@ -1621,6 +1734,13 @@ def _remove(part: M.RemovePart, r: _Resolver, code: _Code, effect: bool = False,
         assert part.piece is not None  # 'piece' or 'pieces' (validated)
         pc = r.piece_expr(part.piece)
         body = [f"self.remove_piece({x}, {pc}, p)"]
+        if part.as_token:
+            # As the token, its face unread: no trigger on the face reacts (13.2.4).
+            if part.count != 1 or effect or not r.has_faces(r.piece(part.piece)):
+                raise ProgramError(f"program {r.program}: 'as_token' removes one token laid "
+                                   "face down ('faces') in a menu's or an offer's program "
+                                   "(PROGRAM-USE)")
+            body = [f"self.unface({x}, {pc})", *body]
         if part.count != 1:
             # Several of one's own, one removal event (Law 13.5.2); as far as there are.
             many = _value(part.count, code)
@@ -1651,7 +1771,7 @@ def _remove(part: M.RemovePart, r: _Resolver, code: _Code, effect: bool = False,
 def compile_use(entry: M.ProgramEntry | M.ProgramStep, prog: M.Program, index: int,
                 limit_slot: int,
                 faction_index: int, bundle, pidx: dict[str, int], pieces: list,
-                pay_slot: int = -1) -> Instance:
+                pay_slot: int = -1, offer: bool = False) -> Instance:
     """The instance of ``prog`` that a menu entry of the bundle's faction ``faction_index``
     runs: the entry's fields of the program's parameters' names bind them.  ``pay_slot``:
     for a program with a 'pay', how many of the faction's instances before it pay."""
@@ -1661,6 +1781,7 @@ def compile_use(entry: M.ProgramEntry | M.ProgramStep, prog: M.Program, index: i
     action = str(entry.action if isinstance(entry, M.ProgramEntry) else entry.op)
     inst = Instance(index, action, faction_index, prog.verb or "", shape_of(prog), limit_slot)
     inst.pay_slot = pay_slot
+    inst.offer = offer
     if prog.once_per_turn == "clearing" and len(bundle.map.clearings) > 62:
         raise ProgramError(f"program {action}: a limit once per clearing on a map of more "
                            "than 62 clearings (one bit of a slot each)")

@@ -132,10 +132,12 @@ def render_core(bundle: Bundle, tables: Tables | None = None, uses: Uses | None 
         # S_HFACE, and the faces' supply as only their owner knows it.
         hidden_faces="PIECE_FACES" in t.table_layout.offsets,
         # A card taken at random from each other player with a piece in a clearing
-        # (models.TakePart 'others_here', Law 13.7: Extortion).
+        # (models.TakePart 'others_here', Law 13.7: a card from each enemy there).
         take_from_hands=any(isinstance(x, M.TakePart) and x.source == "others_here"
                             for x in M.walk((bundle.deck, bundle.factions,
                                              tuple(bundle.programs.values())))),
+        # Offers another player takes up on its own turn (models.Offer, Law 13.2.4).
+        offers=bool(t.offers),
         # Actions counted this turn (models.TakenValue, Law 13.5.2): S_TAKEN.
         taken="TAKEN" in t.state_layout.offsets,
         # Columns whose cards are taken one of several ways ('or', Law 15.5.2).

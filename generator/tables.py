@@ -137,10 +137,12 @@ FRAME_KINDS = ("march", "ambush", "foil", "remove", "trigger_cost", "pay", "plac
 #   revealed    (seat, clearing, the face-down piece, the piece it turned out to be)
 #   moved_to_box (seat, clearing, piece, box: Law 15.5.2, Recover)
 #   swapped     (seat, clearing, the other clearing, the kinds swapped as a bitmask:
-#               Law G.33; 13.5.4, Trick)
+#               Law G.33; 13.5.4: two plot tokens)
+#   answered    (seat that guessed, clearing, the face it named, 1 right or 0 wrong: Law
+#               13.2.4, a guess at a plot; the answer is public, the face stays down)
 EVENTS = ("card", "placed", "removed", "scored", "roll", "hits", "shown", "hook", "trigger",
           "reshuffled", "won", "turn", "moved", "paid", "hit_ignored", "placed_in_forest",
-          "moved_from_forest", "revealed", "moved_to_box", "swapped")
+          "moved_from_forest", "revealed", "moved_to_box", "swapped", "answered")
 EVENT_WIDTH = 5
 # Frames and events added after the base game's core was measured, which only some
 # families use: a core declares their codes only where it emits those families
@@ -151,7 +153,7 @@ LATE_FRAMES = ("choice", "draw_instead")
 UNCOUNTED_FRAMES = ("draw_instead",)  # past the observation's count of frame kinds
 LATE_EVENTS = {"placed_in_forest": ("forests",), "moved_from_forest": ("forests",),
                "revealed": ("forests", "faces"), "moved_to_box": ("choices",),
-               "swapped": ("swap",)}
+               "swapped": ("swap",), "answered": ("faces",)}
 
 
 def late_const(name: str, uses: Uses) -> bool | None:
@@ -442,7 +444,7 @@ PARTIALS = (
     # Tokens laid face down with a face their owner chose (models.Piece.faces, Law
     # 13.2.2): a placement 'face_down', and the reveal of such a token.
     Partial("faces", parts=("face_down",)),
-    # A swap of pieces between two clearings (Law G.33; 13.5.4, Trick).
+    # A swap of pieces between two clearings (Law G.33; 13.5.4: two plot tokens).
     Partial("swap", parts=("swap",)),
     Partial("api", always=True),
     Partial("scenario", always=True),
@@ -572,6 +574,8 @@ def content_uses(bundle: Bundle) -> Uses:
                     menu.extend(entries(s.menu))
                     then_battle = then_battle or any(
                         isinstance(m, M.MarchAction) and m.then_battle for m in s.menu)
+    for f in bundle.factions:  # an offer's program, as a menu entry's (models.Offer)
+        menu.extend(entries([a.use for a in f.abilities if isinstance(a, M.Offer)]))
     abilities = [a for f in bundle.factions for a in f.abilities] + \
         [a for c in bundle.deck.cards for a in c.abilities]
     programs = [a.do for a in abilities if isinstance(a, (M.Effect, M.Trigger))] + \
@@ -647,6 +651,8 @@ def table_kinds(ab, pidx: dict[str, int] | None) -> list[tuple[str, int | None]]
         return [(kind, value) for kind, value in ab.modifiers()]
     if isinstance(ab, M.Trigger) and ab.cost != "none":
         return [("trigger", None), ("trigger_cost", None)]
+    if isinstance(ab, M.Offer):
+        return []  # a program another player runs: its instance, no ability table row
     if not isinstance(ab, M.Rule):
         return [(ab.kind, None)]
     out: list[tuple[str, int | None]] = [("rule_ties", 1)] if ab.rules_ties() else []
@@ -786,6 +792,7 @@ class Tables:
     item_triggers: bool = False  # a trigger reacts to an item crafted (Murine Broker)
     npool: int = 0  # pools of pieces held on cards (models.CardBox)
     loose: bool = False  # removed pieces not yet taken are counted (S_LOOSE)
+    offers: list = field(default_factory=list)  # (program instance, holder faction) each
 
     def put(self, name: str, values: list[int]) -> None:
         # Each table starts on a cache line (8 int64s): a table's size elsewhere does not
@@ -1458,6 +1465,34 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
         if t.programs[-1].gen:
             raise ProgramError(f"choose_role then {s.op!r}: the program chooses "
                                "(PROGRAM-USE)")
+    # Offers (models.Offer): each one's program, compiled for its holder's faction (its
+    # names are the holder's pieces; the actor is the taker), after every other program
+    # so theirs keep their numbers.
+    offer_i: list[int] = []
+    offer_f: list[int] = []
+    for fi, f in enumerate(factions):
+        for ab in f.abilities:
+            if not isinstance(ab, M.Offer):
+                continue
+            prog = library.get(ab.use.action)
+            if prog is None:
+                raise ProgramError(f"offer {ab.id}: no program {ab.use.action!r} "
+                                   "(PROGRAM-REF)")
+            offer_i.append(len(t.programs))
+            offer_f.append(fi)
+            slot = sum(1 for x in t.programs if x.limit_slot >= 0) \
+                if prog.once_per_turn else -1
+            t.programs.append(compile_use(ab.use, prog, len(t.programs), slot, fi, bundle,
+                                          pidx, pieces, offer=True))
+            if not t.programs[-1].gen or t.programs[-1].shape == "none":
+                raise ProgramError(f"offer {ab.id}: its program's first choice is the "
+                                   "taker's action: a clearing, a card or both "
+                                   "(PROGRAM-USE)")
+    t.offers = list(zip(offer_i, offer_f, strict=True))
+    if offer_i:
+        t.put("OFFER_I", offer_i)
+        t.put("OFFER_F", offer_f)
+        consts["NOFFER"] = len(offer_i)
     t.put("COL_PROG", col_prog)
     if CW:
         t.put("COL_WAY_PROG", way_prog)
@@ -1495,7 +1530,11 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
                 assert isinstance(op.count, int), "a number in an effect (EFFECT-ACTIONS)"
                 # (negative: taken while one can be, no 'done': models.Actions.must)
                 a = -op.count if op.must else op.count
-                b, c = emit_menu(op.menu)
+                # A faction's effect whose menu runs programs: compiled for the holder
+                # alone, whose pieces they name (Law 13.6.1: "one action listed
+                # in Daylight"); a card's, for whoever holds it.
+                own = holder is not None and any(library.get(m.action) for m in op.menu)
+                b, c = emit_menu(op.menu, factions.index(holder) if own else -1)
             elif isinstance(op, M.DiscardDownTo):
                 assert op.zone is not None, "an effect's discard_down_to names a zone"
                 a = zones.index(op.zone)
@@ -1765,6 +1804,10 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
         # piece placed in a forest of its actor's choice: only in a bundle with one (the
         # others keep the engine's action space).
         A.add("forest", consts["NFOREST"] * NP)
+    if any(x.choice_kind == "card" for x in t.programs):
+        # A program's second choice of a card of the hand (Law 13.2.4: the card shown
+        # with a guess): only in a bundle with one.
+        A.add("card", K)
     if any(x.choice_kind == "piece" for x in t.programs) or \
             "PIECE_CARRIES" in t.table_layout.offsets:
         # A program's second choice of a piece in the chosen clearing (Law 15.5.2,
@@ -1918,6 +1961,10 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
         # the face each seat's token laid face down hides in each clearing, its face
         # piece + 1 (0: none there): only that seat sees its own (models.Piece.faces)
         S.add("HFACE", P * C)
+    if any(x.keeps_piece for x in t.programs):
+        # the piece a program's first choice named, kept while its second choice is
+        # asked (a guess said aloud, Law 13.2.4: public)
+        S.add("PIECE_KEPT", 1)
     if TAKEN_SLOTS.get():
         # how many times each counted program's action was taken this turn, per
         # (faction, program): models.TakenValue

@@ -192,6 +192,9 @@ def _card_words(g: Game, e: Event, viewer: int | None) -> str:
     if hand <= src < hand + c["P"] and c["LOC_COLUMN"] <= dst < zone:
         return f"{g.factions[src_q]} adds {name} to its " \
                f"{g.names['columns'][g._seats[src_q]][(dst - c['LOC_COLUMN']) % c['L']]} column"
+    if src == dst and hand <= src < hand + c["P"] and e.d >= 0:
+        # (a card shown to one player, and kept: Law 13.2.4's guess)
+        return f"{g.factions[src_q]} shows {name} to the {g.factions[e.d]}"
     if hand <= src < hand + c["P"] and hand <= dst < hand + c["P"]:
         return f"{g.factions[dst_q]} takes {name} from {place_name(g, src)}"
     if hand <= src < hand + c["P"] and dst >= zone:
@@ -266,6 +269,9 @@ def describe(g: Game, e: Event, viewer: int | None = None) -> str:
         kinds = ", ".join(_piece(g, i) for i in range(e.d.bit_length()) if (e.d >> i) & 1)
         return f"{f[e.a]} swaps the {kinds} in clearings {_clearing(g, e.b)} and " \
                f"{_clearing(g, e.c)}"
+    if k == "answered":
+        return f"{f[e.a]} guesses {_piece(g, e.c)} in clearing {_clearing(g, e.b)}: " \
+               f"{'right' if e.d else 'wrong'}"
     if k == "hit_ignored":
         return f"{f[e.a]} ignores the first hit it takes in clearing {_clearing(g, e.b)}"
     if k == "reshuffled":
@@ -330,6 +336,9 @@ def record(g: Game, e: Event) -> dict:
                 "piece": _piece(g, e.c)}
     if k == "hit_ignored":
         return {"event": k, "faction": f[e.a], "clearing": _clearing(g, e.b)}
+    if k == "answered":
+        return {"event": k, "faction": f[e.a], "clearing": _clearing(g, e.b),
+                "guess": _piece(g, e.c), "right": bool(e.d)}
     if k == "swapped":
         return {"event": k, "faction": f[e.a], "clearings": [_clearing(g, e.b),
                                                             _clearing(g, e.c)],
@@ -349,8 +358,10 @@ def redact(g: Game, notation: str, events: list[Event], viewer: int | None) -> s
     hidden |= faces
     if not hidden:
         return notation
-    return " ".join(("a card" if w not in faces else "face-down") if w in hidden else w
-                    for w in notation.split(" "))
+    out = " ".join(("a card" if w not in faces else "face-down") if w in hidden else w
+                   for w in notation.split(" "))
+    # (a second choice of a card, 'card <card>', reads 'a card', not 'card a card')
+    return out[len("card "):] if out.startswith("card a card") else out
 
 
 # What a decision says, in a player's words, by what was asked (Game.decision): 'done'

@@ -152,8 +152,10 @@ def _shows_cards(fa: tuple, fb: tuple) -> bool:
     moved unseen is no reveal: the number of them must agree."""
     def shows(x: tuple | None) -> bool:
         # (a token laid face down turned face up shows the face its owner chose)
+        # (and a guess at such a face answered aloud, Law 13.2.4: right or wrong, it
+        # tells something of the face)
         return x is not None and ((x[0] == "card" and x[1] >= 0) or x[0] == "shown"
-                                  or x[0] == "revealed")
+                                  or x[0] == "revealed" or x[0] == "answered")
     n = max(len(fa), len(fb))
     for i in range(n):
         x = fa[i] if i < len(fa) else None

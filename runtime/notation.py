@@ -74,7 +74,7 @@ class ActionSpace:
             return "recruit"
         if kind == "recruit":
             return f"recruit {n['clearings'][x]}"
-        if kind in ("craft", "spend", "discard", "mobilize", "train"):
+        if kind in ("craft", "spend", "discard", "mobilize", "train", "card"):
             return f"{kind} {n['cards'][x]}"
         if kind in ("spread", "revolt", "organize"):
             return f"{kind} {n['clearings'][x]}"

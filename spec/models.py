@@ -192,6 +192,11 @@ class Card(Strict):
                       "only persistent cards grant abilities (immediate ones: 'on_craft')")
         if self.kind != "immediate" and self.on_craft:
             raise Err("VALUE-INVALID", ("on_craft",), "only immediate cards have 'on_craft'")
+        for k, ab in enumerate(self.abilities):
+            if getattr(ab, "kind", "") == "offer":
+                raise Err("VALUE-INVALID", ("abilities", k, "kind"), "an 'offer' is a "
+                          "faction's, to the other players; a card's abilities are its "
+                          "holder's own")
         if self.kind in ("ambush", "dominance") and self.cost:
             raise Err("VALUE-INVALID", ("cost",),
                       f"{self.kind} cards cannot be crafted (no 'cost')")
@@ -1017,9 +1022,27 @@ def rescue_trigger(token: str, **ids: Any) -> dict:
                     "at": {"each_clearing": {"has": token}}}]}
 
 
+class Offer(_Ability):
+    """What the holder offers every other player: on its own turn, at any of its
+    decisions between actions where its anytime effects are offered (Law 1.4.1; not once
+    its last step has begun, 1.4.3), another player may carry out the program 'use' names,
+    as its actor, any number of times (Law 13.2.4, Exposure: "Any number of times on their
+    turn, an enemy ... may show the Corvids a matching card to guess").  Its first choice
+    is the action; 'holder' in its parts is the offerer, whose pieces its names are.  The
+    offerer is not asked: the choice is the taker's.  Whether a window opens for it reads
+    public facts only (a clearing passing its first choice's filter; a hand not empty,
+    when it chooses a card), so the options may read the taker's hand, which is its own
+    to know."""
+
+    kind: Literal["offer"]
+    use: ProgramEntry
+    """The program, by name ('action'), its other fields binding its parameters, as a
+    menu entry's do (the holder's pieces: 'token': 'plot')."""
+
+
 Ability = Annotated[
     (
-        Rule | Numbers | Battle | ExclusivePlacement | Moving | Effect | Trigger
+        Rule | Numbers | Battle | ExclusivePlacement | Moving | Effect | Trigger | Offer
     ),
     Field(discriminator="kind"),
 ]
@@ -1993,6 +2016,16 @@ class Did(Strict):
     did: list[ActionKind] = Field(min_length=1, max_length=2)
 
 
+class Hides(Strict):
+    """The token lying face down in the chosen clearing hides this face ('piece': the one
+    a choice chose, a guess; Law 13.2.4, Exposure: "guess the type of plot token in that
+    clearing").  Its owner answers, and everyone hears the answer: the 'if' that reads it
+    tells the table (an 'answered' event), which only a program's 'if' may do
+    (PROGRAM-USE elsewhere)."""
+
+    hides: Ref
+
+
 class AtStage(Strict):
     """One of the actor's cycles' markers is on this stage (a cycle is public, Law 1.2):
     Law 10.4.3, 'if the Outcast is Hated, the conspiracy costs one fewer' (a value's
@@ -2136,7 +2169,8 @@ _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "s
                 "supply": "supply-count", "divided": "divided-by", "taken": "taken-count"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
                     "at_stage": "at-stage", "all_of": "all-of", "any_of": "any-of",
-                    "most_cards": "most-cards", "here": "here", "did": "did"}
+                    "most_cards": "most-cards", "here": "here", "did": "did",
+                    "hides": "hides"}
 
 
 # Every value's and condition's branch name is a union tag of a location, too.
@@ -2197,7 +2231,7 @@ Condition = Annotated[
     Annotated[NotCondition, Tag("negation")] | Annotated[AtStage, Tag("at-stage")] |
     Annotated[AllOf, Tag("all-of")] | Annotated[AnyOf, Tag("any-of")] |
     Annotated[MostCards, Tag("most-cards")] | Annotated[Here, Tag("here")] |
-    Annotated[Did, Tag("did")],
+    Annotated[Did, Tag("did")] | Annotated[Hides, Tag("hides")],
     Discriminator(_condition_form),
 ]
 """A test of the game: a comparison of values, no piece of a kind on the map, a cycle's
@@ -2212,7 +2246,7 @@ _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": S
                  "divided-by": DividedValue, "taken-count": TakenValue}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
                      "at-stage": AtStage, "all-of": AllOf, "any-of": AnyOf,
-                     "most-cards": MostCards, "here": Here, "did": Did}
+                     "most-cards": MostCards, "here": Here, "did": Did, "hides": Hides}
 
 
 FILTER_SUIT = r"^(clearing|fox|rabbit|mouse|\$[a-z][a-z0-9_]*)$"
@@ -2283,6 +2317,10 @@ class ClearingFilter(Strict):
     """Holding a piece of another player's (true), or none (false): with the actor's
     warrior ('has'), where the actor may initiate a battle (Law 4.3.1; 10.4.3, Crusade:
     "battle in an Outcast clearing")."""
+    own_pieces: bool | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Holding a piece of the actor's faction (true), or none (false): Law 13.2.4,
+    Exposure, "an enemy with faction pieces in a clearing"; 11.2.6, a service bought per
+    clearing with a trade post and the buyer's pieces."""
     placeable: Ref | list[Ref] | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """Where each of these pieces of the actor's may be placed (Law 2.2.3: an open slot
     for a building; no other player's exclusive placement forbidding it, Law 6.2.2; room
@@ -2342,6 +2380,12 @@ class PieceChoice(Strict):
     """A second choice's: only a piece of a type one of these pieces in the chosen
     clearing shows (Law 15.5.2, Recover: "a relic there of the same type as a waystation
     there"; each piece's 'type')."""
+    named: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
+    """One of these pieces named, not one on the map or in the supply (a guess: Law
+    13.2.4, Exposure, "guess the type of plot token"): an option per piece of which any
+    is left that is not face up or out of play (public counts), with each clearing of
+    the filter in a first choice ('expose bomb 5'), alone in a second ('piece bomb').
+    The condition 'hides' reads it."""
 
 
 class ChoosePart(Strict):
@@ -2358,7 +2402,10 @@ class ChoosePart(Strict):
     <piece>'; Law 15.5.2, Recover: "Take a relic there"), the parts after it acting on
     it.  A second choice of a 'clearing' alone chooses another clearing than the chosen
     one, passing its filter ('clearing <clearing>'; Law 13.5.4, Trick: the second of the
-    two plot tokens swapped), for a 'swap'."""
+    two plot tokens swapped), for a 'swap'; one of a 'card' alone, a card of the actor's
+    hand ('card <card>', matching the chosen clearing with 'matching': 'clearing'; Law
+    13.2.4, Exposure: the card shown with the guess), for the parts after it to show,
+    give or discard ('chosen')."""
     stage: Ref | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """Alone: one of the stages of one of the actor's cycles ('$name' of a cycle
     parameter), one option per stage, in the cycle's order (Law 10.3.3: the outcast
@@ -2645,6 +2692,11 @@ class RemovePart(Strict):
     13.5.2, Plot: "Remove a Corvid warrior, plus another Corvid warrior per plot you
     have placed this turn"), read as the action is offered (only where as many are
     there) and as it is taken."""
+    as_token: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
+    """With 'piece', a token laid face down ('faces'): removed as the token, not as the
+    face it hides, so no trigger on its face reacts (Law 13.2.4, Exposure: "if this
+    removes a Raid token, it does not place warriors").  The token goes back as any
+    removal sends it, scoring for an enemy remover (Law 3.2.1)."""
 
     @model_validator(mode="after")
     def _one(self) -> RemovePart:
@@ -2892,13 +2944,25 @@ class ShowPart(Strict):
     """A player's hand is shown to another (Law 1.2.1 'show'; Codebreakers: the target's
     hand to you; Law 8.2.6: with no matching card, the hand shown to the Alliance): the
     viewer alone sees it, and keeps what it saw in its observation, a snapshot.  An
-    effect program's part."""
+    effect program's part; an offer's program shows the card its first choice chose
+    ('card': 'chosen')."""
 
     op: Literal["show"]
     who: Who = "self"
     """Whose hand is shown."""
     to: Who
     """Who sees it (another player than 'who')."""
+    card: Literal["chosen"] | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Not the hand: the card the program's first choice chose, of the actor's hand,
+    shown to 'to' alone (a menu's or an offer's program; Law 13.2.4, Exposure: "show the
+    Corvids a matching card").  Only the two of them know which it was."""
+
+    @model_validator(mode="after")
+    def _chosen_is_own(self) -> ShowPart:
+        if self.card is not None and self.who != "self":
+            raise Err("VALUE-INVALID", ("card",), "the 'chosen' card is the actor's, from "
+                      "its own hand ('who': 'self')")
+        return self
 
 
 OtherwisePart = Annotated[ScorePart | DrawPart | ShowPart | DiscardAllPart,
@@ -2958,9 +3022,12 @@ class GivePart(Strict):
     """Who receives it (another player than 'who'), or 'discard': the discard pile."""
     into: Ref | None = None
     """A zone of the receiver's (its faction's zone id); the receiver's hand without."""
-    pick: Literal["choice", "random", "actor"] = "choice"
-    """Who picks the card: the giver ('choice'), the dice ('random'), or the one carrying
-    out the program ('actor': only of a face-up place, 'from' the play area)."""
+    pick: Literal["choice", "random", "actor", "chosen"] = "choice"
+    """Who picks the card: the giver ('choice'), the dice ('random'), the one carrying
+    out the program ('actor': only of a face-up place, 'from' the play area), or none:
+    the card the program's first choice chose, from the actor's hand ('chosen': a menu's
+    or an offer's program; Law 13.2.4, Exposure, "the enemy gives that card to the
+    Corvids")."""
     source: Literal["hand", "play_area"] = Field(default="hand", alias="from",
                                                  json_schema_extra=ADDED_TO_LIBRARIES)
     """Where the card leaves from: the giver's hand, or its play area, one of its crafted
@@ -2990,6 +3057,11 @@ class GivePart(Strict):
             raise Err("VALUE-INVALID", ("pick",), "a card of a play area (face up) is "
                       "picked by the actor ('pick': 'actor', 'from': 'play_area'); one of "
                       "a hand by its giver or at random")
+        if self.pick == "chosen" and (self.who != "self" or self.to == "discard" or
+                                      self.matching is not None):
+            raise Err("VALUE-INVALID", ("pick",), "the 'chosen' card is the actor's own, "
+                      "from its hand ('who': 'self'), given to another player (no "
+                      "'matching': the choice said which)")
         if self.source == "play_area" and (self.who == "self" or self.matching is not None):
             raise Err("VALUE-INVALID", ("from",), "a card 'from' the play area is "
                       "another player's ('who'), whatever its suit (no 'matching')")
@@ -3023,16 +3095,28 @@ class IfPart(Strict):
     then: list[AtOncePart] = Field(min_length=1, max_length=20)
     else_: list[AtOncePart] = Field(default=[], alias="else", max_length=20)
 
+    @model_validator(mode="after")
+    def _asks_nothing(self) -> IfPart:
+        for branch, parts in (("then", self.then), ("else", self.else_)):
+            for k, x in enumerate(parts):
+                if isinstance(x, GivePart) and x.pick != "chosen":
+                    raise Err("VALUE-INVALID", (branch, k, "pick"), "an 'if' carries out "
+                              "parts that ask nothing: its 'give' gives the chosen card "
+                              "('pick': 'chosen')")
+        return self
+
 
 AtOncePart = Annotated[ScorePart | DrawPart | DiscardAllPart | PutAllPart |
                        SetStagePart | IfPart | DiscardPart | StopPart | TuckPart |
-                       RemovePart | TakePart,
+                       RemovePart | TakePart | GivePart,
                        Field(discriminator="op")]
 """A part an 'if' may carry out: one that asks nothing and costs nothing.  A 'remove'
 there is no cost: one of the actor's pieces is removed only where there is one, and
 what the removal sets off waits while the program goes on, as anywhere (Law 13.7, the
 bomb: "Whenever a bomb token is flipped, remove all enemy pieces in its clearing, then
-remove the bomb token")."""
+remove the bomb token").  A 'give' there gives the card the first choice chose
+('pick': 'chosen'; Law 13.2.4, a wrong guess: "the enemy gives that card to the
+Corvids")."""
 
 
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |
@@ -3095,7 +3179,7 @@ VERB_SHAPES = {"recruit_all": "none", "mobilize": "card", "train": "card",
 # the first words of their notation (ENGINE_WORDS; 'pay' is a suit's, 'recruit' recruit_all's).
 ENGINE_WORDS = ("done", "clearing", "role", "move", "battle", "craft", "spend", "discard",
                 "add", "remove", "activate", "take", "suit", "fail", "use", "first", "pay",
-                "forest", "piece")
+                "forest", "piece", "card")
 STEP_CHOICE_VERB = "clearing"
 """The verb of a step's program whose first choice is a clearing alone, offered as the
 engine's 'clearing <n>' (the setups' corners, Law 6.3.1, 7.3.1; a new roost, 7.4.3): an

@@ -1925,12 +1925,13 @@ def _values_of(part: Any) -> Iterator[tuple[tuple, Any]]:
 
 
 def _pieces_refs(v: str | list | None, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
-    """A piece or several: a name (a piece or pieces parameter) or a list of pieces."""
+    """A piece or several: a name (a piece or pieces parameter) or a list of pieces, a
+    parameter of several spreading out in it (generator: _Resolver.pieces)."""
     if isinstance(v, str):
         yield at, v, _PIECES
     elif v is not None:
         for j, x in enumerate(v):
-            yield (*at, j), x, _PIECE
+            yield (*at, j), x, _PIECES
 
 
 def _filter_refs(f: M.ClearingFilter | None, at: tuple) -> Iterator[tuple[tuple, str, tuple]]:
@@ -2225,6 +2226,12 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                                 f"{' or '.join(want)}")
 
 
+def _chosen_card_part(part: Any) -> bool:
+    """A 'give' or 'show' of the card the first choice chose (to an offer's holder)."""
+    return (isinstance(part, M.GivePart) and part.pick == "chosen") or \
+        (isinstance(part, M.ShowPart) and part.card == "chosen")
+
+
 @check("PROGRAM-SHAPE", "error", "library",
        "A program the engine cannot offer: its verb is an engine action type whose options "
        "are not what its first choice chooses, an engine word that is no verb ('move', "
@@ -2241,7 +2248,8 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
        "than 'self' (only an effect program has a target or an opponent), a 'give' "
        "or 'show' (a card between two players: an effect program's part), or a piece "
        "drawn at random ('random') placed elsewhere than in each clearing or forest of "
-       "a filter.",
+       "a filter; 'hides' anywhere but as an 'if' of its own, or with no piece 'named' "
+       "before it; a piece 'named' in a forest.",
        example="library.json:4: PROGRAM-SHAPE at /programs/perch/verb: 'mobilize' is "
                "offered one card at a time; perch's first choice chooses a clearing")
 def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
@@ -2276,9 +2284,35 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", *at, "who"), (
                     f"{pid}: '{part.op}' for {part.who!r}: only an effect program has a "
                     "target or a battle's opponent; a program's parts are its actor's")
+        named = any(isinstance(x, M.ChoosePart) and x.piece is not None and x.piece.named
+                    for x in prog.do)
+        card_later = any(isinstance(x, M.ChoosePart) and x.card is not None
+                         for x in prog.do[1:])
+        for at, part in M.flat_parts(prog.do):
+            if isinstance(part, M.IfPart) and isinstance(part.if_, M.Hides) and \
+                    part.if_.hides == "piece" and not named:
+                yield ("programs", pid, "do", *at, "if"), (
+                    f"{pid}: 'hides' 'piece' reads the piece a second choice 'named', and "
+                    "no choice before it names one")
+            if any(isinstance(x, M.Hides) for x in M.walk(part)) and not (
+                    isinstance(part, M.IfPart) and isinstance(part.if_, M.Hides)) and \
+                    not isinstance(part, M.IfPart):
+                yield ("programs", pid, "do", *at), (
+                    f"{pid}: 'hides' is a guess answered aloud: it is an 'if' of its own "
+                    "(not inside a filter, a value or another condition)")
+            if isinstance(part, M.IfPart) and not isinstance(part.if_, M.Hides) and \
+                    any(isinstance(x, M.Hides) for x in M.walk(part.if_)):
+                yield ("programs", pid, "do", *at, "if"), (
+                    f"{pid}: 'hides' is a guess answered aloud: it is an 'if' of its own "
+                    "(not inside 'not', 'all_of' or 'any_of')")
+            if _chosen_card_part(part) and "card" not in chose and not card_later:
+                yield ("programs", pid, "do", *at), (
+                    f"{pid}: '{part.op}' of the chosen card, and no card is chosen")
         for i, part in enumerate(prog.do):
             who = getattr(part, "who", "self")
-            if isinstance(part, (M.GivePart, M.ShowPart)):
+            if _chosen_card_part(part):
+                pass  # the chosen card to an offer's holder (PROGRAM-USE: an offer's)
+            elif isinstance(part, (M.GivePart, M.ShowPart)):
                 yield ("programs", pid, "do", i), (
                     f"{pid}: '{part.op}' is a card between two players, an effect "
                     "program's part (a program's parts are its actor's alone)")
@@ -2606,19 +2640,34 @@ def _second_choice_shape(pid: str, prog: M.Program, i: int, part: M.ChoosePart,
     at: Loc = ("programs", pid, "do", i)
     another = part.clearing is not None and part.piece is None and part.forest is None \
         and part.card is None and part.stage is None
-    if not another and (part.piece is None or part.clearing is not None or
-                        part.card is not None or part.stage is not None):
+    card = part.card is not None and part.clearing is None and part.piece is None and \
+        part.forest is None and part.stage is None
+    first = prog.do[0]
+    named_first = isinstance(first, M.ChoosePart) and first.piece is not None and \
+        first.piece.named
+    if not another and not card and (part.piece is None or part.clearing is not None or
+                                     part.card is not None or part.stage is not None):
         yield at, (f"{pid}: a second choice chooses a 'forest' and a 'piece' in it (Law "
                    "15.5.2: a relic from an adjacent forest), a 'piece' in the chosen "
-                   "clearing (Recover: a relic there), or another 'clearing' (13.5.4, "
-                   "Trick), nothing else")
-    elif chose not in ("clearing", "clearing_card"):
+                   "clearing (Recover: a relic there), another 'clearing' (13.5.4, "
+                   "Trick), or a 'card' of the hand (13.2.4, Exposure), nothing else")
+    elif card and not isinstance(part.card.matching, (str, type(None))):
+        yield (*at, "card", "matching"), (
+            f"{pid}: a second choice's card matches the chosen clearing ('matching': "
+            "'clearing'), not a filter of its own")
+    elif not (chose in ("clearing", "clearing_card") or
+              (card and chose == "piece_clearing" and named_first)):
         yield at, (f"{pid}: a second choice follows a first choice of a clearing (and "
-                   "no piece)")
+                   "no piece; a second choice of a card may follow a piece 'named' too)")
     elif any(isinstance(x, M.ChoosePart) for x in prog.do[1:i]):
         yield at, f"{pid}: one second choice a program, for now"
     elif another and (part.optional or part.repeat):
         yield at, f"{pid}: a second choice of a clearing is asked once, and not declined"
+    elif part.piece is not None and part.piece.named and \
+            (part.forest is not None or part.piece.same_type_as is not None):
+        yield (*at, "piece", "named"), (
+            f"{pid}: a piece 'named' is a guess, not one on the map: no forest, no "
+            "'same_type_as'")
     elif part.forest is not None and part.piece is not None and \
             part.piece.same_type_as is not None:
         yield (*at, "piece", "same_type_as"), (
@@ -2698,7 +2747,8 @@ class _Use:
     def what(self) -> str:
         """What the use is, in the author's words: a step or a menu entry."""
         return "step" if isinstance(self.entry, M.ProgramStep) else \
-            "column" if isinstance(self.entry, M.ColumnWay) else "entry"
+            "column" if isinstance(self.entry, M.ColumnWay) else \
+            "offer" if self.loc[:1] == ("abilities",) and self.loc[-1] == "use" else "entry"
 
     @property
     def column(self) -> str:
@@ -2725,6 +2775,13 @@ def _uses(d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                     yield _Use(doc, (*loc, k), entry, f, entry.action, lib, params)
     yield from _step_uses(fs, programs)
     yield from _column_uses(fs, programs)
+    for f in fs:  # an offer's program (models.Offer), as a menu entry's
+        for k, ab in enumerate(f.abilities):
+            lib = programs.get(ab.use.action) if isinstance(ab, M.Offer) else None
+            if lib is not None:
+                bound = lib.program.bind(M.use_fields(ab.use))
+                params = {name: bound.get(name, _UNBOUND) for name in lib.program.params}
+                yield _Use(f, ("abilities", k, "use"), ab.use, f, ab.use.action, lib, params)
 
 
 def _column_uses(fs: tuple[M.FactionSpec, ...],
@@ -2897,8 +2954,12 @@ def _column_ways(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
        "A menu entry runs a program that cannot run for its faction: the program names a "
        "piece, zone or box (by its id, or through a parameter the entry binds) that the "
        "faction does not have, the entry has no field for one of the program's parameters "
-       "or one of the wrong form, or leaves out a number a part's count needs. Located at "
-       "the entry; the message gives the program's part (its library file and pointer).",
+       "or one of the wrong form, or leaves out a number a part's count needs; a menu "
+       "entry's, step's or column's program shows or gives the chosen card to an offer's "
+       "'holder', which only an offer has; an offer's program does not begin with a "
+       "choice of a clearing (and a card); a 'remove' 'as_token' of a piece with no "
+       "'faces'. Located at the entry; the message gives the program's part (its library "
+       "file and pointer).",
        example="druids.json:40: PROGRAM-USE at /turn/daylight/1/menu/3: organize: program "
                "organize names piece 'warior' at /programs/organize/do/1/piece "
                "(library.json), which druids does not have (did you mean 'warrior'?)")
@@ -3409,6 +3470,30 @@ def _use_shape(use: _Use) -> Iterator[tuple[Any, Loc, str]]:
     """A step's program that chooses and pays a cost (a cost's continuation is a menu
     entry's), or a menu entry's program that is no action (it has no verb)."""
     prog, act = use.lib.program, use.name
+    for at, part in M.flat_parts(prog.do):
+        if _chosen_card_part(part) and use.what != "offer":
+            yield use.doc, use.loc, (
+                f"{act}: program {act}'s '{part.op}' at {_at(use, ('do', *at))} goes to "
+                f"the 'holder' of an offer, and a "
+                f"{'menu entry' if use.what == 'entry' else use.what} has none (only an offer's "
+                "program, run by another player, has)")
+    for at, part in M.flat_parts(prog.do):
+        if isinstance(part, M.RemovePart) and part.as_token and part.piece is not None:
+            v = use.params.get(part.piece[1:]) if part.piece.startswith("$") else part.piece
+            piece = use.faction.pieces.get(v) if isinstance(v, str) else None
+            if piece is not None and not piece.faces:
+                yield use.doc, use.loc, (
+                    f"{act}: program {act}'s 'remove' at {_at(use, ('do', *at))} takes "
+                    f"{v!r} 'as_token', and {v!r} is no token laid face down (it has no "
+                    "'faces')")
+    first = prog.do[0]
+    if use.what == "offer" and not (
+            isinstance(first, M.ChoosePart) and first.clearing is not None and
+            first.stage is None and (first.piece is None or first.piece.named)):
+        yield use.doc, use.loc, (
+            f"{act}: an offer's program begins with the taker's choice of a clearing "
+            f"(with a card, or a piece named) ({_at(use, ('do', 0))}): whether a window "
+            "opens for it reads that clearing's filter")
     if not isinstance(use.entry, M.ColumnWay):
         for at, part in M.flat_parts(prog.do):
             if isinstance(part, M.DiscardPart) and part.card == "resolving":

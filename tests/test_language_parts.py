@@ -495,7 +495,7 @@ def test_a_misspelt_piece_choice_or_pay_is_told_in_the_author_s_words(tmp_path):
     path.write_text(json.dumps(doc, indent=2), encoding="utf-8")
     messages = [d.message for d in validate([path]).diagnostics]
     assert "'amung' is not a key of a choice of a piece (did you mean 'among'?); a choice " \
-        "of a piece has: among, same_type_as" in messages
+        "of a piece has: among, same_type_as, named" in messages
     assert any(m.startswith("'op' must name a program part: ") and m.endswith(
         "not 'pya' (did you mean 'pay'?)") for m in messages), messages
 

@@ -241,7 +241,7 @@ CASES = [
     ("a misspelt ability kind", "deck", setv("/cards/1/abilities/0/kind", "efect"), [
         ("VALUE-INVALID", "/cards/1/abilities/0",
          "'kind' must name an ability: rule, numbers, battle, "
-         "exclusive_placement, moving, effect, trigger, "
+         "exclusive_placement, moving, effect, trigger, offer, "
          "not 'efect' (did you mean 'effect'?)")]),
     ("a misspelt effect op", "deck", setv("/cards/2/on_craft/0/op", "drow"), [
         ("VALUE-INVALID", "/cards/2/on_craft/0",
