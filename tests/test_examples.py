@@ -29,7 +29,8 @@ def bundle_of(pack: Path) -> Bundle:
 
 def test_every_example_pack_has_scenarios():
     assert {p.name for p in PACKS} >= {"hedge-druids", "homebrew-map", "four-actions",
-                                       "mire-toads", "lizard-cult", "keepers-in-iron"}
+                                       "mire-toads", "lizard-cult", "keepers-in-iron",
+                                       "corvid-conspiracy"}
     for pack in PACKS:
         assert any((pack / "scenarios").glob("*.json")), pack.name
 
@@ -48,11 +49,12 @@ def test_example_scenarios_pass_on_both_cores(pack, path, core_kind):
 
 
 @pytest.mark.parametrize("pack, prefix", [("hedge-druids", "D"), ("mire-toads", "T"),
-                                          ("lizard-cult", "10"), ("keepers-in-iron", "15")])
+                                          ("lizard-cult", "10"), ("keepers-in-iron", "15"),
+                                          ("corvid-conspiracy", "13")])
 def test_a_homebrew_faction_s_scenarios_cover_its_rules(pack, prefix):
     """Every numbered rule of the pack README's own section (D: the druids, T: the
-    toads, 10 and 15: the Lizard Cult's and the Keepers' sections of the Law) is cited
-    by a scenario."""
+    toads; 10, 13 and 15: the Lizard Cult's, the Corvids' and the Keepers' sections of
+    the Law) is cited by a scenario."""
     import json
     import re
 

@@ -15,6 +15,7 @@ from rootlaw.spec import resolve
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 PINNED = {
+    "corvid-conspiracy": "8af6555677b714bd",
     "four-actions": "30583ef181b268d4",
     "hedge-druids": "82ce789d63ffc14d",
     "homebrew-map": "077ccbd696e56d76",

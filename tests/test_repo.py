@@ -101,24 +101,25 @@ def test_the_catalogue_counts_the_content_that_uses_each_primitive():
     assert used[M.CraftAction] == ["base/alliance.json"]
     assert set(used[M.ProgramEntry]) >= {"base/alliance.json", "base/marquise.json",
                                          "hedge-druids/druids.json"}
-    # So are steps naming a program (models.ProgramStep): all seven factions draw by one.
+    # So are steps naming a program (models.ProgramStep): all eight factions draw by one.
     assert set(used[M.ProgramStep]) == {"base/alliance.json", "base/eyrie.json",
                                         "base/marquise.json", "hedge-druids/druids.json",
                                         "lizard-cult/cult.json", "mire-toads/toads.json",
-                                        "keepers-in-iron/keepers.json"}
+                                        "keepers-in-iron/keepers.json",
+                                        "corvid-conspiracy/corvids.json"}
     choose = next(m for m in used if m.__name__ == "ChoosePart")
     assert {"standard:mobilize", "standard:train"} <= set(used[choose])
     counts = use_counts(content)
     # One operation at two places is one primitive, counted once with the files of
     # both (Law 4.1: crafting, a step or a menu entry; a program run by its name).
     assert "Menu actions craft" not in counts and "Menu actions program" not in counts
-    assert counts["Steps craft"] == len(set(used[M.Craft]) | set(used[M.CraftAction])) == 7
+    assert counts["Steps craft"] == len(set(used[M.Craft]) | set(used[M.CraftAction])) == 8
     assert len(used[M.ProgramEntry]) >= 3
     assert "Menu actions revolt" not in counts  # a program's name, not a primitive
-    # (the seven factions' steps, and the Exiles deck's Propaganda Bureau, whose
+    # (the eight factions' steps, and the Exiles deck's Propaganda Bureau, whose
     # effect's menu entry runs the deck's program 'propaganda')
     assert "exiles-partisans/deck.json" in used[M.ProgramEntry]
-    assert counts["Steps program"] == 8 and "Steps score_track" not in counts
+    assert counts["Steps program"] == 9 and "Steps score_track" not in counts
     # Counted over the files given: the base pack's map alone uses no menu action.
     assert use_counts(content[:1])["Steps program"] == 0
     assert use_counts(content[:1])["Steps craft"] == 0
