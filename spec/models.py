@@ -1024,15 +1024,15 @@ def rescue_trigger(token: str, **ids: Any) -> dict:
 
 class Offer(_Ability):
     """What the holder offers every other player: on its own turn, at any of its
-    decisions between actions where its anytime effects are offered (Law 1.4.1; not once
-    its last step has begun, 1.4.3), another player may carry out the program 'use' names,
-    as its actor, any number of times (Law 13.2.4, Exposure: "Any number of times on their
-    turn, an enemy ... may show the Corvids a matching card to guess").  Its first choice
-    is the action; 'holder' in its parts is the offerer, whose pieces its names are.  The
-    offerer is not asked: the choice is the taker's.  Whether a window opens for it reads
-    public facts only (a clearing passing its first choice's filter; a hand not empty,
-    when it chooses a card), so the options may read the taker's hand, which is its own
-    to know."""
+    decisions between actions where its anytime effects are offered, and as its Evening
+    starts (Law 1.4.1; not once its last step has begun, 1.4.3), another player may
+    carry out the program 'use' names, as its actor, any number of times (Law 13.2.4,
+    Exposure: "Any number of times on their turn, an enemy ... may show the Corvids a
+    matching card to guess").  Its first choice is the action; 'holder' in its parts is
+    the offerer, whose pieces its names are.  The offerer is not asked: the choice is
+    the taker's.  Whether a window opens for it reads public facts only (a clearing
+    passing its first choice's filter; a hand not empty, when it chooses a card), so
+    the options may read the taker's hand, which is its own to know."""
 
     kind: Literal["offer"]
     use: ProgramEntry

@@ -223,6 +223,29 @@ def test_offered_as_birdsong_ends_whatever_the_hand_holds(bundle, pure):
         assert not (g.to_play == cat and g.decision == "phase_end")
 
 
+@CORES
+@pytest.mark.parametrize("order", [("marquise", "test-schemers"),
+                                   ("test-schemers", "eyrie", "marquise")], ids=["ms", "sem"])
+def test_offered_as_evening_starts_not_once_its_last_step_has_begun(bundle, order, pure):
+    """Law 1.4.3 and 13.2.4: "You cannot use Exposure once you have begun the last step
+    of your turn": as the cats' Evening starts (a window, on public facts) a guess is
+    offered; at the discard, its last step, it is not."""
+    g, cat, me = _table(bundle, order, pure,
+                        hand=("bake-sale", "anvil", "sword", "foxfolk-steel",
+                              "investments", "mouse-in-a-sack"))
+    _play(g, "done")  # Daylight's actions
+    assert g.decision == "phase_end" and _exposes(g) == _in("5")
+    _play(g, "done")
+    assert g.phase == "evening" and g.decision == "phase_start" and g.to_play == cat
+    assert _exposes(g) == _in("5")
+    _play(g, "expose raid 5")
+    _play(g, "card bake-sale")  # wrong: the card is the schemers'
+    assert g.decision == "phase_start" and _exposes(g) == []  # no matching card left
+    _play(g, "done")
+    assert g.decision == "discard_down_to" and g.to_play == cat
+    assert _exposes(g) == [] and len(g.hand(cat)) == 6
+
+
 def test_whether_the_taker_is_asked_reads_no_card(bundle):
     """Twins whose hands differ only in whether a card matches are asked alike (the
     window is the same; only the options the hand allows differ, seen by its owner
