@@ -740,12 +740,20 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
         chosen = {"pc"}
     # the option's line: one level inside the loop's last 'if'
     inner = " " * (len(loop[-1]) - len(loop[-1].lstrip()) + 4)
+    none_left: list[str] = []
+    has_head = head
+    if card:
+        # A card the first choice's listing made sure of (choice_has): in a game it is
+        # in the hand.  A sample dealt anew for another seat (determinize) may have taken
+        # it away; 'done' then passes the parts by rather than leave nothing to choose.
+        head = [*head, "        n0: i64 = n"]
+        none_left = ["        if n == n0:", "            n = self.add(n, A_DONE)"]
     gen = [*deco, f"    def gen_choice_{inst.index}(self, n: i64, p: i64, c: i64) -> i64:",
            f'        """{inst.program}: the options of its second choice in clearing c."""',
-           *head, *loop, f"{inner}n = self.add(n, {option})", "        return n"]
+           *head, *loop, f"{inner}n = self.add(n, {option})", *none_left, "        return n"]
     has = [*deco, f"    def choice_has_{inst.index}(self, p: i64, c: i64) -> i64:",
            f'        """{inst.program}: whether its second choice has an option in clearing '
-           'c."""', *head, *loop, f"{inner}return 1", "        return 0"]
+           'c."""', *has_head, *loop, f"{inner}return 1", "        return 0"]
     after = _Code(inst, r, hoisting=False)
     after.choice_vars, after.choice_pieces = chosen, among
     chose, r.chose_piece = r.chose_piece, True  # 'piece': the one the choice chose
@@ -2137,6 +2145,10 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
     clearing.  ``holder``: the faction whose ability it is (None: a card's, which names
     no piece, zone or box).  ``source``: the card definition whose ability the program is
     (-1: a faction's), which a 'discard' of 'this' card discards."""
+    if any((isinstance(x, M.ShowPart) and x.card == "chosen") or
+           (isinstance(x, M.GivePart) and x.pick == "chosen") for x in M.walk(part)):
+        raise ProgramError(f"{where}: the 'chosen' card is a program's choice's; an effect "
+                           "program chooses none (EFFECT-PART)")
     inst = Instance(k, where, -1, "", "none", -1, tag=f"eff_{k}")
     r = _Resolver(where, {}, holder, pidx)
     r.event_piece = event_piece

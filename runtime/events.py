@@ -287,6 +287,11 @@ def record(g: Game, e: Event) -> dict:
     k = e.kind
     if k == "card":
         seen = [f[q] for q in range(g.num_players) if sees_card(g, e, q)]
+        if e.b == e.c and e.d >= 0:
+            # (a card shown to one player and kept, Law 13.2.4: 'd' is who saw it)
+            return {"event": k, "card": _card(g, e.a), "from": place_name(g, e.b),
+                    "to": place_name(g, e.c), "by": f[owner(g, e.b)], "shown_to": f[e.d],
+                    "seen_by": seen}
         return {"event": k, "card": _card(g, e.a), "from": place_name(g, e.b),
                 "to": place_name(g, e.c), "by": f[e.d] if e.d >= 0 else None,
                 "seen_by": "all" if sees_card(g, e, None) else seen}

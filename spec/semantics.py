@@ -915,7 +915,8 @@ def _part_reads_clearing(part: Any) -> bool:
        "give's 'to' target or opponent, or self in a trigger the other player carries "
        "out), "
        "or, in a card's program, any piece but 'warrior' (the actor's) or any zone (the "
-       "card may be any faction's).",
+       "card may be any faction's); what only a program's choice gives (the 'chosen' card "
+       "shown or given, 'hides', 'remove' 'as_token').",
        example='`{"op": "draw", "into": "supporters"}` in a card\'s effect')
 def _effect_part_names(doc: Any):
     faction = doc if isinstance(doc, M.FactionSpec) else None
@@ -925,8 +926,18 @@ def _effect_part_names(doc: Any):
                                               "removed go into a card's box (its 'box'): "
                                               "a faction's trigger reacts to its own pieces")
     for loc, prog, op in _ops(doc):
+        if isinstance(op, M.IfPart) and any(isinstance(x, M.Hides) for x in M.walk(op.if_)):
+            yield (*loc, "if"), (f"{prog.where}: 'hides' reads a guess a program's choice "
+                                 "named; an effect program names none")
         if not isinstance(op, M.EFFECT_PARTS):
             continue
+        if _chosen_card_part(op):
+            yield loc, (f"{prog.where}: '{op.op}' of the 'chosen' card: a program's first "
+                        "or second choice chooses it; an effect program chooses none")
+        if isinstance(op, M.RemovePart) and op.as_token:
+            yield loc, (f"{prog.where}: 'as_token' removes a face-down token a guess "
+                        "named, in a program's 'if'; an effect program's removal of one "
+                        "is its face's (Law 13.7)")
         if isinstance(op, M.PlacePart) and (
                 isinstance(op.piece, (M.OfSuit, M.RandomPiece)) or
                 isinstance(op.at, (M.AtEach, M.AtEachForest)) or op.score or op.evenly):
@@ -3171,7 +3182,8 @@ def _box_use(use: _Use, prog: M.Program, i: tuple, part: Any) -> Iterator[tuple]
 @check("PROGRAM-REF", "error", USES,
        "A menu entry whose 'action' is neither one of the general Law's actions (battle, "
        "march, craft) nor a program of the bundle's libraries; a step whose 'op' is neither "
-       "one of the engine's steps nor such a program.",
+       "one of the engine's steps nor such a program; an offer whose 'use' names no "
+       "program, or one another offer runs already.",
        example="alliance.json:59: PROGRAM-REF at /turn/daylight/0/menu/1: 'mobilise' is no "
                "action or program (did you mean 'mobilize'?)")
 def _entry_programs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
@@ -3195,6 +3207,24 @@ def _entry_programs(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                         f"{did_you_mean(way.action, [*M.COLUMN_ROUTINES, *programs])} (the "
                         f"Law's: {', '.join(M.COLUMN_ROUTINES)}; programs: "
                         f"{', '.join(sorted(programs)) or 'none'})")
+    offered: dict[str, tuple] = {}  # a program an offer runs: the first offer's place
+    for f in fs:
+        for k, ab in enumerate(f.abilities):
+            if not isinstance(ab, M.Offer):
+                continue
+            if ab.use.action not in programs:
+                yield f, ("abilities", k, "use", "action"), (
+                    f"offer {ab.id}: {ab.use.action!r} is no program"
+                    f"{did_you_mean(ab.use.action, list(programs))} (an offer runs a "
+                    f"program of the bundle's libraries: "
+                    f"{', '.join(sorted(programs)) or 'none'})")
+            elif ab.use.action in offered:
+                yield f, ("abilities", k, "use", "action"), (
+                    f"offer {ab.id}: program {ab.use.action!r} is another offer's already "
+                    f"({offered[ab.use.action][0]}): its actions are its verb's, so one "
+                    "offer a program")
+            else:
+                offered[ab.use.action] = (f"{f.id}'s {ab.id}",)
     steps = [*M.ENGINE_STEP_OPS, *programs]
     for f in fs:
         for loc, program in _programs(f):

@@ -90,9 +90,11 @@ def test_a_whole_turn(bundle, order, pure):
     """One turn, each step in its place (Law 13.4 to 13.6): flips (one VP per face-up
     plot, the new one counted), an enlist with a fox card, three Daylight actions where
     each plot costs one warrior more (13.5.2), then Exert in Evening instead of the draw
-    (13.6.1), whose plot costs one more still; the next turn's first plot costs one."""
+    (13.6.1), whose plot, the turn's third, costs three; the next turn's first plot
+    costs one."""
     g, me = _turn(bundle, order, pure,
-                  pieces={"5": {"corvid": 4}, "9": {"corvid": 4}, "10": {"corvid": 1}},
+                  pieces={"5": {"corvid": 2}, "9": {"corvid": 2}, "10": {"corvid": 1},
+                          "11": {"corvid": 3}},
                   faces={"10": "snare"}, hand=["anvil", "sword"])
     # Birdsong: craft asks nothing here (no card is craftable: one rabbit plot), flips
     while g.decision == "craft":
@@ -111,20 +113,22 @@ def test_a_whole_turn(bundle, order, pure):
     # Daylight: plots at one, two, then three warriors
     assert g.phase == "daylight"
     _play(g, "plot bomb 5")
-    assert pos.count(g, "5", "corvid") == 3
+    assert pos.count(g, "5", "corvid") == 1
     _play(g, "plot raid 9")
-    assert pos.count(g, "9", "corvid") == 2
-    assert not any(a.startswith("plot ") for a in g.legal())  # three: nowhere
+    assert pos.count(g, "9", "corvid") == 0
+    # a third costs three: only 11 has them
+    assert {a.split()[-1] for a in g.legal() if a.startswith("plot ")} == {"11"}
     _play(g, "move 5->1 x1")
     _ok(g)
     if g.decision == "phase_end":  # (a dominance card to take: Daylight's last window)
         _play(g, "done")
-    # Evening: Exert, a fourth plot costing four (none can), so a move; no draw
+    # Evening: Exert, the turn's third plot, costing three (11's); no draw
     assert g.phase == "evening" and g.decision == "draw_instead"
     hand = len(g.hand(me))
     _play(g, "use exert")
-    assert not any(a.startswith("plot ") for a in g.legal())
-    _play(g, "move 1->5 x1")
+    assert {a.split()[-1] for a in g.legal() if a.startswith("plot ")} == {"11"}
+    _play(g, "plot extortion 11")
+    assert pos.count(g, "11", "corvid") == 0 and pos.faces_down(g, me)["11"] == "extortion"
     assert len(g.hand(me)) == hand
     assert g.to_play != me or g.phase != "evening"
     # the Corvids' next turn, begun as a turn begins: the first plot costs one again

@@ -283,6 +283,11 @@ def test_the_shown_card_is_seen_by_the_offerer_alone(bundle, pure):
     # (the knowledge tables: the schemers know where that card is now, the birds not)
     card = next(e.a for e in events if e.kind == "card")
     assert g.knowledge(me)[card] == 0 and g.knowledge(bird)[card] != 0
+    # the JSON log's record: shown by the cats, to the schemers, seen by those two alone
+    from rootlaw.runtime.events import record
+    rec = record(g, next(e for e in events if e.kind == "card"))
+    assert (rec["by"], rec["shown_to"]) == ("marquise", ME)
+    assert sorted(rec["seen_by"]) == sorted(["marquise", ME])
 
 
 def test_an_answer_ends_twins_honestly(bundle):
@@ -395,7 +400,7 @@ MENU = "turn/daylight/0/menu"
     ({}, {f"{EXPOSE}/0": {"op": "choose", "clearing": {"has": "$token"}},
           f"{EXPOSE}/1": {"op": "choose", "forest": {},
                           "piece": {"among": "$faces", "named": True}}},
-     "library.json", "PROGRAM-SHAPE", "a guess"),
+     "library.json", "PROGRAM-SHAPE", "a piece 'named' is a guess"),
 ], ids=["give-chosen-in-a-menu", "offer-first-choice", "as-token-no-faces",
         "hides-nested", "hides-unnamed", "if-give-asks", "named-in-forest"])
 def test_offers_misused_are_refused_where_written(tmp_path, faction, library, file, code,
@@ -407,3 +412,72 @@ def test_offers_misused_are_refused_where_written(tmp_path, faction, library, fi
                         for e in errs), [str(e) for e in errs]
     assert all(e.file for e in errs)
     assert any(e.file.endswith(file) for e in errs if words in e.message)
+
+
+def test_a_sample_dealt_mid_exposure_never_leaves_the_taker_without_a_choice(bundle):
+    """Between the guess and the card, a sample dealt anew for another seat (determinize)
+    may leave the taker no matching card (the others know one was there, the sample does
+    not keep it): 'done' then passes the exposure by, so a game played on in the sample
+    never stalls.  In the game itself the listing made sure of the card."""
+    g, cat, me = _table(bundle, ("marquise", "test-schemers"), True,
+                        hand=("bake-sale", "anvil", "sword", "foxfolk-steel"))
+    _play(g, "expose bomb 5")
+    assert _cards(g) == ["card bake-sale"] and "done" not in g.legal()
+    stalled = 0
+    for seed in range(200):
+        t = g.determinize(me, seed)
+        if t.to_play == cat and t.decision == "choice":
+            legal = t.legal()
+            assert legal, seed
+            stalled += "done" in legal and not _cards(t)
+            rng = random.Random(seed)
+            for _ in range(300):  # played on: always something to choose
+                la = t.legal_actions()
+                assert la or t.is_over, seed
+                if t.is_over:
+                    break
+                t.apply(la[rng.randrange(len(la))])
+    assert stalled > 0  # some samples took the card away, and went on
+
+
+def test_two_offers_of_one_program_are_refused(tmp_path):
+    """An offer's actions are its program's verb: a second offer running it would list
+    each action twice (PROGRAM-REF, located at the second)."""
+    from rootlaw.spec.validate import validate
+    second = {"kind": "offer", "id": "exposure-again", "law": "13.2.4",
+              "use": {"action": "expose", "token": "plot", "faces": ["bomb"]}}
+    rep = validate([_pack(tmp_path, faction={"abilities/3": second})])
+    errs = [d for d in rep.diagnostics if d.severity == "error"]
+    assert [(e.code, e.pointer) for e in errs] == [("PROGRAM-REF", "/abilities/3/use/action")]
+    assert "another offer's already" in errs[0].message
+
+
+@pytest.mark.parametrize("action", ["nonexistent", "march"])
+def test_an_offer_of_no_program_is_told_where_written(tmp_path, capsys, action):
+    """An offer naming no program of the libraries (a typo, or one of the Law's menu
+    actions) is a located PROGRAM-REF, never a traceback, in validate and play alike."""
+    from rootlaw.runtime.cli import main
+    from rootlaw.spec.validate import validate
+    d = _pack(tmp_path, faction={"abilities/2/use/action": action})
+    errs = [e for e in validate([d]).diagnostics if e.severity == "error"]
+    assert [(e.code, e.pointer) for e in errs] == [("PROGRAM-REF", "/abilities/2/use/action")]
+    assert main(["validate", "--strict", str(d)]) != 0
+    assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("op, words", [
+    ({"op": "show", "card": "chosen", "to": "holder"}, "'chosen' card"),
+    ({"op": "give", "pick": "chosen", "to": "holder"}, "'chosen' card"),
+    ({"op": "if", "if": {"hides": "raid"}, "then": [{"op": "score", "vp": 1}]}, "'hides'"),
+    ({"op": "remove", "piece": "plot", "as_token": True}, "'as_token'"),
+], ids=["show-chosen", "give-chosen", "hides", "as-token"])
+def test_an_effect_program_may_not_use_a_choice_it_has_not(tmp_path, op, words):
+    """What only a program's choice gives (the chosen card, a named guess) is refused in
+    an effect's or a trigger's program, where it is written (EFFECT-PART), instead of
+    showing the whole hand or failing as the core is built."""
+    from rootlaw.spec.validate import validate
+    d = _pack(tmp_path, faction={"abilities/1/do": [op]})
+    errs = [e for e in validate([d]).diagnostics if e.severity == "error"]
+    assert any(e.code == "EFFECT-PART" and words in e.message and
+               e.pointer.startswith("/abilities/1/do/0") for e in errs), \
+        [str(e) for e in errs]
