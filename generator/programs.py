@@ -707,10 +707,8 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
         head = ["        fo: i64", "        pc: i64", *code.decls, *code.lines]
         chosen = {"fo", "pc"}
     elif choice.piece.named:
-        # A piece named, not one on the map (a guess, Law 13.2.4): one of 'among' of
-        # which any is left that is not face up or out of play (its supply, public).
-        loop = ["        for pc in range(NP):",
-                f"            if ({_mask(among)} >> pc) & 1 and self.s[S_SUPPLY + pc] > 0:"]
+        # A piece named, not one on the map (a guess, Law 13.2.4): any of 'among'.
+        loop = ["        for pc in range(NP):", f"            if ({_mask(among)} >> pc) & 1:"]
         option, decode = "A_PIECE + pc", ["        pc: i64 = a - A_PIECE"]
         head = ["        pc: i64", *code.decls, *code.lines]
         chosen = {"pc"}
@@ -1265,9 +1263,10 @@ def _piece_clearing_listing(first: M.ChoosePart | None, r: _Resolver, code: _Cod
     left = "self.left_of(p, pc)" if any(r.token_of_face(x) is not None for x in among) \
         else "self.s[S_SUPPLY + pc]"
     if first.piece.named:
-        # A piece named, a guess (Law 13.2.4): one any of which is not face up or out of
-        # play (the public count), never what the actor has left to lay.
-        left = "self.s[S_SUPPLY + pc]"
+        # A piece named, a guess (Law 13.2.4: "guess the type of plot token"): any of
+        # them, even one of which none can lie face down (all face up: a guess that can
+        # only be wrong, yet the Law's to make); never what the actor has left to lay.
+        left = "1"
     return ["        for pc in range(NP):",
             f"            if not ({_mask(among)} >> pc) & 1 or {left} == 0:",
             "                continue",

@@ -2382,10 +2382,10 @@ class PieceChoice(Strict):
     there"; each piece's 'type')."""
     named: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
     """One of these pieces named, not one on the map or in the supply (a guess: Law
-    13.2.4, Exposure, "guess the type of plot token"): an option per piece of which any
-    is left that is not face up or out of play (public counts), with each clearing of
-    the filter in a first choice ('expose bomb 5'), alone in a second ('piece bomb').
-    The condition 'hides' reads it."""
+    13.2.4, Exposure, "guess the type of plot token"): an option per piece, whatever
+    lies face up already (a guess that can only be wrong is still the taker's to make),
+    with each clearing of the filter in a first choice ('expose bomb 5'), alone in a
+    second ('piece bomb').  The condition 'hides' reads it."""
 
 
 class ChoosePart(Strict):

@@ -111,6 +111,20 @@ def test_an_enemy_with_pieces_there_may_expose_with_a_matching_card(bundle, orde
 
 
 @CORES
+def test_any_face_may_be_guessed_even_one_all_face_up(bundle, pure):
+    """"Guess the type of plot token": both extortions face up elsewhere, the plot in 5
+    cannot hide one, yet the guess is the taker's to make (and can only be wrong)."""
+    g, cat, me = _table(bundle, ("marquise", "test-schemers"), pure, face="raid")
+    pos.put(g, "9", "extortion", 1)
+    pos.put(g, "12", "extortion", 1)
+    pos.goto(g, "marquise", "daylight", "actions")
+    assert _exposes(g) == _in("5")
+    _play(g, "expose extortion 5")
+    _play(g, "card bake-sale")
+    assert g.hand(me) == ["bake-sale"] and pos.faces_down(g, me) == {"5": "raid"}
+
+
+@CORES
 @ORDERS
 def test_no_exposure_without_own_pieces_there_or_for_the_offerer(bundle, order, pure):
     """An enemy *with faction pieces in* the clearing: the cats in 9 only may not; the
