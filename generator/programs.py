@@ -671,11 +671,9 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
             raise ProgramError(f"program {inst.program}: a second choice's card matches "
                                "the chosen clearing ('matching': 'clearing') (PROGRAM-SHAPE)")
         if choice.card.matching == "clearing":
-            tests.insert(0, "self.suit_matches(self.t[T_DEF_SUIT + d], c)"
-                         if choice.card.birds_wild else
-                         "self.t[T_DEF_SUIT + d] == self.t[T_CLEARING_SUIT + c]")
+            tests.insert(0, _matches_clearing(choice.card))
         if choice.card.suit is not None:
-            tests.insert(0, f"self.t[T_DEF_SUIT + d] == {SUITS.index(choice.card.suit)}")
+            tests.insert(0, _of_suit(choice.card))
         loop = ["        for d in range(K):", f"            if {' and '.join(tests)}:"]
         option, decode = "A_CARD + d", ["        d = a - A_CARD"]
         head = ["        d: i64", *code.decls, *code.lines]
@@ -760,7 +758,6 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
     do = [*deco, f"    def choice_prog_{inst.index}(self, p: i64, c: i64, a: i64) -> i64:",
           f'        """{inst.program}: its parts after its second choice, on option a (1: '
           'the choice is asked again)."""',
-          # (the card the first choice chose, kept while this one was asked)
           "        d: i64 = -1",
           # (the piece the first choice named, kept while this one was asked)
           *(["        pc: i64 = self.s[S_PIECE_KEPT]"] if inst.keeps_piece else []),
@@ -893,7 +890,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         at_card.append(used.format("self.t[T_DEF_SUIT + d]"))
     if first is not None and first.card is not None and first.card.suit is not None:
         # A card of one printed suit (Law 10.5.4: a bird card, so no bird is wild here).
-        at_card.append(f"self.t[T_DEF_SUIT + d] == {SUITS.index(first.card.suit)}")
+        at_card.append(_of_suit(first.card))
     if inst.limit_slot >= 0 and key and not by_card:
         at_clearing.append(used.format("self.t[T_CLEARING_SUIT + c]" if key == "suit"
                                        else "c"))
@@ -1119,10 +1116,7 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
             tests = [at_clearing[0], *cheap, *at_clearing[1:], *rest, *costs]
         tail += ["        for c in range(C):"]
         assert first is not None
-        # A card matching the clearing: birds too (Law 2.1.1), unless not wild here.
-        match = "self.suit_matches(self.t[T_DEF_SUIT + d], c)"
-        if first.card is not None and not first.card.birds_wild:
-            match = "self.t[T_DEF_SUIT + d] == self.t[T_CLEARING_SUIT + c]"
+        match = _matches_clearing(first.card) if first.card is not None else ""
         if inst.shape == "piece_clearing":  # a clearing, and the piece replaced there
             g.append("        tg: i64")
             tail += [f"            if not ({' and '.join(tests) or '1'}):",
@@ -1240,6 +1234,19 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         t += _locals(_apply(later, r, do_code, inst))
         t.append("        return 0")
         inst.then = "\n".join(deco + t)
+
+
+def _matches_clearing(card: M.CardChoice) -> str:
+    """The test of a card d matching the chosen clearing c: birds too (Law 2.1.1), unless
+    not wild here (Law 10.2.2)."""
+    return "self.suit_matches(self.t[T_DEF_SUIT + d], c)" if card.birds_wild else \
+        "self.t[T_DEF_SUIT + d] == self.t[T_CLEARING_SUIT + c]"
+
+
+def _of_suit(card: M.CardChoice) -> str:
+    """The test of a card d of the choice's one printed suit (Law 10.5.4)."""
+    assert card.suit is not None
+    return f"self.t[T_DEF_SUIT + d] == {SUITS.index(card.suit)}"
 
 
 def _piece_clearing_listing(first: M.ChoosePart | None, r: _Resolver, code: _Code,
@@ -1416,8 +1423,7 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                                    "second choice (PROGRAM-SHAPE)")
             d.append("        return 0")
             continue
-        if isinstance(part, (M.GivePart, M.ShowPart)) and \
-                (part.card if isinstance(part, M.ShowPart) else part.pick) == "chosen":
+        if M.chosen_card_part(part):
             # The card the first choice chose, shown or given to the holder (an offer's
             # program: the offerer, Law 13.2.4); only where one was chosen.
             if "d" not in code.choice_vars and inst.shape not in ("card", "clearing_card"):
@@ -2144,8 +2150,7 @@ def compile_effect_part(part, k: int, at: int, where: str, holder: M.FactionSpec
     clearing.  ``holder``: the faction whose ability it is (None: a card's, which names
     no piece, zone or box).  ``source``: the card definition whose ability the program is
     (-1: a faction's), which a 'discard' of 'this' card discards."""
-    if any((isinstance(x, M.ShowPart) and x.card == "chosen") or
-           (isinstance(x, M.GivePart) and x.pick == "chosen") for x in M.walk(part)):
+    if any(M.chosen_card_part(x) for x in M.walk(part)):
         raise ProgramError(f"{where}: the 'chosen' card is a program's choice's; an effect "
                            "program chooses none (EFFECT-PART)")
     inst = Instance(k, where, -1, "", "none", -1, tag=f"eff_{k}")

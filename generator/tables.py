@@ -1293,6 +1293,11 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
         return prog is not None and ("card" in shape_of(prog) or
                                      any(isinstance(x, M.SpendPart) for x in prog.do))
 
+    def limit_slot(prog: M.Program) -> int:
+        """A program with a limit ('once_per_turn'): its instance's slot in S_LIMITS, the
+        next one; -1 without."""
+        return sum(1 for x in t.programs if x.limit_slot >= 0) if prog.once_per_turn else -1
+
     def pay_slot(prog: M.Program, who: int) -> int:
         """A program with a 'pay': how many of faction who's instances before it pay (the
         FR_PAY frame's field: 0 for a faction's first, as saves from the build routine
@@ -1320,9 +1325,8 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
                 # MENU_C 1: its options depend on the hand (public facts: take_actions).
                 first = len(t.programs)
                 for who in ([fi] if fi >= 0 else range(F)):
-                    slot = sum(1 for x in t.programs if x.limit_slot >= 0) \
-                        if prog.once_per_turn else -1
-                    t.programs.append(compile_use(mn, prog, len(t.programs), slot, who,
+                    t.programs.append(compile_use(mn, prog, len(t.programs),
+                                                  limit_slot(prog), who,
                                                   bundle, pidx, pieces, pay_slot(prog, who)))
                 menu_kind.append(MENU_ACTIONS.index("program"))
                 for col, v in ((menu_a, first), (menu_b, int(fi < 0)),
@@ -1480,14 +1484,9 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
                                    "(PROGRAM-REF)")
             offer_i.append(len(t.programs))
             offer_f.append(fi)
-            slot = sum(1 for x in t.programs if x.limit_slot >= 0) \
-                if prog.once_per_turn else -1
-            t.programs.append(compile_use(ab.use, prog, len(t.programs), slot, fi, bundle,
-                                          pidx, pieces, offer=True))
-            if not t.programs[-1].gen or t.programs[-1].shape == "none":
-                raise ProgramError(f"offer {ab.id}: its program's first choice is the "
-                                   "taker's action: a clearing, a card or both "
-                                   "(PROGRAM-USE)")
+            # (its first choice checked by compile_instance: a clearing, PROGRAM-USE)
+            t.programs.append(compile_use(ab.use, prog, len(t.programs), limit_slot(prog),
+                                          fi, bundle, pidx, pieces, offer=True))
     t.offers = list(zip(offer_i, offer_f, strict=True))
     if offer_i:
         t.put("OFFER_I", offer_i)

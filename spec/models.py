@@ -3070,6 +3070,13 @@ class GivePart(Strict):
     model_config = ConfigDict(**Strict.model_config, populate_by_name=True)
 
 
+def chosen_card_part(part: Any) -> bool:
+    """A 'give' or 'show' of the card a program's choice chose ('pick' or 'card':
+    'chosen'), to an offer's holder (Law 13.2.4): no effect program has one."""
+    return (isinstance(part, GivePart) and part.pick == "chosen") or \
+        (isinstance(part, ShowPart) and part.card == "chosen")
+
+
 class BattlePart(Strict):
     """The actor initiates a battle in the chosen clearing (Law 4.3: it has a warrior
     there, another player a piece), choosing the defender among those players (asked

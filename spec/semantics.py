@@ -931,7 +931,7 @@ def _effect_part_names(doc: Any):
                                  "named; an effect program names none")
         if not isinstance(op, M.EFFECT_PARTS):
             continue
-        if _chosen_card_part(op):
+        if M.chosen_card_part(op):
             yield loc, (f"{prog.where}: '{op.op}' of the 'chosen' card: a program's first "
                         "or second choice chooses it; an effect program chooses none")
         if isinstance(op, M.RemovePart) and op.as_token:
@@ -2237,12 +2237,6 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                                 f"{' or '.join(want)}")
 
 
-def _chosen_card_part(part: Any) -> bool:
-    """A 'give' or 'show' of the card the first choice chose (to an offer's holder)."""
-    return (isinstance(part, M.GivePart) and part.pick == "chosen") or \
-        (isinstance(part, M.ShowPart) and part.card == "chosen")
-
-
 @check("PROGRAM-SHAPE", "error", "library",
        "A program the engine cannot offer: its verb is an engine action type whose options "
        "are not what its first choice chooses, an engine word that is no verb ('move', "
@@ -2305,9 +2299,8 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", *at, "if"), (
                     f"{pid}: 'hides' 'piece' reads the piece a second choice 'named', and "
                     "no choice before it names one")
-            if any(isinstance(x, M.Hides) for x in M.walk(part)) and not (
-                    isinstance(part, M.IfPart) and isinstance(part.if_, M.Hides)) and \
-                    not isinstance(part, M.IfPart):
+            if not isinstance(part, M.IfPart) and \
+                    any(isinstance(x, M.Hides) for x in M.walk(part)):
                 yield ("programs", pid, "do", *at), (
                     f"{pid}: 'hides' is a guess answered aloud: it is an 'if' of its own "
                     "(not inside a filter, a value or another condition)")
@@ -2316,12 +2309,12 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", *at, "if"), (
                     f"{pid}: 'hides' is a guess answered aloud: it is an 'if' of its own "
                     "(not inside 'not', 'all_of' or 'any_of')")
-            if _chosen_card_part(part) and "card" not in chose and not card_later:
+            if M.chosen_card_part(part) and "card" not in chose and not card_later:
                 yield ("programs", pid, "do", *at), (
                     f"{pid}: '{part.op}' of the chosen card, and no card is chosen")
         for i, part in enumerate(prog.do):
             who = getattr(part, "who", "self")
-            if _chosen_card_part(part):
+            if M.chosen_card_part(part):
                 pass  # the chosen card to an offer's holder (PROGRAM-USE: an offer's)
             elif isinstance(part, (M.GivePart, M.ShowPart)):
                 yield ("programs", pid, "do", i), (
@@ -3501,7 +3494,7 @@ def _use_shape(use: _Use) -> Iterator[tuple[Any, Loc, str]]:
     entry's), or a menu entry's program that is no action (it has no verb)."""
     prog, act = use.lib.program, use.name
     for at, part in M.flat_parts(prog.do):
-        if _chosen_card_part(part) and use.what != "offer":
+        if M.chosen_card_part(part) and use.what != "offer":
             yield use.doc, use.loc, (
                 f"{act}: program {act}'s '{part.op}' at {_at(use, ('do', *at))} goes to "
                 f"the 'holder' of an offer, and a "

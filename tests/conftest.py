@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -58,6 +60,28 @@ def past_setup(factions, seed: int = 1, *, bundle: Bundle | None = None, pure: b
         for q in range(g.num_players):
             sc.set_hand(g, q, [])
     return g
+
+
+def play_alike(factions, seed: int, bundle: Bundle, *, cap: int,
+               each: Callable[[Game], None] | None = None) -> tuple[Game, Game]:
+    """The same random game on the pure and the compiled core in lock step (choices drawn
+    from random.Random(seed)), their legal actions compared at every decision, events
+    recorded; ``each`` is called with the pure game after each decision.  Returns the
+    two games (pure, compiled), ended or ``cap`` decisions in."""
+    games = (Game(list(factions), seed, bundle=bundle, pure=True),
+             Game(list(factions), seed, bundle=bundle, pure=False))
+    for g in games:
+        g.record_events()
+    rng = random.Random(seed)
+    while not games[0].is_over and len(games[0].history) < cap:
+        la = games[0].legal_actions()
+        assert games[1].legal_actions() == la
+        a = la[rng.randrange(len(la))]
+        for g in games:
+            g.apply(a)
+        if each is not None:
+            each(games[0])
+    return games
 
 
 def positioned(order, bundle: Bundle, core_kind: str, pieces: dict, faction: str,

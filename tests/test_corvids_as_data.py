@@ -9,11 +9,10 @@ Autumn suits: fox 1 6 8 12, rabbit 3 4 5 10, mouse 2 7 9 11."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import past_setup, play_alike
 
 from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as pos
@@ -186,17 +185,7 @@ def test_random_games_agree_on_both_cores_and_keep_the_invariants(bundle, order)
     the invariants after each; the games end; someone exposes a plot now and then."""
     answered = 0
     for seed in range(2):
-        games = [Game(list(order), seed, bundle=bundle, pure=p) for p in (True, False)]
-        for g in games:
-            g.record_events()
-        rng = random.Random(seed)
-        while not games[0].is_over and len(games[0].history) < 4000:
-            la = games[0].legal_actions()
-            assert games[1].legal_actions() == la
-            a = la[rng.randrange(len(la))]
-            for g in games:
-                g.apply(a)
-            _ok(games[0])
+        games = play_alike(order, seed, bundle, cap=4000, each=_ok)
         assert games[0].is_over and list(games[0].state) == list(games[1].state)
         answered += sum(e.kind == "answered" for e in games[0].take_events())
     assert answered > 0  # (39, 35 and 17 guesses in these seatings' two games)

@@ -24,7 +24,7 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import past_setup, play_alike
 
 from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as pos
@@ -340,20 +340,9 @@ def test_no_leak_in_random_games_with_exposure(bundle, order):
 def test_exposures_happen_in_random_games_and_both_cores_agree(bundle):
     """Random games take the offer up (the listing is live), the pure and the compiled
     core alike, decision by decision."""
-    from rootlaw.runtime.game import Game
     answered = 0
     for seed in range(3):
-        games = [Game(["test-schemers", "marquise", "eyrie"], seed, bundle=bundle, pure=p)
-                 for p in (True, False)]
-        for g in games:
-            g.record_events()
-        rng = random.Random(seed)
-        while not games[0].is_over and len(games[0].history) < 3000:
-            la = games[0].legal_actions()
-            assert games[1].legal_actions() == la
-            a = la[rng.randrange(len(la))]
-            for g in games:
-                g.apply(a)
+        games = play_alike(["test-schemers", "marquise", "eyrie"], seed, bundle, cap=3000)
         assert list(games[0].state) == list(games[1].state)
         kinds = [[e.kind for e in g.take_events()] for g in games]
         assert kinds[0] == kinds[1]
