@@ -1216,7 +1216,10 @@ def compile_instance(inst: Instance, prog: M.Program, r: _Resolver, pieces: list
         raise ProgramError(f"program {inst.program}: a 'spend' after a piece is chosen is "
                            "not supported yet")
     do_code = _Code(inst, r, hoisting=False)
-    d += _locals(_apply(now, r, do_code, inst))
+    # (the action's last part, unless a cost's or a battle's continuation or a column's
+    # next card comes after it)
+    d += _locals(_apply(now, r, do_code, inst,
+                        last_asks=not later and not inst.column))
     d.append("        return short" if inst.column else "        return 0")
     deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
     inst.gen = "\n".join(deco + g)
@@ -1326,10 +1329,13 @@ def _locals(lines: list[str]) -> list[str]:
     return list(dict.fromkeys(decls)) + lines
 
 
-def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
-    """The application lines of parts, in order (c and d: the chosen clearing, card)."""
+def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance,
+           last_asks: bool = False) -> list[str]:
+    """The application lines of parts, in order (c and d: the chosen clearing, card).
+    ``last_asks``: the last of them is the last the action carries out, so a placement
+    in each clearing of a filter may leave a question after it (FR_PLACE, place_owed)."""
     d: list[str] = []
-    for part in parts:
+    for at, part in enumerate(parts):
         if isinstance(part, STEP_PARTS):
             d += _apply_step_part(part, r, code, inst)
             continue
@@ -1520,14 +1526,21 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance) -> list[str]:
                 d.append(f"        {ind}self.place_per_building(p, {r.piece(part.at.each)}, "
                          f"{pc})")
             elif isinstance(part.at, M.AtEachClearing):
-                # One placement per clearing passing the filter, in clearing order (the
-                # filter's tests read 'the clearing' as the chosen one, c), none where
-                # another player's exclusive placement forbids it (Law 6.2.2, the Keep).
+                # One placement per clearing passing the filter (the filter's tests read
+                # 'the clearing' as the chosen one, c), none where another player's
+                # exclusive placement forbids it (Law 6.2.2, the Keep).  As the action's
+                # last part, the player chooses where short pieces go (Law 1.5.4,
+                # place_owed); with parts after it, which would run before the answer,
+                # in clearing order.
                 tests = [*_clearing_test(part.at.each_clearing, code, "j"),
                          "self.may_place(p, j)"]
                 d += [f"        {ind}for j in range(C):",
-                      f"            {ind}if {' and '.join(tests) or '1'}:",
-                      f"                {ind}self.place(p, j, {pc}, {count})"]
+                      f"            {ind}if {' and '.join(tests) or '1'}:"]
+                if last_asks and at == len(parts) - 1:
+                    d += [f"                {ind}self.owe(j, {pc}, {count})",
+                          f"        {ind}self.place_owed(p, {pc})"]
+                else:
+                    d.append(f"                {ind}self.place(p, j, {pc}, {count})")
             elif inst.column and not ind:
                 # Placed as far as the supply allows (Law 1.5.4), yet the card is not
                 # fully taken: a failed card (Law 7.5.2; the FAQ on 7.7).
@@ -2008,7 +2021,7 @@ def compile_step_use(step: M.ProgramStep, prog: M.Program, index: int, faction_i
     d = [f"    def do_prog_{index}(self, p: i64, m: i64, a: i64) -> i64:",
          f'        """{name} (Law {prog.law}) for faction {faction.id}: the step\'s parts in '
          'order."""']
-    lines = _apply(prog.do, r, code, inst)
+    lines = _apply(prog.do, r, code, inst, last_asks=True)
     if any("for d in" in x or x.startswith("        d = ") for x in lines):
         d.append("        d: i64")
     # No clearing is chosen: a filter's 'the clearing' (an adjacency helper's c) is none.
@@ -2375,10 +2388,14 @@ def _effect_place(part: M.PlacePart, r: _Resolver, code: _Code, inst: Instance,
         return lines, can
     if isinstance(part.at, M.AtEachClearing):
         tests = " and ".join(_clearing_test(part.at.each_clearing, code, "j")) or "1"
-        # (Nowhere another player's exclusive placement forbids, Law 6.2.2.)
+        # (Nowhere another player's exclusive placement forbids, Law 6.2.2.)  The player
+        # chooses where short pieces go (Law 1.5.4, place_owed): its question waits above
+        # the program, whose next op runs once it is answered (effect_step).  Pieces just
+        # removed are placed in clearing order (one clearing, Law 6.2.3's).
         lines = ["        for j in range(C):",
-                 f"            if {tests} and self.may_place(p, j):",
-                 f"                {place}(p, j, {pc}, {count})"]
+                 f"            if {tests} and self.may_place(p, j):"]
+        lines += [f"                {place}(p, j, {pc}, {count})"] if takes_removed else \
+            [f"                self.owe(j, {pc}, {count})", f"        self.place_owed(p, {pc})"]
         can = [f"        if not {supply}:", "            return 0",
                "        for j in range(C):", f"            if {tests} and self.may_place(p, j):",
                "                return 1", "        return 0"]

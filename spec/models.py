@@ -2464,8 +2464,13 @@ class AtEach(Strict):
 
 
 class AtEachClearing(Strict):
-    """In each clearing that passes a filter (one placement per clearing, in clearing
-    order)."""
+    """In each clearing that passes a filter (one placement per clearing).  When the
+    supply cannot fill them all, the player whose pieces they are places what there is
+    in clearings of their choice (Law 1.5.4: the most possible, chosen by the player it
+    prompts to place, on another's turn too), asked 'clearing <c>' one piece at a time
+    among those still owed; while it can, in clearing order, asking nothing.  A
+    placement that the action's other parts follow (which would run before the answer)
+    places in clearing order."""
 
     each_clearing: ClearingFilter
 
