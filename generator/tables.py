@@ -308,6 +308,9 @@ OBSERVATION = (
     # piece + 1, 0: none): the observer's block alone, as its hand (Law 13.2.2), in a
     # bundle with such tokens (models.Piece.faces).
     Obs("faces", "state", "HFACE", per_seat=True, visibility="owner", optional=True),
+    # The faces each seat's token laid face down in each clearing is known not to hide
+    # (a bitmask over pieces: wrong guesses, answered aloud, Law 13.2.4), for every seat.
+    Obs("faces_ruled_out", "state", "FACE_NOT", per_seat=True, optional=True),
 )
 
 
@@ -1960,6 +1963,10 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
         # the face each seat's token laid face down hides in each clearing, its face
         # piece + 1 (0: none there): only that seat sees its own (models.Piece.faces)
         S.add("HFACE", P * C)
+        # the faces a wrong guess said aloud a seat's token in a clearing does not hide
+        # (Law 13.2.4: public), a bitmask over pieces, cleared as the token goes or
+        # turns: what a sample dealt for another seat keeps to (deal_faces)
+        S.add("FACE_NOT", P * C)
     if any(x.keeps_piece for x in t.programs):
         # the piece a program's first choice named, kept while its second choice is
         # asked (a guess said aloud, Law 13.2.4: public)

@@ -58,6 +58,11 @@ def _face_violations(g, st, S, tab, off, C, NP):
                     g._seats[p] != tab[off["PIECE_OWNER"] + fd]:
                 yield (f"clearing {g.names['clearings'][cl]}: seat {p}'s face down "
                        f"{names[f] if 0 <= f < NP else f} lies on no token of its there")
+            elif (st[S["FACE_NOT"] + p * C + cl] >> (
+                    f - tab[off["FACTION_FIRST_PIECE"] + tab[off["PIECE_OWNER"] + f]])) & 1:
+                # A wrong guess (Law 13.2.4) can only rule out a face the token hides not.
+                yield (f"clearing {g.names['clearings'][cl]}: seat {p}'s token hides "
+                       f"{names[f]}, which a guess ruled out")
         for f in range(NP):
             if tab[off["PIECE_FACE_DOWN"] + f] >= 0:
                 down = sum(st[S["HFACE"] + p * C + cl] == f + 1 for cl in range(C))
@@ -74,6 +79,11 @@ def _face_violations(g, st, S, tab, off, C, NP):
                     st[S["HFACE"] + p * C + cl] for p in range(g.consts["P"])):
                 yield (f"clearing {g.names['clearings'][cl]}: a {names[fd]} lies face down "
                        "with no face recorded")
+    for p in range(g.consts["P"]):
+        for cl in range(C):
+            if st[S["FACE_NOT"] + p * C + cl] and not st[S["HFACE"] + p * C + cl]:
+                yield (f"clearing {g.names['clearings'][cl]}: faces ruled out for seat "
+                       f"{p}'s token, and none of its lies face down there")
 
 
 def invariant_violations(g: Game) -> Iterator[str]:

@@ -159,7 +159,9 @@ def put(g: Game, clearing: str | int, piece: str, n: int) -> None:
             raise _bad(f"a {piece} lies face down with a face its owner chose: lay it with "
                        "lay_face_down (a scenario's 'faces_down')")
         if piece_owner(g, piece) in g.factions:  # its face back unseen
-            g.state[g.S["HFACE"] + seat_of(g, piece_owner(g, piece)) * g.consts["C"] + c] = 0
+            at = seat_of(g, piece_owner(g, piece)) * g.consts["C"] + c
+            g.state[g.S["HFACE"] + at] = 0
+            g.state[g.S["FACE_NOT"] + at] = 0
     token = _token_of_face(g, pc)
     if token is not None and n > 0:
         # A face lying face up: one token to a clearing, face up or down (13.2.2.II), and
@@ -219,6 +221,7 @@ def lay_face_down(g: Game, clearing: str | int, face: str) -> None:
         raise _bad(f"no {face} left off the map to lay face down")
     _set_count(g, g.S["BOARD"] + c * NP + fd, token, 1, str(clearing))
     g.state[g.S["HFACE"] + seat * C + c] = f + 1
+    g.state[g.S["FACE_NOT"] + seat * C + c] = 0  # (no guess at a new token yet)
 
 
 def _set_count(g: Game, at: int, piece: str, n: int, where: str) -> None:

@@ -330,6 +330,106 @@ def test_twins_differing_in_a_face_stay_one_game_until_a_guess(bundle):
         assert end != "leak", detail
 
 
+# ------------------------------------------------------------------ what a guess tells
+
+
+def _dealt_at(g, seat: int, me: int, clearing: str, seeds=range(120)) -> set[str]:
+    """The faces samples for ``seat`` deal the schemers' plot in ``clearing``."""
+    return {g.determinize(seat, s).faces_down(me)[clearing] for s in seeds}
+
+
+@CORES
+@pytest.mark.parametrize("order", [("marquise", "test-schemers"),
+                                   ("eyrie", "test-schemers", "marquise")], ids=["ms", "esm"])
+def test_a_wrong_guess_rules_its_face_out_of_every_sample(bundle, order, pure):
+    """13.2.4: "If incorrect, the Corvids say 'no'" aloud: every seat now knows the plot
+    in 5 is no snare.  A sample dealt for any other seat (the guesser, a third player)
+    never deals a snare there, while the plot in 9, unguessed, may still be one; the
+    plotter's own sample keeps the truth; the others see what was ruled out."""
+    g, cat, me = _table(bundle, order, pure, face="bomb",
+                        hand=("bake-sale", "rabbit-root-tea"))
+    pos.put(g, "9", "schemer", 1)
+    pos.lay_face_down(g, "9", "raid")
+    others = [q for q in range(g.num_players) if q != me]
+    assert all("snare" in _dealt_at(g, q, me, "5") for q in others)
+    _play(g, "expose snare 5")
+    _play(g, "card bake-sale")
+    _ok(g)
+    for q in others:
+        assert _dealt_at(g, q, me, "5") == {"bomb", "extortion", "raid"}
+        assert "snare" in _dealt_at(g, q, me, "9")
+        t = g.determinize(q, 3)
+        _ok(t)
+        assert list(t.observation_vector(q)) == list(g.observation_vector(q))
+    assert _dealt_at(g, me, me, "5", range(5)) == {"bomb"}
+    # a second wrong guess there narrows it again
+    _play(g, "expose extortion 5")
+    _play(g, "card rabbit-root-tea")
+    assert all(_dealt_at(g, q, me, "5") == {"bomb", "raid"} for q in others)
+
+
+RABBIT_CARDS = ("rabbit-ambush", "smugglers-trail", "rabbit-root-tea", "a-visit-to-friends",
+                "bake-sale", "command-warren", "better-burrow-bank", "cobbler",
+                "favor-of-the-rabbits")
+
+
+@CORES
+def test_samples_fit_guesses_that_leave_one_face_each(bundle, pure):
+    """Four plots in the rabbit clearings 3, 4, 5 and 10, and nine wrong guesses that
+    leave one face possible in each of 3, 4 and 5: every sample for the Marquise deals
+    those three faces (a deal at random seldom fits, so the sample searches for one that
+    does), keeps the invariants, and the plot in 10 is still dealt at random."""
+    truth = {"3": "snare", "4": "extortion", "5": "bomb", "10": "raid"}
+    g, cat, me = _table(bundle, ("marquise", "test-schemers"), pure, face="bomb",
+                        hand=RABBIT_CARDS, cats=dict.fromkeys(truth, 1))
+    for c, face in truth.items():
+        if c != "5":
+            pos.put(g, c, "schemer", 1)
+            pos.lay_face_down(g, c, face)
+    cards = iter(RABBIT_CARDS)
+    for c in ("3", "4", "5"):
+        for face in FACES:
+            if face != truth[c]:
+                _play(g, f"expose {face} {c}")
+                _play(g, f"card {next(cards)}")
+    _ok(g)
+    at_10 = set()
+    for seed in range(60):
+        t = g.determinize(cat, seed)
+        _ok(t)
+        down = t.faces_down(me)
+        assert {c: down[c] for c in ("3", "4", "5")} == \
+            {c: truth[c] for c in ("3", "4", "5")}, seed
+        at_10.add(down["10"])
+    assert len(at_10) > 1
+
+
+@CORES
+def test_what_a_guess_ruled_out_goes_with_the_token(bundle, pure):
+    """A face-down Trick (13.5.4) swaps the plots of 5 and 9: the snare ruled out in 5
+    is ruled out in 9 now, where that token lies; a right guess removes the plot, and
+    with it what was ruled out there (the invariants check no mark is left behind)."""
+    g, cat, me = _table(bundle, ("marquise", "test-schemers"), pure, face="bomb",
+                        hand=("bake-sale", "mouse-root-tea"))
+    pos.put(g, "9", "schemer", 2)
+    pos.lay_face_down(g, "9", "raid")
+    _play(g, "expose snare 5")
+    _play(g, "card bake-sale")
+    pos.goto(g, ME, "daylight", "actions")
+    _play(g, "trick 5")
+    _play(g, "clearing 9")
+    _ok(g)
+    assert pos.faces_down(g, me) == {"5": "raid", "9": "bomb"}
+    assert _dealt_at(g, cat, me, "9") == {"bomb", "extortion", "raid"}
+    assert "snare" in _dealt_at(g, cat, me, "5")
+    pos.goto(g, "marquise", "daylight", "actions")
+    pos.put(g, "9", "cat-warrior", 1)
+    _play(g, "expose bomb 9")
+    _play(g, "card mouse-root-tea")
+    _ok(g)
+    assert pos.count(g, "9", "plot") == 0
+
+
 @pytest.mark.parametrize("order", [("marquise", "test-schemers", "eyrie"),
                                    ("test-schemers", "alliance")], ids=["mse", "sa"])
 def test_no_leak_in_random_games_with_exposure(bundle, order):
