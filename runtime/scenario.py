@@ -44,6 +44,7 @@ from rootlaw.spec.words import (
 )
 
 from . import position as pos
+from .core import compiled_available, want_pure
 from .errors import IllegalAction, RootlawError
 from .game import Game
 from .position import (  # noqa: F401 -- the editing functions, for tests and tools
@@ -1553,7 +1554,9 @@ def validate_file(path: Path, packs: list[Path]) -> tuple[str, list[Diagnostic]]
         factions, seed = _read_head(data)
         assert isinstance(data, dict)
         try:
-            g = Game(factions, seed, bundle=bundle)
+            # (validate never compiles: the compiled core where one is built, else pure)
+            g = Game(factions, seed, bundle=bundle,
+                     pure=want_pure() or not compiled_available(bundle))
         except RootlawError as e:
             raise Invalid("/factions", e.message) from None
         sc = read_scenario(data, g)

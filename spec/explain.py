@@ -72,7 +72,7 @@ NOUNS[M.PieceChoice] = "a choice of a piece"  # choose's 'piece' (Law 6.5.4: whi
 UNIONS: list[tuple[Any, str]] = [
     (M.Document, "content file"), (M.Step, "step"), (M.Ability, "ability"),
     (M.MenuAction, "menu entry"),
-    (M.AtOncePart, "part an 'if' carries out (no choice, no cost)"),
+    (M.AtOncePart, "part an 'if' carries out at once"),
     (M.Instruction, "program part"), (M.EffectOp, "effect op or part"),
     (M.Operation, "patch operation"),
 ]

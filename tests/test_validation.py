@@ -1058,6 +1058,27 @@ def test_a_packs_scenario_is_read_on_the_pack_it_lies_in(capsys, tmp_path):
     assert findings(alone, packs=[pack]) == []
 
 
+def test_validating_a_scenario_never_compiles(capsys, tmp_path, monkeypatch):
+    """docs/validation.md: "validate never compiles", scenarios too: a scenario of a pack
+    whose core is not built is read on the pure core, with auto-build on."""
+    from rootlaw.generator import build as gbuild
+
+    pack = tmp_path / "four-actions"
+    shutil.copytree(ROOT / "examples" / "four-actions", pack)
+    patch = pack / "four-actions.json"
+    patch.write_text(patch.read_text(encoding="utf-8").replace(  # (a core not built)
+        '"value": 4}', '"value": 7}'), encoding="utf-8")
+    assert gbuild.compiled_path(resolve([pack])) is None
+    monkeypatch.setenv("ROOTLAW_AUTO_BUILD", "1")
+
+    def refuse(bundle, *a, **k):
+        raise AssertionError("validate compiled a core")
+
+    monkeypatch.setattr(gbuild, "compile_core", refuse)
+    rc, out, err = run(capsys, "validate", pack / "scenarios")
+    assert rc == 0 and out.startswith("ok: ") and "compil" not in err
+
+
 def test_a_folder_of_scenarios_validates_each_file_and_the_repositorys_all_do(capsys):
     files = sorted(SCENARIOS.rglob("*.json"))
     rc, out, _ = run(capsys, "validate", SCENARIOS, *sorted(ROOT.glob("examples/*/scenarios")))
