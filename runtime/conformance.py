@@ -173,6 +173,15 @@ def invariant_violations(g: Game) -> Iterator[str]:
               for d in range(st[S["DEPTH"]])]
     if FR_PLACE not in frames and any(st[S["PLACE_LEFT"] + cl] for cl in range(C)):
         yield "pieces still owed after a placement closed"
+    if FR_PLACE in frames:
+        # One placement asks at a time, on top, and only where its answer matters (Law
+        # 1.5.4): pieces in the supply, fewer than owed, to two clearings or more.
+        owed = [st[S["PLACE_LEFT"] + cl] for cl in range(C)]
+        pc = st[S["FRAMES"] + (st[S["DEPTH"]] - 1) * c["FRAME_FIELDS"] + 2]
+        if frames.count(FR_PLACE) > 1 or frames[-1] != FR_PLACE:
+            yield "a placement asks while another frame is open above it, or twice"
+        elif not 0 < st[S["SUPPLY"] + pc] < sum(owed) or sum(x > 0 for x in owed) < 2:
+            yield "a placement asks where its answer cannot matter"
     if FR_CRAFT_ANY not in frames and st[S["CRAFT_ANY_LEFT"]]:
         yield "'?' icons still owed after a craft closed"
     if FR_ZONE_PAY not in frames and st[S["ZPAY_LEFT"]]:

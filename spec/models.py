@@ -2465,12 +2465,14 @@ class AtEach(Strict):
 
 class AtEachClearing(Strict):
     """In each clearing that passes a filter (one placement per clearing).  When the
-    supply cannot fill them all, the player whose pieces they are places what there is
-    in clearings of their choice (Law 1.5.4: the most possible, chosen by the player it
-    prompts to place, on another's turn too), asked 'clearing <c>' one piece at a time
-    among those still owed; while it can, in clearing order, asking nothing.  A
-    placement that the action's other parts follow (which would run before the answer)
-    places in clearing order."""
+    supply cannot fill them all, the player it prompts to place (the program's actor,
+    on another's turn too) places what there is in clearings of their choice (Law 1.5.4:
+    the most possible), asked 'clearing <c>' one piece at a time among those still owed;
+    while the supply covers them, or one clearing is owed, in clearing order, asking
+    nothing.  Where the answer would come after parts that follow it, the placement is
+    in clearing order: a placement that other parts of the action follow, one after a
+    cost, a battle or a second choice, one in a Decree column's program, and one of
+    pieces just removed or drawn at random."""
 
     each_clearing: ClearingFilter
 

@@ -202,3 +202,41 @@ def test_a_raid_short_of_warriors_asks_its_holder_on_another_s_turn(plots, order
     assert {c: pos.count(g, c, "schemer") for c in around} == \
         {c: n + (c == around[-1]) for c, n in before.items()}
     assert g.to_play == cat and g.phase == "daylight"
+
+
+# ------------------------------------------------------------ at the edges (Law 1.5.4)
+
+
+@pytest.fixture(scope="module")
+def owed_places():
+    b = resolve([HERE / "data" / "packs" / "owed-places"])
+    gbuild.compile_core(b)
+    return b
+
+
+@pytest.mark.parametrize("order", [("marquise", "alliance"), ("alliance", "marquise"),
+                                   ("eyrie", "alliance", "marquise")],
+                         ids=["ma", "am", "eam"])
+@CORES
+def test_what_fits_is_owed_and_one_clearing_takes_what_there_is(owed_places, order, pure):
+    """A pack's Alliance setup (tests/data/packs/owed-places): four sympathy in each fox
+    clearing, one to a clearing (Law 8.2.5.I) and none in the keep's (6.2.2): three
+    owed, ten in the supply, so nothing is asked (twelve would be, were the limit not
+    counted); then twelve warriors in each clearing opposite another's home, one
+    clearing, ten in the supply: all ten go there, nothing asked (no choice can
+    matter)."""
+    g = Game(list(order), 3, bundle=owed_places, pure=pure)
+    ally = pos.seat_of(g, "alliance")
+    assert g.compiled is not pure
+    while g.phase == "setup":
+        assert g.to_play != ally, g.decision  # (the Alliance's setup asks nothing)
+        g.apply(g.legal_actions()[0])
+    _ok(g)
+    keep = next(c for c in g.names["clearings"] if pos.count(g, c, "keep"))
+    far = {"1": "3", "2": "4", "3": "1", "4": "2"}[keep]
+    assert {c: pos.count(g, c, "sympathy") for c in g.names["clearings"]} == \
+        {c: int(c in FOX and c != keep) for c in g.names["clearings"]}
+    assert pos.supply(g, "sympathy") == 10 - sum(c != keep for c in FOX)
+    assert {c: pos.count(g, c, "alliance-warrior") for c in g.names["clearings"]} == \
+        {c: 10 * (c == far) for c in g.names["clearings"]}
+    assert pos.supply(g, "alliance-warrior") == 0
