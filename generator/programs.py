@@ -1330,10 +1330,12 @@ def _locals(lines: list[str]) -> list[str]:
 
 
 def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance,
-           last_asks: bool = False) -> list[str]:
+           last_asks: bool = False, nested: bool = False) -> list[str]:
     """The application lines of parts, in order (c and d: the chosen clearing, card).
     ``last_asks``: the last of them is the last the action carries out, so a placement
-    in each clearing of a filter may leave a question after it (FR_PLACE, place_owed)."""
+    in each clearing of a filter may leave a question after it (FR_PLACE, place_owed).
+    ``nested``: an 'if''s parts, which the action's listing did not judge (no
+    requirement of it: a placement there places where it can, or nothing)."""
     d: list[str] = []
     for at, part in enumerate(parts):
         if isinstance(part, STEP_PARTS):
@@ -1462,6 +1464,9 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance,
             d.append(f"        self.zone_gain(p, {r.zone(part.zone)}, "
                      "self.find_in(LOC_HAND + p, d))")
             inst.uses.add("zones")
+        elif isinstance(part, M.PlacePart) and part.face_down and nested:
+            raise ProgramError(f"program {inst.program}: a token laid face down is no part "
+                               "of an 'if' (PROGRAM-SHAPE)")
         elif isinstance(part, M.PlacePart) and part.face_down:
             d.append(f"        self.place_face_down(p, c, {_face_down(part, r, inst)})")
         elif isinstance(part, M.PlacePart):
@@ -1541,6 +1546,14 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance,
                           f"        {ind}self.place_owed(p, {pc})"]
                 else:
                     d.append(f"                {ind}self.place(p, j, {pc}, {count})")
+            elif nested:
+                # In the chosen clearing, where there is one and nothing forbids it (Law
+                # 6.2.2), as far as the supply allows: the listing vouched for none of it.
+                d += [f"        {ind}if c >= 0 and self.may_place(p, c):",
+                      f"            {ind}self.place(p, c, {pc}, {count})"]
+                if part.score:
+                    raise ProgramError(f"program {inst.program}: a placement that scores "
+                                       "is no part of an 'if' (PROGRAM-SHAPE)")
             elif inst.column and not ind:
                 # Placed as far as the supply allows (Law 1.5.4), yet the card is not
                 # fully taken: a failed card (Law 7.5.2; the FAQ on 7.7).
@@ -1598,7 +1611,8 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance,
                 inst.uses.add("faces")
             else:
                 cond = _condition(part.if_, code)
-            then, other = _apply(part.then, r, code, inst), _apply(part.else_, r, code, inst)
+            then, other = _apply(part.then, r, code, inst, nested=True), \
+                _apply(part.else_, r, code, inst, nested=True)
             if cond == NEVER:
                 d += other
             else:

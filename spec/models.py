@@ -3122,7 +3122,7 @@ class IfPart(Strict):
 
 AtOncePart = Annotated[ScorePart | DrawPart | DiscardAllPart | PutAllPart |
                        SetStagePart | IfPart | DiscardPart | StopPart | TuckPart |
-                       RemovePart | TakePart | GivePart,
+                       RemovePart | TakePart | GivePart | PlacePart,
                        Field(discriminator="op")]
 """A part an 'if' may carry out: one that asks nothing and costs nothing.  A 'remove'
 there is no cost: one of the actor's pieces is removed only where there is one, and
@@ -3130,7 +3130,11 @@ what the removal sets off waits while the program goes on, as anywhere (Law 13.7
 bomb: "Whenever a bomb token is flipped, remove all enemy pieces in its clearing, then
 remove the bomb token").  A 'give' there gives the card the first choice chose
 ('pick': 'chosen'; Law 13.2.4, a wrong guess: "the enemy gives that card to the
-Corvids")."""
+Corvids").  A 'place' there places where it can, or nothing: in the chosen clearing
+(where there is one and no exclusive placement forbids it, Law 6.2.2) or in each
+clearing of a filter, as far as the supply allows (Law 1.5.4), never a requirement of
+the action (the Knaves' Revel, Law 18.5.1.4.5: "If acclaim is already in the Acting
+Captain's clearing, place 2 Skunks there instead")."""
 
 
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |

@@ -2254,7 +2254,8 @@ def _program_refs(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
        "or 'show' (a card between two players: an effect program's part), or a piece "
        "drawn at random ('random') placed elsewhere than in each clearing or forest of "
        "a filter; 'hides' anywhere but as an 'if' of its own, or with no piece 'named' "
-       "before it; a piece 'named' in a forest.",
+       "before it; a piece 'named' in a forest; a placement inside an 'if' that scores or "
+       "lays a face face down.",
        example="library.json:4: PROGRAM-SHAPE at /programs/perch/verb: 'mobilize' is "
                "offered one card at a time; perch's first choice chooses a clearing")
 def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
@@ -2289,6 +2290,13 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", *at, "who"), (
                     f"{pid}: '{part.op}' for {part.who!r}: only an effect program has a "
                     "target or a battle's opponent; a program's parts are its actor's")
+            if len(at) > 1 and isinstance(part, M.PlacePart) and (part.score or
+                                                                   part.face_down):
+                key, does = ("score", "scores") if part.score else \
+                    ("face_down", "lays a face face down")
+                yield ("programs", pid, "do", *at, key), (
+                    f"{pid}: a placement that {does} is no part of an 'if' (one in an "
+                    "'if' places where it can, or nothing)")
         named = any(isinstance(x, M.ChoosePart) and x.piece is not None and x.piece.named
                     for x in prog.do)
         card_later = any(isinstance(x, M.ChoosePart) and x.card is not None
