@@ -1527,9 +1527,17 @@ def _apply(parts: list, r: _Resolver, code: _Code, inst: Instance,
                 d += ["        for j in range(C):",
                       f"            if {' and '.join(tests) or '1'}:"]
                 d += _placing(part, r, count, "self.place(p, j, {}, {})", "                ")
-            elif isinstance(part.at, M.AtEach):
+            elif isinstance(part.at, M.AtEach) and last_asks and at == len(parts) - 1:
+                # One per piece of that kind; the player chooses where short pieces go
+                # (Law 1.5.4, place_owed), the action's last part.
                 d.append(f"        {ind}self.place_per_building(p, {r.piece(part.at.each)}, "
                          f"{pc})")
+            elif isinstance(part.at, M.AtEach):
+                # With parts after it (or in an 'if'), which would run before an answer:
+                # in clearing order, as far as the supply allows.
+                d += [f"        {ind}for j in range(C):",
+                      f"            {ind}self.place(p, j, {pc}, "
+                      f"self.s[S_BOARD + j * NP + {r.piece(part.at.each)}])"]
             elif isinstance(part.at, M.AtEachClearing):
                 # One placement per clearing passing the filter (the filter's tests read
                 # 'the clearing' as the chosen one, c), none where another player's

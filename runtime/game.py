@@ -549,6 +549,24 @@ class Game:
         return {self.names["clearings"][c]: self.names["pieces"][self.state[at + c] - 1]
                 for c in range(C) if self.state[at + c]}
 
+    def faces_ruled_out(self, seat: int) -> dict[str, list[str]]:
+        """The faces seat's tokens lying face down are known not to hide (wrong guesses,
+        answered aloud: Law 13.2.4): clearing -> those faces.  Public; empty in a bundle
+        without such tokens."""
+        self._seat(seat)
+        if "FACE_NOT" not in self.S:
+            return {}
+        C, t = self.consts["C"], self._core_module.tables
+        first = t.table[t.table_layout.offsets["FACTION_FIRST_PIECE"] + self._seats[seat]]
+        out = {}
+        for c in range(C):
+            mask = self.state[self.S["FACE_NOT"] + seat * C + c]
+            if mask:
+                out[self.names["clearings"][c]] = [
+                    self.names["pieces"][first + i] for i in range(mask.bit_length())
+                    if (mask >> i) & 1]
+        return out
+
     def piece_counts(self) -> dict[str, dict[str, int]]:
         """Pieces on the map: clearing -> piece -> count."""
         C, NP = self.consts["C"], self.consts["NP"]
@@ -772,6 +790,8 @@ class Game:
                 "cycles": self.cycles(q),
                 # The faces its tokens lying face down hide: its own only (Law 13.2.2).
                 "faces_down": self.faces_down(q) if q == seat else None,
+                # What wrong guesses ruled out of them (Law 13.2.4): everyone heard.
+                "faces_ruled_out": self.faces_ruled_out(q),
             })
         seen = {}
         for q in range(self.num_players):

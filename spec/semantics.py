@@ -2297,6 +2297,25 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", *at, key), (
                     f"{pid}: a placement that {does} is no part of an 'if' (one in an "
                     "'if' places where it can, or nothing)")
+            if len(at) > 1 and isinstance(part, M.PlacePart):
+                # (the checks below of the program's own parts, for an 'if''s)
+                if isinstance(part.at, M.AtForest):
+                    yield ("programs", pid, "do", *at, "at"), (
+                        f"{pid}: a piece placed in a forest of the actor's choice is an "
+                        "effect program's")
+                each = (M.AtEachClearing, M.AtEachForest)
+                if part.evenly and not isinstance(part.at, each):
+                    yield ("programs", pid, "do", *at, "evenly"), (
+                        f"{pid}: 'evenly' deals the count among each clearing or forest "
+                        "of a filter ('at': each_clearing or each_forest)")
+                if isinstance(part.piece, M.RandomPiece) and not isinstance(part.at, each):
+                    yield ("programs", pid, "do", *at, "piece"), (
+                        f"{pid}: a piece drawn at random is placed in each clearing or "
+                        "forest of a filter ('at': each_clearing or each_forest)")
+                if part.at == "clearing" and "clearing" not in chose:
+                    yield ("programs", pid, "do", *at), (
+                        f"{pid}: 'place' acts in the chosen clearing, and no clearing is "
+                        "chosen")
         named = any(isinstance(x, M.ChoosePart) and x.piece is not None and x.piece.named
                     for x in prog.do)
         card_later = any(isinstance(x, M.ChoosePart) and x.card is not None

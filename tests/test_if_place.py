@@ -86,10 +86,14 @@ def test_a_placement_in_an_if_is_no_requirement(bundle, order, pure):
 
 @pytest.mark.parametrize("extra, words", [
     ({"face_down": True}, "lays a face face down is no part of an 'if'"),
-    ({"score": True}, "scores is no part of an 'if'")])
+    ({"score": True}, "scores is no part of an 'if'"),
+    ({"at": {"forest": {}}}, "a forest of the actor's choice is an effect program's"),
+    ({"evenly": True}, "'evenly' deals the count"),
+    ({"piece": {"random": ["wood"]}}, "a piece drawn at random is placed in each")])
 def test_what_an_if_may_not_place_is_told_where_written(tmp_path, extra, words):
-    """A token laid face down or a placement that scores is refused in an 'if', located
-    at the part."""
+    """A token laid face down, a placement that scores, one in a forest of the actor's
+    choice, one dealt evenly or drawn at random outside each clearing of a filter: each
+    refused in an 'if' as at the top of a program, located at the part."""
     pack = tmp_path / "if-place"
     shutil.copytree(PACK, pack)
     lib = pack / "library.json"
@@ -121,3 +125,31 @@ def test_an_effect_s_if_places_too(bundle, order, pure, on_map):
     placed = 1 if on_map <= 2 else 0
     assert (pos.count(g, "1", "cat-warrior"), pos.count(g, "5", "cat-warrior")) == \
         (placed, placed)
+
+
+@CORES
+def test_a_placement_at_each_building_in_an_if_asks_nothing_mid_action(bundle, tmp_path,
+                                                                      pure):
+    """In an 'if', with parts after it, a warrior at each sawmill is placed in clearing
+    order as far as the supply allows: a question there would come after the parts that
+    follow it (the wood placed after the 'if')."""
+    pack = tmp_path / "if-place"
+    shutil.copytree(PACK, pack)
+    lib = pack / "library.json"
+    data = json.loads(lib.read_text(encoding="utf-8"))
+    rally = data["programs"]["rally"]["do"]
+    rally[1]["then"] = [{"op": "place", "piece": "warrior", "at": {"each": "sawmill"}}]
+    rally.append({"op": "place", "piece": "wood", "require": False})
+    lib.write_text(json.dumps(data, indent=1), encoding="utf-8")
+    b = resolve([pack])
+    if not pure:
+        gbuild.compile_core(b)
+    g = _daylight(b, ("marquise", "eyrie"), pure)
+    for c in ("5", "9"):
+        pos.put(g, c, "sawmill", 1)
+    pos.put(g, "12", "cat-warrior", pos.supply(g, "cat-warrior") - 1)
+    _play(g, "rally 5")
+    _ok(g)
+    assert g.decision == "actions"
+    assert [pos.count(g, c, "cat-warrior") for c in ("1", "5", "9")] == [2, 2, 0]
+    assert pos.count(g, "5", "wood") == 1

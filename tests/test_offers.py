@@ -368,6 +368,37 @@ def test_a_wrong_guess_rules_its_face_out_of_every_sample(bundle, order, pure):
     assert all(_dealt_at(g, q, me, "5") == {"bomb", "raid"} for q in others)
 
 
+@CORES
+@pytest.mark.parametrize("end", ["flip", "battle"])
+def test_a_mark_goes_when_its_token_turns_or_goes(bundle, pure, end):
+    """What a wrong guess ruled out is the token's: when it turns face up (13.4.2) or is
+    removed in battle, the mark goes (the invariants would find one left behind), and a
+    new plot laid there, a snare this time, is dealt freely again."""
+    g, cat, me = _table(bundle, ("marquise", "test-schemers"), pure, face="extortion")
+    _play(g, "expose snare 5")
+    _play(g, "card bake-sale")
+    assert g.faces_ruled_out(me) == {"5": ["snare"]}
+    assert g.observation(cat)["players"][me]["faces_ruled_out"] == {"5": ["snare"]}
+    if end == "flip":
+        pos.goto(g, ME, "birdsong", "actions")
+        _play(g, "flip 5")
+        assert pos.count(g, "5", "extortion") == 1
+    else:
+        pos.set_dice(g, 3, 0)
+        _play(g, f"battle 5 {ME}")
+        while g.to_play != cat or g.decision not in ("actions", "march"):
+            g.apply(g.legal_actions()[-1])  # (no ambush, no effects)
+        assert pos.count(g, "5", "plot") == 0
+    _ok(g)
+    assert g.faces_ruled_out(me) == {}
+    if end == "battle":
+        pos.put(g, "5", "schemer", 2)
+        pos.goto(g, ME, "daylight", "actions")
+        _play(g, "plot snare 5")
+        _ok(g)
+        assert "snare" in _dealt_at(g, cat, me, "5")
+
+
 RABBIT_CARDS = ("rabbit-ambush", "smugglers-trail", "rabbit-root-tea", "a-visit-to-friends",
                 "bake-sale", "command-warren", "better-burrow-bank", "cobbler",
                 "favor-of-the-rabbits")
