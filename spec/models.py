@@ -2458,7 +2458,10 @@ class PutPart(Strict):
 
 
 class AtEach(Strict):
-    """At each piece of this kind on the map (one placement per piece)."""
+    """At each piece of this kind on the map (one placement per piece).  When the supply
+    cannot cover them all, the program's actor chooses where what there is goes (Law
+    1.5.4, 'clearing <c>' one piece at a time), as for each clearing of a filter, where
+    the placement is the action's last part; otherwise in clearing order."""
 
     each: Ref
 
