@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import example_bundle, past_setup
 
 from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as pos
@@ -43,6 +43,13 @@ def _options(g) -> list[str]:
     return sorted((a.split()[1] for a in g.legal()), key=int)
 
 
+def _built(pack: str):
+    """The base game with a test pack of tests/data/packs, its core compiled first."""
+    b = resolve([HERE / "data" / "packs" / pack])
+    gbuild.compile_core(b)
+    return b
+
+
 def _leave_in_supply(g, piece: str, n: int, where: str) -> None:
     """Put all but n of the piece's supply in clearing ``where``."""
     pos.put(g, where, piece, pos.count(g, where, piece) + pos.supply(g, piece) - n)
@@ -54,9 +61,7 @@ def _leave_in_supply(g, piece: str, n: int, where: str) -> None:
 
 @pytest.fixture(scope="module")
 def few_cats():
-    b = resolve([HERE / "data" / "packs" / "few-cats"])
-    gbuild.compile_core(b)
-    return b
+    return _built("few-cats")
 
 
 @pytest.mark.parametrize("order", [("marquise", "eyrie"), ("alliance", "marquise"),
@@ -105,9 +110,7 @@ CORVIDS = "corvid-conspiracy"
 
 @pytest.fixture(scope="module")
 def corvids():
-    b = resolve([HERE.parent / "examples" / CORVIDS])
-    gbuild.compile_core(b)
-    return b
+    return example_bundle(CORVIDS)
 
 
 def _enlist_ready(bundle, order, pure, left: int):
@@ -166,9 +169,7 @@ SCHEMERS = "test-schemers"
 
 @pytest.fixture(scope="module")
 def plots():
-    b = resolve([HERE / "data" / "packs" / "face-down-plots"])
-    gbuild.compile_core(b)
-    return b
+    return _built("face-down-plots")
 
 
 @pytest.mark.parametrize("order", [(SCHEMERS, "marquise"), ("marquise", SCHEMERS),
@@ -209,9 +210,7 @@ def test_a_raid_short_of_warriors_asks_its_holder_on_another_s_turn(plots, order
 
 @pytest.fixture(scope="module")
 def owed_places():
-    b = resolve([HERE / "data" / "packs" / "owed-places"])
-    gbuild.compile_core(b)
-    return b
+    return _built("owed-places")
 
 
 @pytest.mark.parametrize("order", [("marquise", "alliance"), ("alliance", "marquise"),
