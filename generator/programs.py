@@ -24,6 +24,7 @@ are unchanged (tests/test_differential.py).
 
 from __future__ import annotations
 
+import re
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -2007,6 +2008,12 @@ def _apply_step_part(part, r: _Resolver, code: _Code, inst: Instance,
                 "                    self.t[T_DEF_SUIT + self.t[T_CARD_DEF + d]] != "
                 f"{SUITS.index(part.except_suit)}:",
                 "                self.discard(d)"]
+    if part.suit is not None:
+        # One suit's cards alone, as printed (the Duchy's revealed birds, Law 12.6.1).
+        return ["        for d in range(N):", f"            if {test} and \\",
+                "                    self.t[T_DEF_SUIT + self.t[T_CARD_DEF + d]] == "
+                f"{SUITS.index(part.suit)}:",
+                "                self.discard(d)"]
     if part.matching is None:
         return ["        for d in range(N):", f"            if {test}:",
                 "                self.discard(d)"]
@@ -2433,12 +2440,13 @@ def _effect_place(part: M.PlacePart, r: _Resolver, code: _Code, inst: Instance,
 
 def compile_menu_where(entries: list[tuple[int, int, M.FactionSpec, Any]],
                        pidx: dict[str, int]) -> str:
-    """The methods the battle and march entries that name a 'suit_of' or a 'cost' call
-    (``entries``: each entry's index in the menu tables, its faction's index, the
-    faction, the entry): ``menu_suits(m, p)`` the suits its clearings may be of (a
+    """The methods the battle and march entries that name a 'suit_of', a 'cost' or a
+    'when' call (``entries``: each entry's index in the menu tables, its faction's index,
+    the faction, the entry): ``menu_suits(m, p)`` the suits its clearings may be of (a
     bitmask: the suit the cycle's marker is on, or all three), ``menu_payable(m, p)``
-    whether its cost can be paid now, ``menu_pay(m, p)`` paying it (the box's warriors
-    back to the supply, as many as the count says, read as it is paid)."""
+    whether it is offered now (its 'when' holds, its cost can be paid), ``menu_pay(m,
+    p)`` paying it (the box's warriors back to the supply, as many as the count says,
+    read as it is paid)."""
     suits = ["        return 7"]
     payable = ["        return 1"]
     pay = ["        return 0"]
@@ -2449,17 +2457,28 @@ def compile_menu_where(entries: list[tuple[int, int, M.FactionSpec, Any]],
         if entry.suit_of is not None:
             suits[:0] = [f"        if m == {m}:",
                          f"            return 1 << {_stage_suit(entry.suit_of, code)}"]
+        tests = []
+        if entry.when is not None:
+            # Offered only while the condition holds (Law 12.5.2): read before anything
+            # is chosen, so of no clearing (models: VALUE-INVALID where it reads one).
+            cond = _condition(entry.when, code, "NO_CLEARING")
+            if re.search(r"\bc\b|NO_CLEARING", cond):
+                raise ProgramError(f"{name}: its 'when' reads a clearing, and none is "
+                                   "chosen (validation reports it: VALUE-INVALID)")
+            tests.append("0" if cond == NEVER else cond)
         if entry.cost is not None:
             count = _value(entry.cost.count, code)
             if count is None:
                 raise ProgramError(f"{name}: its cost's count is left out")
             box = f"S_BOX + p * B + {r.box(entry.cost.box)}"
-            payable[:0] = [f"        if m == {m}:",
-                           f"            return self.s[{box}] >= {count}"]
+            tests.append(f"self.s[{box}] >= {count}")
             pay[:0] = [f"        if m == {m}:",
                        *_transfer(box, f"S_SUPPLY + {r.piece(entry.cost.piece)}", count, "q",
                                   "            "),
                        "            return 0"]
+        if tests:
+            payable[:0] = [f"        if m == {m}:",
+                           f"            return {' and '.join(tests)}"]
     deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
     return "\n".join([
         *deco, "    def menu_suits(self, m: i64, p: i64) -> i64:",

@@ -1309,7 +1309,7 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
             return -1
         return sum(1 for x in t.programs if x.faction == who and x.pay_slot >= 0)
 
-    where: list[tuple[int, int, M.FactionSpec, object]] = []  # entries with suit_of, cost
+    where: list[tuple[int, int, M.FactionSpec, object]] = []  # with suit_of, cost, when
     then_battles: list[tuple[int, int]] = []  # march entries followed by a battle, 1: must
     shifting: list[bool] = []  # add_to_columns steps: whether each may shift a card
     capping: list[bool] = []  # ... whether each caps all columns' cards or shifts
@@ -1347,10 +1347,11 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
                     # menu (MENU_C: its index + 1), in the clearing its frame names.
                     then_battles.append((len(menu_kind), int(mn.then_battle == "must")))
             if isinstance(mn, (M.BattleAction, M.MarchAction)) and \
-                    (mn.suit_of is not None or mn.cost is not None):
+                    (mn.suit_of is not None or mn.cost is not None or mn.when is not None):
                 if fi < 0:
-                    raise ProgramError(f"menu entry {mn.action!r}: a 'suit_of' or 'cost' in "
-                                       "a card's menu (validation reports it: EFFECT-ACTIONS)")
+                    raise ProgramError(f"menu entry {mn.action!r}: a 'suit_of', 'cost' or "
+                                       "'when' in a card's menu (validation reports it: "
+                                       "EFFECT-ACTIONS)")
                 where.append((len(menu_kind), fi, factions[fi], mn))
             menu_kind.append(MENU_ACTIONS.index(mn.action))
             menu_a.append(ma)

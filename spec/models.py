@@ -1062,6 +1062,17 @@ class BattleAction(Strict):
     """Paid as the action is taken, offered only while it can be: warriors of one of the
     faction's boxes back to the supply (the part into_box, 'from_box': Law 10.4.3,
     'spend two acolytes')."""
+    when: Condition | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """Offered only while this holds, read as the menu is offered (Law 12.5.2, the
+    Duchy's Parliament: "take the action of each swayed minister", the Captain's battle
+    only while the Captain is swayed); a condition of the faction's own places, pieces,
+    boxes and cycles, which reads no chosen clearing, card or piece (none is chosen yet).
+    A turn step's menu entry's."""
+
+    @model_validator(mode="after")
+    def _when_of_nothing_chosen(self) -> BattleAction:
+        _menu_when_reads_nothing_chosen(self.when)
+        return self
 
 
 class MarchAction(Strict):
@@ -1080,6 +1091,60 @@ class MarchAction(Strict):
     clearing'); one move ('moves': 1).  'must': the battle is not declined while one can
     be initiated there (the Exiles deck's Eyrie Emigre: "take a move, then initiate a
     battle in the clearing you moved into")."""
+    when: Condition | None = Field(default=None, json_schema_extra=ADDED_LATER)
+    """Offered only while this holds (see the battle entry's: Law 12.5.2, the Marshal's
+    move only while the Marshal is swayed); read as the menu is offered, so a march's
+    later moves are the same action's."""
+
+    @model_validator(mode="after")
+    def _when_of_nothing_chosen(self) -> MarchAction:
+        _menu_when_reads_nothing_chosen(self.when)
+        return self
+
+
+def _menu_when_reads_nothing_chosen(when: Any) -> None:
+    """A menu entry's 'when' is read before anything is chosen: VALUE-INVALID, located,
+    at the first of its parts that reads a chosen clearing, card or piece, an event or
+    a program's own count."""
+    if when is not None:
+        for at, why in _reads_chosen(when, ("when",)):
+            raise Err("VALUE-INVALID", at, f"a menu entry's 'when' is read before "
+                      f"anything is chosen, and this reads {why}")
+
+
+_READS_CHOSEN = {"Here": "the chosen clearing", "WarriorsAt": "the chosen clearing",
+                 "PiecesAt": "the chosen clearing", "Hides": "a guess in the chosen clearing",
+                 "Did": "what an effect's actions did", "OfSuit": "the chosen clearing or card",
+                 "EventPieces": "a trigger's event", "ValueOf": "the chosen piece",
+                 "TakenValue": "a program's own count"}
+
+
+def _reads_chosen(x: Any, at: tuple) -> Iterator[tuple[tuple, str]]:
+    """(where, what) of each part of a condition or value that reads something chosen
+    (a clearing, card or piece), an event, or a program's count; a clearing filter's
+    'holds' reads the clearing it tests, which is none of those."""
+    if isinstance(x, BaseModel):
+        why = _READS_CHOSEN.get(type(x).__name__)
+        if isinstance(x, TrackCost) and x.track_cost == "piece":
+            why = "the chosen piece"
+        if isinstance(x, BoxValue) and x.box == "piece":
+            why = "the chosen piece's box"
+        if isinstance(x, ClearingFilter):
+            for key in ("suit", "adjacent_to"):
+                if getattr(x, key) == "clearing":
+                    yield (*at, key), "the chosen clearing"
+            if x.adjacent_to_forest is not None:
+                yield (*at, "adjacent_to_forest"), "the chosen forest"
+        if why is not None:
+            yield at, why
+            return
+        for name, info in type(x).model_fields.items():
+            if isinstance(x, ClearingFilter) and name == "holds":
+                continue
+            yield from _reads_chosen(getattr(x, name), (*at, info.alias or name))
+    elif isinstance(x, (list, tuple)):
+        for k, v in enumerate(x):
+            yield from _reads_chosen(v, (*at, k))
 
 
 class CraftAction(Strict):
@@ -2918,7 +2983,8 @@ class DiscardAllPart(Strict):
     faction card goes back to its faction's reserve, a dominance card to the available
     ones, as a discard does), or only those matching the chosen clearing ('matching',
     birds included, Law 2.1.1: Law 8.2.4's supporters of a removed base's suit), or all
-    but one suit's ('except_suit': the Partisans)."""
+    but one suit's ('except_suit': the Partisans), or only one suit's ('suit': Law 12.6.1,
+    the Duchy's Evening, "Discard any bird cards you revealed this turn")."""
 
     op: Literal["discard_all"]
     source: Ref = Field(alias="from")
@@ -2929,12 +2995,19 @@ class DiscardAllPart(Strict):
     except_suit: Suit | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
     """Every card but those of this suit, birds discarded too unless it is 'bird' (the
     Exiles deck's Fox Partisans: "discard all your cards except foxes")."""
+    suit: Suit | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """Only the cards of this suit, as printed: 'bird' discards the birds alone, a
+    clearing suit none of the birds (Law 12.6.1: "Discard any bird cards you revealed
+    this turn, then return all other cards you revealed this turn to your hand", a
+    'discard_all' of the birds then a 'put_all')."""
 
     @model_validator(mode="after")
     def _one_filter(self) -> DiscardAllPart:
-        if self.matching is not None and self.except_suit is not None:
-            raise Err("VALUE-INVALID", ("except_suit",), "'matching' and 'except_suit' "
-                      "are two ways to choose the cards discarded: give one")
+        given = [k for k in ("matching", "except_suit", "suit")
+                 if getattr(self, k) is not None]
+        if len(given) > 1:
+            raise Err("VALUE-INVALID", (given[-1],), " and ".join(f"'{k}'" for k in given) +
+                      " are ways to choose the cards discarded: give one")
         return self
 
 
@@ -3125,7 +3198,7 @@ class IfPart(Strict):
 
 AtOncePart = Annotated[ScorePart | DrawPart | DiscardAllPart | PutAllPart |
                        SetStagePart | IfPart | DiscardPart | StopPart | TuckPart |
-                       RemovePart | TakePart | GivePart | PlacePart,
+                       RemovePart | TakePart | GivePart | PlacePart | IntoBoxPart,
                        Field(discriminator="op")]
 """A part an 'if' may carry out: one that asks nothing and costs nothing.  A 'remove'
 there is no cost: one of the actor's pieces is removed only where there is one, and
@@ -3137,7 +3210,10 @@ Corvids").  A 'place' there places where it can, or nothing: in the chosen clear
 (where there is one and no exclusive placement forbids it, Law 6.2.2) or in each
 clearing of a filter, as far as the supply allows (Law 1.5.4), never a requirement of
 the action (the Knaves' Revel, Law 18.5.1.4.5: "If acclaim is already in the Acting
-Captain's clearing, place 2 Skunks there instead")."""
+Captain's clearing, place 2 Skunks there instead").  An 'into_box' there puts what
+there is, up to its count, into the box or out of it, never a requirement ('require' is
+not read: Law 12.2.3, the Price of Failure, "returns their swayed minister card of
+highest rank": if a lord is swayed, a lord, else a noble...)."""
 
 
 Instruction = Annotated[ChoosePart | DiscardPart | PutPart | PlacePart | RemovePart |

@@ -1119,7 +1119,8 @@ def _effect_take_actions(doc: Any):
        "a menu) with what only a step supports: a count that is not a number of 1 to 10 "
        "(a box's warriors, or null for any number), an 'extra_action_suit' (extra "
        "actions paid with a card, Law 6.5, are a turn's), an empty menu, a battle's "
-       "or march's 'suit_of' or 'cost' (a turn step's menu entry's), or 'must' with an "
+       "or march's 'suit_of', 'cost' or 'when' (a turn step's menu entry's), or 'must' "
+       "with an "
        "entry besides march and battle (whether 'done' is offered would read the hand "
        "where an entry's options do).",
        "1.4.1, 6.5",
@@ -1150,7 +1151,7 @@ def _effect_actions(doc: Any):
         if not op.menu:
             yield (*loc, "menu"), f"{prog.where}: an effect's actions need a menu"
         for k, m in enumerate(op.menu):
-            for key in ("suit_of", "cost"):
+            for key in ("suit_of", "cost", "when"):
                 if getattr(m, key, None) not in (None, False):
                     yield (*loc, "menu", k, key), (
                         f"{prog.where}: a {m.action}'s {key!r} is a turn step's menu "
@@ -1543,6 +1544,59 @@ def _taking_refs(f: M.FactionSpec):
             elif name != "warrior" and name not in f.pieces:
                 yield ("abilities", i, *at), (
                     f"ability {a.id}: {M.unknown('piece', name, list(f.pieces))}")
+
+
+def _menu_whens(f: M.FactionSpec) -> Iterator[tuple[tuple, Any]]:
+    """(where, condition) of each 'when' of a battle or march entry of the faction's turn
+    steps' and hooks' menus."""
+    for where, steps in (*((("turn", ph), getattr(f.turn, ph))
+                           for ph in ("birdsong", "daylight", "evening")),
+                         *((("hooks", h), st) for h, st in f.hooks.items())):
+        for k, st in enumerate(steps):
+            for j, m in enumerate(st.menu if isinstance(st, M.Actions) else ()):
+                if getattr(m, "when", None) is not None:
+                    yield (*where, k, "menu", j, "when"), m.when
+
+
+@check("REF-UNDEF", "error", "faction",
+       "A battle's or march's 'when' (a turn step's menu entry's) naming what the faction "
+       "does not have: a piece, a zone, a box, a cycle or one of its stages; or a "
+       "parameter (a battle or march entry has none).", "12.5.2",
+       example='`{"action": "battle", "when": {"at_least": [{"box": "captian"}, 1]}}` '
+               'with a box `captain`')
+def _menu_when_refs(f: M.FactionSpec):
+    known = {"piece": [*f.pieces, "warrior"], "zone": [z.id for z in f.zones],
+             "box": [b.id for b in f.boxes]}
+    for at, cond in _menu_whens(f):
+        for where, name, want in _condition_refs(cond, ()):
+            kind = "zone" if "zone" in want else "box" if "box" in want else \
+                "piece" if "piece" in want else None
+            if name.startswith("$") or kind is None:
+                yield (*at, *where), (f"menu entry: {name!r} is a parameter, and a "
+                                      "battle or march entry has none")
+            elif name not in known[kind]:
+                yield (*at, *where), f"menu entry: {M.unknown(kind, name, known[kind])}"
+        for x, where in _stages_in(cond, ()):
+            cycle = next((c for c in f.cycles if c.id == x.cycle), None)
+            if cycle is None:
+                yield (*at, *where, "cycle"), (
+                    f"menu entry: {M.unknown('cycle', x.cycle, [c.id for c in f.cycles])}")
+            elif x.at_stage not in cycle.stages:
+                yield (*at, *where, "at_stage"), (
+                    f"menu entry: cycle {cycle.id} has no stage {x.at_stage!r}"
+                    f"{did_you_mean(x.at_stage, cycle.stages)}")
+
+
+def _stages_in(c: Any, at: tuple) -> Iterator[tuple[M.AtStage, tuple]]:
+    """Each 'at_stage' of a condition, with where it is."""
+    if isinstance(c, M.AtStage):
+        yield c, at
+    elif isinstance(c, M.NotCondition):
+        yield from _stages_in(c.not_, (*at, "not"))
+    elif isinstance(c, (M.AllOf, M.AnyOf)):
+        key = "all_of" if isinstance(c, M.AllOf) else "any_of"
+        for j, x in enumerate(getattr(c, key)):
+            yield from _stages_in(x, (*at, key, j))
 
 
 @check("REF-UNDEF", "error", "bundle",
