@@ -292,6 +292,12 @@ def _value(v, code: _Code, c: str = "c"):
     if isinstance(v, M.PiecesAt):
         return "(" + " + ".join(f"self.s[S_BOARD + {c} * NP + {pc}]"
                                 for pc in r.pieces(v.pieces)) + ")"
+    if isinstance(v, M.ChosenValue):
+        # The number a second choice chose (nb, in the parts after it).
+        if "nb" not in code.choice_vars:
+            raise ProgramError(f"program {r.program}: 'chosen' 'number', and no number is "
+                               "chosen before it (PROGRAM-SHAPE)")
+        return "nb"
     if isinstance(v, M.ValueOf):
         # The number printed on the chosen piece (a first choice's, or a second's).
         if not r.chose_piece:
@@ -650,19 +656,42 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
     <piece>'; or a piece in c, 'piece <piece>'), whether it has an option
     (choice_has_<i>), and the parts after it on the option taken (choice_prog_<i>, with
     fo the forest and pc the piece: 1 when a choice that repeats is to be asked again)."""
+    number = choice.number is not None and choice.clearing is None and \
+        choice.piece is None and choice.forest is None and choice.card is None and \
+        choice.stage is None
     another = choice.clearing is not None and choice.piece is None and \
-        choice.forest is None and choice.card is None and choice.stage is None
+        choice.forest is None and choice.card is None and choice.stage is None and \
+        choice.number is None
     card = choice.card is not None and choice.clearing is None and choice.piece is None \
-        and choice.forest is None and choice.stage is None
-    if not another and not card and (choice.piece is None or choice.clearing is not None or
-                                     choice.card is not None or choice.stage is not None):
+        and choice.forest is None and choice.stage is None and choice.number is None
+    if choice.number is not None and not number:
+        raise ProgramError(f"program {inst.program}: a number is chosen alone "
+                           "(PROGRAM-SHAPE)")
+    if not number and not another and not card and (
+            choice.piece is None or choice.clearing is not None or
+            choice.card is not None or choice.stage is not None):
         raise ProgramError(f"program {inst.program}: a second choice chooses a forest and a "
                            "piece in it, a piece in the chosen clearing, or another "
                            "clearing (PROGRAM-SHAPE)")
     code = _Code(inst, r, hoisting=False)
     among = r.pieces(choice.piece.among) if choice.piece is not None else []
     deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
-    if card:
+    if number:
+        # A number from min to max, read as the choice is asked (at most NUMBER_MOST):
+        # 'number <n>' (Law 12.5.1, Dig: up to four warriors, at least one).
+        assert choice.number is not None
+        if any(isinstance(x, M.TakenValue) for x in M.walk(choice)):
+            raise ProgramError(f"program {inst.program}: 'taken' in a second choice "
+                               "(PROGRAM-SHAPE)")
+        lo, hi = _value(choice.number.min, code), _value(choice.number.max, code)
+        if lo is None or hi is None:
+            raise ProgramError(f"program {inst.program}: a number's min or max is left out")
+        loop = [f"        for nb in range(max({lo}, 0), min({hi}, {M.NUMBER_MOST}) + 1):",
+                "            if 1:"]
+        option, decode = "A_NUMBER + nb", ["        nb: i64 = a - A_NUMBER"]
+        head = ["        nb: i64", *code.decls, *code.lines]
+        chosen = {"nb"}
+    elif card:
         # A card of the actor's hand, matching the chosen clearing where it says so (a
         # bird too, Law 2.1.1, unless not wild here): 'card <card>' (Law 13.2.4,
         # a guess at a plot: the matching card shown with it).
@@ -753,7 +782,8 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
            'c."""', *has_head, *loop, f"{inner}return 1", "        return 0"]
     after = _Code(inst, r, hoisting=False)
     after.choice_vars, after.choice_pieces = chosen, among
-    chose, r.chose_piece = r.chose_piece, True  # 'piece': the one the choice chose
+    # 'piece': the one the choice chose (a number chooses none)
+    chose, r.chose_piece = r.chose_piece, r.chose_piece if number else True
     lines = _apply(post, r, after, inst)
     r.chose_piece = chose
     do = [*deco, f"    def choice_prog_{inst.index}(self, p: i64, c: i64, a: i64) -> i64:",
@@ -765,7 +795,8 @@ def _second_choice(inst: Instance, choice: M.ChoosePart, post: list, r: _Resolve
           *decode, *after.decls, *after.lines,
           *_locals(lines), f"        return {int(choice.repeat)}"]
     inst.choice = "\n\n".join("\n".join(x) for x in (gen, has, do))
-    inst.choice_kind = "clearing" if another else "card" if card else \
+    inst.choice_kind = "number" if number else "clearing" if another else \
+        "card" if card else \
         "forest" if choice.forest is not None else "piece"
 
 

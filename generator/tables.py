@@ -1811,6 +1811,10 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
         # A program's second choice of a card of the hand (Law 13.2.4: the card shown
         # with a guess): only in a bundle with one.
         A.add("card", K)
+    if any(x.choice_kind == "number" for x in t.programs):
+        # A program's second choice of a number (Law 12.5.1, Dig: up to four warriors):
+        # 0 to NUMBER_MOST, only in a bundle with one.
+        A.add("number", M.NUMBER_MOST + 1)
     if any(x.choice_kind == "piece" for x in t.programs) or \
             "PIECE_CARRIES" in t.table_layout.offsets:
         # A program's second choice of a piece in the chosen clearing (Law 15.5.2,

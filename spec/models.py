@@ -827,6 +827,9 @@ def _menu_program_only(do: list) -> None:
         if isinstance(x, TakenValue):
             raise Err("VALUE-INVALID", ("do",), "'taken' counts the uses of a menu's "
                       "program this turn: an effect's or a trigger's program has none")
+        if isinstance(x, ChosenValue):
+            raise Err("VALUE-INVALID", ("do",), "'chosen' reads the number a program's "
+                      "second choice chose: an effect's or a trigger's program chooses none")
         if isinstance(x, RemovePart) and x.count != 1:
             raise Err("VALUE-INVALID", ("do",), "a 'remove' of a 'count' of your pieces is "
                       "a menu program's (a cost its listing checks)")
@@ -2203,6 +2206,14 @@ class TakenValue(Strict):
     taken: Literal["this_turn"]
 
 
+class ChosenValue(Strict):
+    """The number a second choice chose ('choose' 'number'): Law 12.5.1, Dig, "move up
+    to four warriors (at least one) from the Burrow to that clearing", the warriors
+    moved."""
+
+    chosen: Literal["number"]
+
+
 class LeastValue(Strict):
     """The least of values (Law 15.5.2: a Relics column is filled once every row holds
     as many relics as it has spaces up to it: the least of the rows' counts)."""
@@ -2231,7 +2242,8 @@ _VALUE_FORMS = {"track_cost": "track-cost", "warriors": "warriors-at", "sum": "s
                 "forests_held": "forests-held", "times": "times", "event": "event-pieces",
                 "box": "box-pieces", "half": "half-of", "number": "law-number",
                 "pieces": "pieces-at", "value_of": "value-of", "least": "least-of",
-                "supply": "supply-count", "divided": "divided-by", "taken": "taken-count"}
+                "supply": "supply-count", "divided": "divided-by", "taken": "taken-count",
+                "chosen": "chosen-number"}
 _CONDITION_FORMS = {"at_least": "at-least", "none_on_map": "none-on-map", "not": "negation",
                     "at_stage": "at-stage", "all_of": "all-of", "any_of": "any-of",
                     "most_cards": "most-cards", "here": "here", "did": "did",
@@ -2285,7 +2297,7 @@ Value = Annotated[
     Annotated[LawNumber, Tag("law-number")] | Annotated[PiecesAt, Tag("pieces-at")] |
     Annotated[ValueOf, Tag("value-of")] | Annotated[LeastValue, Tag("least-of")] |
     Annotated[SupplyCount, Tag("supply-count")] | Annotated[DividedValue, Tag("divided-by")] |
-    Annotated[TakenValue, Tag("taken-count")],
+    Annotated[TakenValue, Tag("taken-count")] | Annotated[ChosenValue, Tag("chosen-number")],
     Discriminator(_value_form),
 ]
 """A number a part reads when it runs: a constant, a number parameter ('$n'), a track's
@@ -2308,7 +2320,8 @@ _VALUE_MODELS = {"track-cost": TrackCost, "warriors-at": WarriorsAt, "sum-of": S
                  "event-pieces": EventPieces, "box-pieces": BoxValue,
                  "half-of": HalfValue, "law-number": LawNumber, "pieces-at": PiecesAt,
                  "value-of": ValueOf, "least-of": LeastValue, "supply-count": SupplyCount,
-                 "divided-by": DividedValue, "taken-count": TakenValue}
+                 "divided-by": DividedValue, "taken-count": TakenValue,
+                 "chosen-number": ChosenValue}
 _CONDITION_MODELS = {"at-least": AtLeast, "none-on-map": NoneOnMap, "negation": NotCondition,
                      "at-stage": AtStage, "all-of": AllOf, "any-of": AnyOf,
                      "most-cards": MostCards, "here": Here, "did": Did, "hides": Hides}
@@ -2453,6 +2466,21 @@ class PieceChoice(Strict):
     second ('piece bomb').  The condition 'hides' reads it."""
 
 
+NUMBER_MOST = 20
+"""The greatest number a choice of a number offers (its action type's size less one)."""
+
+
+class NumberChoice(Strict):
+    """A number from 'min' to 'max', both read as the choice is asked: one option each
+    ('number 3'), the parts after the choice reading it as ``{"chosen": "number"}`` (Law
+    12.5.1, Dig: "move up to four warriors (at least one) from the Burrow", ``{"min": 1,
+    "max": {"least": [4, {"box": "burrow"}]}}``).  None to choose where 'max' is below
+    'min'; at most NUMBER_MOST (20) whatever 'max' reads."""
+
+    min: Value = 0
+    max: Value
+
+
 class ChoosePart(Strict):
     """The actor chooses: a clearing from a filter, a card, or both at once (one option
     per pair), or a piece and a clearing together, or a cycle's stage.  The first choice
@@ -2484,6 +2512,10 @@ class ChoosePart(Strict):
     <piece>'); the parts after it act on them (Law 15.5.2, Delve: "Move any relic from
     an adjacent forest into that clearing").  With none to choose, the parts after it
     are not carried out."""
+    number: NumberChoice | None = Field(default=None, json_schema_extra=ADDED_TO_LIBRARIES)
+    """A second choice, alone, after a first choice of a clearing: a number ('number
+    <n>'), which the parts after it read as ``{"chosen": "number"}`` (a count of pieces
+    placed, moved into or out of a box, cards drawn, VP scored)."""
     optional: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
     """A second choice the actor may decline ('done': "you may delve")."""
     repeat: bool = Field(default=False, json_schema_extra=ADDED_TO_LIBRARIES)
@@ -3276,7 +3308,7 @@ VERB_SHAPES = {"recruit_all": "none", "mobilize": "card", "train": "card",
 # the first words of their notation (ENGINE_WORDS; 'pay' is a suit's, 'recruit' recruit_all's).
 ENGINE_WORDS = ("done", "clearing", "role", "move", "battle", "craft", "spend", "discard",
                 "add", "remove", "activate", "take", "suit", "fail", "use", "first", "pay",
-                "forest", "piece", "card")
+                "forest", "piece", "card", "number")
 STEP_CHOICE_VERB = "clearing"
 """The verb of a step's program whose first choice is a clearing alone, offered as the
 engine's 'clearing <n>' (the setups' corners, Law 6.3.1, 7.3.1; a new roost, 7.4.3): an
@@ -3292,6 +3324,8 @@ def shape_chosen(prog: Program) -> str:
     first = prog.do[0]
     if not isinstance(first, ChoosePart):
         return "none"
+    if first.number is not None:
+        return "nothing"  # a number is a second choice's
     if first.stage is not None:
         # a cycle's stage (alone: PROGRAM-SHAPE for a stage with anything else)
         return "stage" if first.clearing is None and first.card is None and \

@@ -2319,7 +2319,9 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
         chose = M.shape_chosen(prog)
         if chose == "nothing":
             yield ("programs", pid, "do", 0), f"{pid}: a choice chooses a clearing, a card " \
-                "or both, or a cycle's stage alone"
+                "or both, or a cycle's stage alone" + (
+                    " (a 'number' is a second choice's, after a first choice of a clearing)"
+                    if first is not None and first.number is not None else "")
             continue
         if prog.verb is None and chose != "none":
             yield ("programs", pid), (
@@ -2439,6 +2441,12 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: a filter's 'adjacent_to_forest' reads the forest a second "
                     "choice chose, and no choice before it chooses one")
+            if not any(isinstance(x, M.ChoosePart) and x.number is not None
+                       for x in prog.do[1:i]) and any(
+                    isinstance(x, M.ChosenValue) for x in M.walk(part)):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: {{\"chosen\": \"number\"}} reads the number a second choice "
+                    "chose, and no choice before it chooses one")
             if not second and chose != "piece_clearing" and any(
                     isinstance(x, M.ValueOf) for x in M.walk(part)):
                 yield ("programs", pid, "do", i), (
@@ -2723,19 +2731,30 @@ def _second_choice_shape(pid: str, prog: M.Program, i: int, part: M.ChoosePart,
     piece in the chosen clearing, once, after a first choice of a clearing (and no
     piece); one that repeats, followed by parts that ask nothing."""
     at: Loc = ("programs", pid, "do", i)
+    number = part.number is not None
     another = part.clearing is not None and part.piece is None and part.forest is None \
-        and part.card is None and part.stage is None
+        and part.card is None and part.stage is None and not number
     card = part.card is not None and part.clearing is None and part.piece is None and \
-        part.forest is None and part.stage is None
+        part.forest is None and part.stage is None and not number
+    alone = part.clearing is None and part.piece is None and part.forest is None and \
+        part.card is None and part.stage is None
     first = prog.do[0]
     named_first = isinstance(first, M.ChoosePart) and first.piece is not None and \
         first.piece.named
-    if not another and not card and (part.piece is None or part.clearing is not None or
-                                     part.card is not None or part.stage is not None):
+    if number and not alone:
+        yield (*at, "number"), (f"{pid}: a 'number' is chosen alone (Law 12.5.1, Dig: "
+                                "a count of warriors), not with a clearing, a card, a "
+                                "piece, a forest or a stage")
+    elif number and part.repeat:
+        yield (*at, "repeat"), f"{pid}: a number is chosen once"
+    elif not number and not another and not card and (
+            part.piece is None or part.clearing is not None or part.card is not None or
+            part.stage is not None):
         yield at, (f"{pid}: a second choice chooses a 'forest' and a 'piece' in it (Law "
                    "15.5.2: a relic from an adjacent forest), a 'piece' in the chosen "
                    "clearing (Recover: a relic there), another 'clearing' (13.5.4, "
-                   "Trick), or a 'card' of the hand (13.2.4, Exposure), nothing else")
+                   "Trick), a 'card' of the hand (13.2.4, Exposure), or a 'number' "
+                   "(12.5.1, Dig), nothing else")
     elif card and not isinstance(part.card.matching, (str, type(None))):
         yield (*at, "card", "matching"), (
             f"{pid}: a second choice's card matches the chosen clearing ('matching': "
