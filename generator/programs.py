@@ -24,7 +24,6 @@ are unchanged (tests/test_differential.py).
 
 from __future__ import annotations
 
-import re
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -2481,21 +2480,25 @@ def compile_menu_where(entries: list[tuple[int, int, M.FactionSpec, Any]],
     suits = ["        return 7"]
     payable = ["        return 1"]
     pay = ["        return 0"]
+    helpers: list[str] = []
     for m, fi, faction, entry in reversed(entries):
         name = f"menu {entry.action}"
         r = _Resolver(name, {}, faction, pidx, fi)
-        code = _Code(Instance(-1, name, fi, "", "none", -1), r, hoisting=False)
+        inst = Instance(-1, name, fi, "", "none", -1, tag=f"menu_{m}")
+        code = _Code(inst, r, hoisting=False)
         if entry.suit_of is not None:
             suits[:0] = [f"        if m == {m}:",
                          f"            return 1 << {_stage_suit(entry.suit_of, code)}"]
         tests = []
         if entry.when is not None:
             # Offered only while the condition holds (Law 12.5.2): read before anything
-            # is chosen, so of no clearing (models: VALUE-INVALID where it reads one).
-            cond = _condition(entry.when, code, "NO_CLEARING")
-            if re.search(r"\bc\b|NO_CLEARING", cond):
-                raise ProgramError(f"{name}: its 'when' reads a clearing, and none is "
-                                   "chosen (validation reports it: VALUE-INVALID)")
+            # is chosen, so of no clearing (models: VALUE-INVALID where it reads one;
+            # a count of clearings passes -1 to its helper, which reads none).
+            if any(True for _ in M.reads_chosen(entry.when, ())):
+                raise ProgramError(f"{name}: its 'when' reads a chosen clearing, card or "
+                                   "piece, and none is chosen (validation reports it: "
+                                   "VALUE-INVALID)")
+            cond = _condition(entry.when, code, "-1")
             tests.append("0" if cond == NEVER else cond)
         if entry.cost is not None:
             count = _value(entry.cost.count, code)
@@ -2508,13 +2511,17 @@ def compile_menu_where(entries: list[tuple[int, int, M.FactionSpec, Any]],
                                   "            "),
                        "            return 0"]
         if tests:
+            assert not code.decls and not code.lines  # (nothing hoisted: hoisting off)
             payable[:0] = [f"        if m == {m}:",
                            f"            return {' and '.join(tests)}"]
+        helpers += inst.helpers
     deco = ["    @cython.cfunc", "    @cython.exceptval(check=False)"]
     return "\n".join([
         *deco, "    def menu_suits(self, m: i64, p: i64) -> i64:",
         '        """The suits (a bitmask) of the clearings a menu entry acts in."""', *suits,
         "", *deco, "    def menu_payable(self, m: i64, p: i64) -> i64:",
-        '        """Whether a menu entry\'s cost can be paid now."""', *payable,
+        '        """Whether a menu entry is offered now: its \'when\' holds, its cost can be '
+        'paid."""', *payable,
         "", *deco, "    def menu_pay(self, m: i64, p: i64) -> i64:",
-        '        """Pay a menu entry\'s cost."""', "        q: i64", *pay])
+        '        """Pay a menu entry\'s cost."""', "        q: i64", *pay,
+        *(f"\n{x}" for x in helpers)])

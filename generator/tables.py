@@ -547,6 +547,7 @@ def content_uses(bundle: Bundle) -> Uses:
             prog = library.get(m.action)
             if prog is None:
                 out.append(m.action)
+                values.extend(value_kinds(m))  # a battle's or march's 'when'
             else:
                 out.append("program")
                 parts.extend(part_ops(prog))

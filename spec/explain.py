@@ -424,6 +424,11 @@ SCENARIO_HINT = ("; a rules scenario has no 'kind' but its own keys (position, s
                  "see docs/scenarios.md")
 
 
+_UNION_BRANCH = re.compile(r"^(constrained-)?(str|int)$|^list\[.*\]$")
+"""pydantic's names of the branches of a union it tells apart by type alone (a program's
+parameter given by a step or an entry: a name, a list of names, a whole number)."""
+
+
 def explain(err: Mapping[str, Any], data: object) -> tuple[str, str, tuple]:
     """(code, message, extra location) for one pydantic error (``errors()`` item) of the
     parsed file ``data``; the extra location is a model validator's, relative to the
@@ -456,6 +461,12 @@ def explain(err: Mapping[str, Any], data: object) -> tuple[str, str, tuple]:
         return "VALUE-INVALID", is_not(subject(frames), expected(f), value), ()
     if kind in ("union_tag_not_found", "union_tag_invalid") and f.disc:
         return code, _tag_message(kind, f, value, loc), ()
+    if rest and any(isinstance(x, str) and _UNION_BRANCH.match(x) for x in rest):
+        # A field a step or a menu entry gives the program it names (models.ProgramEntry
+        # and ProgramStep: their extra fields), of no type a parameter takes.
+        return code, (f"{quoted(rest[0])} gives the program a parameter: a name, a list "
+                      "of names or a whole number (a part such as 'if' belongs in a "
+                      "library's program, which the step or entry names)"), ()
     if rest:  # a part of the file the schema has no place for (should not happen)
         return code, f"{quoted(rest[0])} is not a key here", ()
     who = subject(frames)

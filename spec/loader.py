@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, get_args
 
@@ -76,7 +77,10 @@ def validate_data(data: object, limit: int = MAX_PER_FILE
         # what it should say and what was meant, in the author's terms.
         code, msg, inner = explain(err, data)
         found.append((code, msg, pointer([*_content_loc(err["loc"], data), *inner])))
-    return None, found, len(errors)
+    # One finding where pydantic tried several branches of a union the same way (a
+    # step's field, a string, a list or a number: one 'not a key here').
+    unique = list(dict.fromkeys(found))
+    return None, unique, len(errors) - (len(found) - len(unique))
 
 
 def _content_loc(loc: tuple, data: object) -> list:
@@ -105,10 +109,20 @@ def _content_loc(loc: tuple, data: object) -> list:
             continue  # a tagged-union branch name
         elif part in M.UNION_TAGS:
             continue  # a union told apart by the value's type (models.ActionCount)
+        elif isinstance(part, str) and _PYDANTIC_BRANCH.match(part):
+            # pydantic's name of an untagged union's branch ('constrained-str'): the
+            # value fits none of them, and the finding is the field's, as written
+            break
         else:
             out.append(part)
             cur = None
     return out
+
+
+_PYDANTIC_BRANCH = re.compile(r"^(constrained-)?(str|int|bool|float)$|"
+                              r"^(list|dict|tuple|set)\[.*\]$")
+"""The names pydantic gives the branches of a union it cannot tell apart by a tag (a
+step's field: a string, a list of strings or a number; a literal): no key of a file."""
 
 
 def _tag_values(d: dict) -> set:

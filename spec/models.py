@@ -1110,7 +1110,7 @@ def _menu_when_reads_nothing_chosen(when: Any) -> None:
     at the first of its parts that reads a chosen clearing, card or piece, an event or
     a program's own count."""
     if when is not None:
-        for at, why in _reads_chosen(when, ("when",)):
+        for at, why in reads_chosen(when, ("when",)):
             raise Err("VALUE-INVALID", at, f"a menu entry's 'when' is read before "
                       f"anything is chosen, and this reads {why}")
 
@@ -1119,10 +1119,11 @@ _READS_CHOSEN = {"Here": "the chosen clearing", "WarriorsAt": "the chosen cleari
                  "PiecesAt": "the chosen clearing", "Hides": "a guess in the chosen clearing",
                  "Did": "what an effect's actions did", "OfSuit": "the chosen clearing or card",
                  "EventPieces": "a trigger's event", "ValueOf": "the chosen piece",
-                 "TakenValue": "a program's own count"}
+                 "TakenValue": "a program's own count",
+                 "ChosenValue": "the number a second choice chose"}
 
 
-def _reads_chosen(x: Any, at: tuple) -> Iterator[tuple[tuple, str]]:
+def reads_chosen(x: Any, at: tuple) -> Iterator[tuple[tuple, str]]:
     """(where, what) of each part of a condition or value that reads something chosen
     (a clearing, card or piece), an event, or a program's count; a clearing filter's
     'holds' reads the clearing it tests, which is none of those."""
@@ -1144,10 +1145,10 @@ def _reads_chosen(x: Any, at: tuple) -> Iterator[tuple[tuple, str]]:
         for name, info in type(x).model_fields.items():
             if isinstance(x, ClearingFilter) and name == "holds":
                 continue
-            yield from _reads_chosen(getattr(x, name), (*at, info.alias or name))
+            yield from reads_chosen(getattr(x, name), (*at, info.alias or name))
     elif isinstance(x, (list, tuple)):
         for k, v in enumerate(x):
-            yield from _reads_chosen(v, (*at, k))
+            yield from reads_chosen(v, (*at, k))
 
 
 class CraftAction(Strict):
@@ -2077,9 +2078,9 @@ ActionKind = Literal["move", "battle"]
 class Did(Strict):
     """The actions an effect program's 'actions' part took did each of these: moved (Law
     4.2), initiated a battle (4.3).  Read after that part, in the same program (the
-    Exiles deck's Eyrie Emigre: "If you did not take both actions, discard this card";
-    Law 14.7.5, Relentless: "Whenever you take the Advance the Warlord action and both
-    move and battle").  Public facts."""
+    Exiles deck's Eyrie Emigre: "If you did not take both actions, discard this card").
+    Not after a turn step's actions, nor in a library's program (CONDITION-DID): Law
+    14.7.5's Relentless, a step's, cannot read it yet.  Public facts."""
 
     did: list[ActionKind] = Field(min_length=1, max_length=2)
 

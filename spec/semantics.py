@@ -390,7 +390,8 @@ def _cycle_params(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
 
 def _located(obj: Any, at: tuple) -> Iterator[tuple[tuple, BaseModel]]:
     """(where, model) of every model in a part, obj itself first, its pointer in the
-    file's own keys (a field's alias)."""
+    file's own keys (a field's alias; a map's key: a library's programs, a faction's
+    hooks)."""
     if isinstance(obj, BaseModel):
         yield at, obj
         for name, info in type(obj).model_fields.items():
@@ -398,6 +399,9 @@ def _located(obj: Any, at: tuple) -> Iterator[tuple[tuple, BaseModel]]:
     elif isinstance(obj, (list, tuple)):
         for j, v in enumerate(obj):
             yield from _located(v, (*at, j))
+    elif isinstance(obj, dict):
+        for k, v in obj.items():
+            yield from _located(v, (*at, k))
 
 
 def _cycle_reads(use: _Use) -> Iterator[tuple[tuple, str, str, str | None]]:
@@ -1007,6 +1011,11 @@ def _effect_part_names(doc: Any):
                     faction.abilities[loc[1]]):
                 yield (*loc, *where), (f"{prog.where}: {op.op} names zone {name!r}, the "
                                        "holder's, for another player")
+            elif kind == "box" and isinstance(op, M.IntoBoxPart) and not _zone_seat_holds(
+                    op.who, faction.abilities[loc[1]]):
+                yield (*loc, *where), (f"{prog.where}: {op.op} names box {name!r}, the "
+                                       "holder's, for another player (whose boxes are "
+                                       "not the holder's)")
             else:
                 known = [z.id for z in faction.zones] if kind == "zone" else \
                     [b.id for b in faction.boxes] if kind == "box" else \
@@ -1547,9 +1556,10 @@ def _taking_refs(f: M.FactionSpec):
 
 
 def _menu_whens(f: M.FactionSpec) -> Iterator[tuple[tuple, Any]]:
-    """(where, condition) of each 'when' of a battle or march entry of the faction's turn
-    steps' and hooks' menus."""
-    for where, steps in (*((("turn", ph), getattr(f.turn, ph))
+    """(where, condition) of each 'when' of a battle or march entry of the menus of the
+    faction's setup's, turn's and hooks' steps."""
+    for where, steps in ((("setup",), f.setup),
+                         *((("turn", ph), getattr(f.turn, ph))
                            for ph in ("birdsong", "daylight", "evening")),
                          *((("hooks", h), st) for h, st in f.hooks.items())):
         for k, st in enumerate(steps):
@@ -1588,15 +1598,16 @@ def _menu_when_refs(f: M.FactionSpec):
 
 
 def _stages_in(c: Any, at: tuple) -> Iterator[tuple[M.AtStage, tuple]]:
-    """Each 'at_stage' of a condition, with where it is."""
+    """Each 'at_stage' of a condition, at any depth (in a value's 'if' too), with where
+    it is."""
     if isinstance(c, M.AtStage):
         yield c, at
-    elif isinstance(c, M.NotCondition):
-        yield from _stages_in(c.not_, (*at, "not"))
-    elif isinstance(c, (M.AllOf, M.AnyOf)):
-        key = "all_of" if isinstance(c, M.AllOf) else "any_of"
-        for j, x in enumerate(getattr(c, key)):
-            yield from _stages_in(x, (*at, key, j))
+    elif isinstance(c, BaseModel):
+        for name, info in type(c).model_fields.items():
+            yield from _stages_in(getattr(c, name), (*at, info.alias or name))
+    elif isinstance(c, (list, tuple)):
+        for j, x in enumerate(c):
+            yield from _stages_in(x, (*at, j))
 
 
 @check("REF-UNDEF", "error", "bundle",

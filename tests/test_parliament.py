@@ -22,6 +22,8 @@ turn flow, in two seat orders, on both cores.  Autumn: 1 is adjacent to 5, 9 and
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -31,6 +33,7 @@ from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as pos
 from rootlaw.runtime.conformance import invariant_violations
 from rootlaw.spec import resolve
+from rootlaw.spec.validate import validate
 
 PACK = Path(__file__).resolve().parent / "data" / "packs" / "parliament"
 CORES = pytest.mark.parametrize("pure", [True, False], ids=["pure", "compiled"])
@@ -240,3 +243,80 @@ def test_discard_all_takes_one_way_to_choose_its_cards():
         "kind": "effect", "id": "x", "timing": "daylight",
         "do": [{"op": "discard_all", "from": "hand", "except_suit": "fox", "suit": "bird"}]})
     assert_located(doc, "VALUE-INVALID", f"/abilities/{i}/do/0/suit", "give one")
+
+
+# ---- what a review found: each a 'when' or an 'into_box' validation accepted and the
+# build or the game then broke on
+
+
+def _pack_with(tmp_path: Path, *, battle_when=None, extra_patch=(), trigger_do=None) -> Path:
+    """The test pack, the battle's 'when', the trigger's program or more patch changed."""
+    d = tmp_path / "parliament"
+    shutil.copytree(PACK, d)
+    p = d / "marquise-parliament.json"
+    doc = json.loads(p.read_text(encoding="utf-8"))
+    for op in doc["patch"]:
+        if op.get("op") == "replace" and op["path"].endswith("/menu/0") and battle_when:
+            op["value"]["when"] = battle_when
+    if trigger_do is not None:
+        doc["patch"][-1]["value"]["do"] = trigger_do
+    doc["patch"] += list(extra_patch)
+    p.write_text(json.dumps(doc, indent=1), encoding="utf-8")
+    return d
+
+
+def _errors(pack: Path) -> list[tuple[str, str, str, str]]:
+    return [(d.code, d.file, d.pointer, d.message) for d in validate([pack], []).diagnostics
+            if d.severity == "error"]
+
+
+@pytest.mark.parametrize("when, battles_with", [
+    # She rules 1 alone (three warriors and a sawmill there, the Eyrie two warriors):
+    # she holds each forest touching 1 by one ruled clearing, none by two.
+    ({"at_least": [{"forests_held": 1}, 1]}, True),
+    ({"at_least": [{"forests_held": 2}, 1]}, False),
+    # a count of clearings reads no chosen clearing
+    ({"at_least": [{"clearings": {"rule": "self"}}, 1]}, True),
+    ({"at_least": [{"clearings": {"rule": "self"}}, 2]}, False),
+    ({"at_least": [{"clearings": {"rule": "self", "holds": {"at_least": [
+        {"warriors": "self"}, 3]}}}, 1]}, True),
+], ids=["forests-held-1", "forests-held-2", "ruled-1", "ruled-2", "holds"])
+@CORES
+def test_a_when_of_any_value_that_reads_nothing_chosen_builds_and_plays(tmp_path, when,
+                                                                        battles_with, pure):
+    pack = _pack_with(tmp_path, battle_when=when)
+    assert not _errors(pack)
+    b = resolve([pack])
+    if not pure:
+        gbuild.compile_core(b)
+    g, _ = _daylight(b, ("marquise", "eyrie"), pure)
+    assert ("battle 1 eyrie" in g.legal()) is battles_with
+
+
+def test_a_when_in_a_setup_steps_menu_is_checked_too(tmp_path):
+    pack = _pack_with(tmp_path, extra_patch=[{"op": "add", "path": "/setup/-", "value": {
+        "op": "actions", "count": 1,
+        "menu": [{"action": "battle", "when": {"at_least": [{"box": "captian"}, 1]}}]}}])
+    found = _errors(pack)
+    assert any(c == "REF-UNDEF" and f.endswith("marquise-parliament.json") and
+               "did you mean 'captain'" in m for c, f, _, m in found), found
+
+
+def test_an_at_stage_inside_a_value_of_a_when_is_checked_too(tmp_path):
+    pack = _pack_with(tmp_path, battle_when={"at_least": [
+        {"if": {"at_stage": "fox", "cycle": "moodz"}, "then": 1, "else": 0}, 1]})
+    found = _errors(pack)
+    assert any(c == "REF-UNDEF" and f.endswith("marquise-parliament.json") and
+               "cycle" in m for c, f, _, m in found), found
+
+
+@pytest.mark.parametrize("nested", [False, True], ids=["top", "in-an-if"])
+def test_into_box_for_another_player_is_refused(tmp_path, nested):
+    """An effect's box is its holder's: an 'into_box' for the target (in an 'if' too)
+    would fill another player's box of the same number with the holder's pieces."""
+    part = {"op": "into_box", "piece": "cat-warrior", "box": "lord", "who": "target"}
+    do = [{"op": "if", "if": {"at_least": [{"box": "lord"}, 0]}, "then": [part]}] \
+        if nested else [part]
+    found = _errors(_pack_with(tmp_path, trigger_do=do))
+    assert any(c == "EFFECT-PART" and "names box 'lord', the holder's, for another player"
+               in m for c, _, _, m in found), found

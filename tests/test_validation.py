@@ -1287,3 +1287,21 @@ def test_a_packs_own_corner_home_counts_among_the_corner_takers(tmp_path):
              if d.code == "MAP-CORNERS-FEW"]
     assert found and all("lizard-cult" in d.message and "marquise" in d.message
                          for d in found), found
+
+
+def test_a_steps_field_of_no_type_it_takes_is_one_finding_at_the_field():
+    """A step's field binds a program's parameter (a string, a list of strings or a
+    number); given an object, pydantic tries each and names each branch in its location
+    ('constrained-str', 'list[constrained-str]'): the author sees one finding, at the
+    field as the file writes it (a trial's 'if' written as a hook's step)."""
+    from rootlaw.spec.loader import validate_data
+
+    f = next(x for x in resolve().factions if x.id == "marquise")
+    doc = f.model_dump(by_alias=True, mode="json", exclude_defaults=True)
+    doc["turn"]["evening"].append({"op": "draw", "count": {"if": {"did": ["move"]}}})
+    _, found, total = validate_data(doc)
+    at = f"/turn/evening/{len(doc['turn']['evening']) - 1}/count"
+    assert [p for _, _, p in found] == [at], found
+    assert total == 1
+    assert "'count' gives the program a parameter: a name, a list of names or a whole " \
+        "number" in found[0][1]
