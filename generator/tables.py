@@ -1956,9 +1956,10 @@ def _build_tables(bundle: Bundle, observation: tuple[Obs, ...], uses) -> Tables:
     if any(x.choice_kind == "forest" for x in t.programs):
         # the forest a program's second choice chose, as the parts after it run
         S.add("FOREST_CHOSEN", 1)
-    if any(isinstance(x, M.Did) for x in M.walk((bundle.deck, bundle.factions))):
-        # what the actions an effect program's 'actions' part took did (models.Did): 1
-        # moved, 2 initiated a battle; cleared as the part begins
+    if any(isinstance(x, M.Did) for x in M.walk((bundle.deck, bundle.factions,
+                                                  bundle.programs))):
+        # what the actions of an effect program's 'actions' part, or of a turn step's,
+        # did (models.Did): 1 moved, 2 initiated a battle; cleared as they begin
         S.add("DID", 1)
     if any(isinstance(a, M.Effect) and a.cost == "exhaust_item"
            for a in M.walk((bundle.deck, bundle.factions))):

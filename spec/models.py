@@ -2078,9 +2078,11 @@ ActionKind = Literal["move", "battle"]
 class Did(Strict):
     """The actions an effect program's 'actions' part took did each of these: moved (Law
     4.2), initiated a battle (4.3).  Read after that part, in the same program (the
-    Exiles deck's Eyrie Emigre: "If you did not take both actions, discard this card").
-    Not after a turn step's actions, nor in a library's program (CONDITION-DID): Law
-    14.7.5's Relentless, a step's, cannot read it yet.  Public facts."""
+    Exiles deck's Eyrie Emigre: "If you did not take both actions, discard this card");
+    or, in a library program run as a step after an 'actions' step of the same list,
+    what that step's actions did (Law 14.7.5, Relentless: "Whenever you take the Advance
+    the Warlord action and both move and battle").  Nowhere else (CONDITION-DID).
+    Public facts."""
 
     did: list[ActionKind] = Field(min_length=1, max_length=2)
 

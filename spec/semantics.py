@@ -1065,26 +1065,54 @@ def _effect_if(doc: Any):
                                        "persistent card's ability's")
 
 
-@check("CONDITION-DID", "error", "faction, deck, library",
-       "A condition 'did' (what an effect program's 'actions' part did) anywhere but an "
-       "'if' of an effect program, after that program's 'actions' part: elsewhere no "
-       "actions were taken for it to read.",
-       example='`{"op": "if", "if": {"did": ["move", "battle"]}, ...}` as a program\'s '
-               'first part')
+@check("CONDITION-DID", "error", "faction, deck",
+       "A condition 'did' (what the actions of an effect program's 'actions' part, or of "
+       "a turn step's, did) anywhere but an 'if' of an effect program after that "
+       "program's 'actions' part, or a library program run as a step after an 'actions' "
+       "step of the same list (CONDITION-DID at uses): elsewhere no actions were taken "
+       "for it to read.", "14.7.5",
+       example='`{"op": "if", "if": {"did": ["move", "battle"]}, ...}` as an effect '
+               'program\'s first part')
 def _condition_did(doc: Any):
     fine: set[int] = set()
-    if isinstance(doc, (M.FactionSpec, M.DeckSpec)):
-        for prog in _effect_programs(doc):
-            acted = False
-            for op in prog.ops:
-                if isinstance(op, M.Actions):
-                    acted = True
-                elif acted and isinstance(op, M.IfPart):
-                    fine.update(id(x) for x in M.walk(op) if isinstance(x, M.Did))
+    for prog in _effect_programs(doc):
+        acted = False
+        for op in prog.ops:
+            if isinstance(op, M.Actions):
+                acted = True
+            elif acted and isinstance(op, M.IfPart):
+                fine.update(id(x) for x in M.walk(op) if isinstance(x, M.Did))
     for loc, x in _located(doc, ()):
         if isinstance(x, M.Did) and id(x) not in fine:
             yield loc, ("'did' reads what an effect program's 'actions' part did: it is "
-                        "an 'if' of that program, after the part")
+                        "an 'if' of that program, after the part (or of a library "
+                        "program run as a step after an 'actions' step)")
+
+
+@check("CONDITION-DID", "error", USES,
+       "A library program that reads 'did' run where no actions were taken for it to "
+       "read: by a menu entry, a column or an offer, or as a step with no 'actions' step "
+       "before it in its list (Law 14.7.5, Relentless: \"Whenever you take the Advance the "
+       "Warlord action and both move and battle\", a step after that action's).",
+       "14.7.5",
+       example='`"daylight": [{"op": "relentless"}, {"op": "actions", ...}]`, the program '
+               'relentless reading did')
+def _program_did(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
+                 programs: dict[str, Library]):
+    for use in _uses(d, fs, programs):
+        if not any(isinstance(x, M.Did) for x in M.walk(use.lib.program.do)):
+            continue
+        if use.what != "step":
+            yield use.doc, use.loc, (
+                f"{use.what} {use.name}: its program reads 'did', what the actions of "
+                "an 'actions' step before it did; a menu's program is no step after one")
+            continue
+        k = use.loc[-1]  # (a role's 'then': no list of steps before it)
+        steps = dict(_programs(use.faction)).get(tuple(use.loc[:-1]), [])
+        if not isinstance(k, int) or not any(isinstance(s, M.Actions) for s in steps[:k]):
+            yield use.doc, use.loc, (
+                f"step {use.name}: its program reads 'did', what the actions of an "
+                "'actions' step before it did, and no step before it in this list is one")
 
 
 def _zone_seat_holds(seat: str, ability: Any) -> bool:
