@@ -424,9 +424,11 @@ SCENARIO_HINT = ("; a rules scenario has no 'kind' but its own keys (position, s
                  "see docs/scenarios.md")
 
 
-_UNION_BRANCH = re.compile(r"^(constrained-)?(str|int)$|^list\[.*\]$")
+_UNION_BRANCH = re.compile(r"^(constrained-)?(str|int|bool)$|^list\[.*\]$")
 """pydantic's names of the branches of a union it tells apart by type alone (a program's
 parameter given by a step or an entry: a name, a list of names, a whole number)."""
+_EXTRA_FIELDS = (M.ProgramEntry, M.ProgramStep, M.ColumnWay, M.Column)
+"""The models whose extra fields give a program's parameters."""
 
 
 def explain(err: Mapping[str, Any], data: object) -> tuple[str, str, tuple]:
@@ -461,12 +463,21 @@ def explain(err: Mapping[str, Any], data: object) -> tuple[str, str, tuple]:
         return "VALUE-INVALID", is_not(subject(frames), expected(f), value), ()
     if kind in ("union_tag_not_found", "union_tag_invalid") and f.disc:
         return code, _tag_message(kind, f, value, loc), ()
-    if rest and any(isinstance(x, str) and _UNION_BRANCH.match(x) for x in rest):
+    if rest and f.ann in _EXTRA_FIELDS and not _UNION_BRANCH.match(str(rest[0])):
         # A field a step or a menu entry gives the program it names (models.ProgramEntry
         # and ProgramStep: their extra fields), of no type a parameter takes.
         return code, (f"{quoted(rest[0])} gives the program a parameter: a name, a list "
                       "of names or a whole number (a part such as 'if' belongs in a "
                       "library's program, which the step or entry names)"), ()
+    if rest and rest[0] in ("constrained-str", "list[constrained-str]"):
+        # A field of a name or a list of names (models.Ref | list[Ref]), fitting neither.
+        field = next((x for x in reversed(loc[:len(loc) - len(rest)])
+                      if isinstance(x, str)), "")
+        hint = f" (did you mean {value.lower()!r}?)" if isinstance(value, str) and \
+            value.lower() != value else ""
+        return code, (f"{quoted(field)} is a name (an id: lowercase letters, digits and "
+                      "'-'; or '$name' of a parameter) or a list of names, not "
+                      f"{quoted(value)}{hint}"), ()
     if rest:  # a part of the file the schema has no place for (should not happen)
         return code, f"{quoted(rest[0])} is not a key here", ()
     who = subject(frames)

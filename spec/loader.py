@@ -70,7 +70,7 @@ def validate_data(data: object, limit: int = MAX_PER_FILE
     try:
         return _DOCUMENT.validate_python(data), [], 0
     except ValidationError as e:
-        errors = e.errors(include_url=False)
+        errors = [x for x in e.errors(include_url=False) if not _other_branch(x)]
     found: list[tuple[str, str, str]] = []
     for err in errors[:max(0, limit)]:
         # pydantic's words say how validation failed; explain says what the file says,
@@ -110,9 +110,7 @@ def _content_loc(loc: tuple, data: object) -> list:
         elif part in M.UNION_TAGS:
             continue  # a union told apart by the value's type (models.ActionCount)
         elif isinstance(part, str) and _PYDANTIC_BRANCH.match(part):
-            # pydantic's name of an untagged union's branch ('constrained-str'): the
-            # value fits none of them, and the finding is the field's, as written
-            break
+            continue  # pydantic's name of an untagged union's branch ('constrained-str')
         else:
             out.append(part)
             cur = None
@@ -123,6 +121,15 @@ _PYDANTIC_BRANCH = re.compile(r"^(constrained-)?(str|int|bool|float)$|"
                               r"^(list|dict|tuple|set)\[.*\]$")
 """The names pydantic gives the branches of a union it cannot tell apart by a tag (a
 step's field: a string, a list of strings or a number; a literal): no key of a file."""
+
+
+def _other_branch(err: Any) -> bool:
+    """An error of a name-or-list union's branch that the value is plainly not of: the
+    name's for a list, the list's for a text (the other branch's error says more)."""
+    loc, value = err["loc"], err.get("input")
+    return ("constrained-str" in loc and isinstance(value, list)) or (
+        err["type"] == "list_type" and isinstance(value, str) and
+        any(isinstance(x, str) and x.startswith("list[") for x in loc))
 
 
 def _tag_values(d: dict) -> set:

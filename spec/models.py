@@ -1075,6 +1075,7 @@ class BattleAction(Strict):
     @model_validator(mode="after")
     def _when_of_nothing_chosen(self) -> BattleAction:
         _menu_when_reads_nothing_chosen(self.when)
+        _menu_when_reads_nothing_chosen(self.cost, "cost")
         return self
 
 
@@ -1102,16 +1103,17 @@ class MarchAction(Strict):
     @model_validator(mode="after")
     def _when_of_nothing_chosen(self) -> MarchAction:
         _menu_when_reads_nothing_chosen(self.when)
+        _menu_when_reads_nothing_chosen(self.cost, "cost")
         return self
 
 
-def _menu_when_reads_nothing_chosen(when: Any) -> None:
-    """A menu entry's 'when' is read before anything is chosen: VALUE-INVALID, located,
-    at the first of its parts that reads a chosen clearing, card or piece, an event or
-    a program's own count."""
+def _menu_when_reads_nothing_chosen(when: Any, key: str = "when") -> None:
+    """A menu entry's 'when' (or its cost's count) is read before anything is chosen:
+    VALUE-INVALID, located, at the first of its parts that reads a chosen clearing, card
+    or piece, an event or a program's own count."""
     if when is not None:
-        for at, why in reads_chosen(when, ("when",)):
-            raise Err("VALUE-INVALID", at, f"a menu entry's 'when' is read before "
+        for at, why in reads_chosen(when, (key,)):
+            raise Err("VALUE-INVALID", at, f"a menu entry's '{key}' is read before "
                       f"anything is chosen, and this reads {why}")
 
 
@@ -2478,7 +2480,11 @@ class NumberChoice(Strict):
     ('number 3'), the parts after the choice reading it as ``{"chosen": "number"}`` (Law
     12.5.1, Dig: "move up to four warriors (at least one) from the Burrow", ``{"min": 1,
     "max": {"least": [4, {"box": "burrow"}]}}``).  None to choose where 'max' is below
-    'min'; at most NUMBER_MOST (20) whatever 'max' reads."""
+    'min'; at most NUMBER_MOST (20) whatever 'max' reads.  Whether the action is offered
+    reads them as it is offered, before the parts ahead of the choice run: where those
+    parts change what 'min' or 'max' reads (a card discarded, then the hand counted), a
+    choice left with no number when it is asked asks nothing, and the parts after it are
+    not carried out."""
 
     min: Value = 0
     max: Value

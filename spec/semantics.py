@@ -2461,11 +2461,16 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
             second = any(isinstance(x, M.ChoosePart) for x in prog.do[1:i])
             second_clearing = any(isinstance(x, M.ChoosePart) and x.clearing is not None
                                   for x in prog.do[1:i])
+            # (a second choice of a piece, or of a forest and a piece: not a number's)
+            second_piece = any(isinstance(x, M.ChoosePart) and x.piece is not None
+                               for x in prog.do[1:i])
+            second_forest = any(isinstance(x, M.ChoosePart) and x.forest is not None
+                                for x in prog.do[1:i])
             if isinstance(part, M.SwapPart) and not second_clearing:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: 'swap' exchanges pieces between the chosen clearing and the "
                     "one a second choice chose, and no choice before it chooses one")
-            if isinstance(part, M.RevealPart) and part.piece == "piece" and not second:
+            if isinstance(part, M.RevealPart) and part.piece == "piece" and not second_piece:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: 'reveal' turns over the piece a second choice chose, and no "
                     "choice before it chooses one (or name the piece: 'piece': a token "
@@ -2475,18 +2480,25 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: 'reveal' of {part.piece!r} turns one over in the chosen "
                     "clearing, and the program's first choice chooses none")
-            if not second and any(isinstance(x, M.ClearingFilter) and
-                                  x.adjacent_to_forest is not None for x in M.walk(part)):
+            if not second_forest and any(isinstance(x, M.ClearingFilter) and
+                                         x.adjacent_to_forest is not None
+                                         for x in M.walk(part)):
                 yield ("programs", pid, "do", i), (
                     f"{pid}: a filter's 'adjacent_to_forest' reads the forest a second "
                     "choice chose, and no choice before it chooses one")
-            if not any(isinstance(x, M.ChoosePart) and x.number is not None
-                       for x in prog.do[1:i]) and any(
+            if any(isinstance(f, (M.ClearingFilter, M.ForestFilter)) and
+                   any(isinstance(x, M.ChosenValue) for x in M.walk(f))
+                   for f in M.walk(part)):
+                yield ("programs", pid, "do", i), (
+                    f"{pid}: {{\"chosen\": \"number\"}} is read by a part's own count, "
+                    "value or condition, not inside a clearing's or forest's filter")
+            elif not any(isinstance(x, M.ChoosePart) and x.number is not None
+                         for x in prog.do[1:i]) and any(
                     isinstance(x, M.ChosenValue) for x in M.walk(part)):
                 yield ("programs", pid, "do", i), (
                     f"{pid}: {{\"chosen\": \"number\"}} reads the number a second choice "
                     "chose, and no choice before it chooses one")
-            if not second and chose != "piece_clearing" and any(
+            if not second_piece and chose != "piece_clearing" and any(
                     isinstance(x, M.ValueOf) for x in M.walk(part)):
                 yield ("programs", pid, "do", i), (
                     f"{pid}: 'value_of' reads the chosen piece, and no piece is chosen "
@@ -2502,7 +2514,7 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                     f"{pid}: a 'move' of 'warrior' (with its 'who', 'count', "
                     "'ignore_rule') is an effect program's: a program's moves are a "
                     "menu's march (Law 4.2), its 'move' the piece a second choice chose")
-            elif isinstance(part, M.MovePart) and not second:
+            elif isinstance(part, M.MovePart) and not second_piece:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: 'move' moves the piece a second choice chose, and no choice "
                     "before it chooses one")
@@ -2533,7 +2545,7 @@ def _program_shape(lib: M.LibrarySpec) -> Iterator[tuple[Loc, str]]:
                 yield ("programs", pid, "do", i), (
                     f"{pid}: 'discard' of the chosen card after a second choice: discard it "
                     "before the second choice")
-            if not second and any(isinstance(x, M.BoxValue) and x.box == "piece"
+            if not second_piece and any(isinstance(x, M.BoxValue) and x.box == "piece"
                                   for x in M.walk(part)):
                 yield ("programs", pid, "do", i), (
                     f"{pid}: the box that holds 'piece' reads the piece a second choice "
@@ -2786,6 +2798,10 @@ def _second_choice_shape(pid: str, prog: M.Program, i: int, part: M.ChoosePart,
                                 "piece, a forest or a stage")
     elif number and part.repeat:
         yield (*at, "repeat"), f"{pid}: a number is chosen once"
+    elif number and any(isinstance(x, (M.TakenValue, M.ChosenValue))
+                        for x in M.walk(part.number)):
+        yield (*at, "number"), (f"{pid}: a number's 'min' and 'max' read the game, not "
+                                "'taken' nor the number itself")
     elif not number and not another and not card and (
             part.piece is None or part.clearing is not None or part.card is not None or
             part.stage is not None):
@@ -3167,6 +3183,14 @@ def _program_uses(m: M.MapSpec, d: M.DeckSpec, fs: tuple[M.FactionSpec, ...],
                         f"{act}: program {act}'s '{part.op}' counts with {ref!r} at "
                         f"{_at(use, ('do', *i, 'count'))}, which this {use.what} leaves out: "
                         f"give it {ref[1:]!r}")
+            if isinstance(part, M.ChoosePart) and part.number is not None:
+                for end in ("min", "max"):
+                    for ref in dict.fromkeys(_left_out(getattr(part.number, end),
+                                                       use.params)):
+                        yield use.doc, use.loc, (
+                            f"{act}: program {act}'s number chosen reads {ref!r} at "
+                            f"{_at(use, ('do', *i, 'number', end))}, which this {use.what} "
+                            f"leaves out: give it {ref[1:]!r}")
 
 
 def _face_use(use: _Use, prog: M.Program, i: tuple, part: Any) -> Iterator[tuple]:

@@ -123,7 +123,19 @@ def _pack_with(tmp_path: Path, program: dict) -> Path:
      "/programs/dig/do/1", "no choice before it chooses one"),
     ([FIRST, {"op": "choose", "number": {"max": 2}, "repeat": True}],
      "/programs/dig/do/1/repeat", "chosen once"),
-], ids=["first", "with-a-clearing", "none-chosen", "repeat"])
+    ([FIRST, NUMBER, {"op": "score", "vp": {"clearings": {"rule": "self", "when": {
+        "at_least": [{"chosen": "number"}, 2]}}}}],
+     "/programs/dig/do/2", "not inside a clearing's or forest's filter"),
+    ([FIRST, NUMBER, {"op": "score", "vp": {"value_of": "piece"}}],
+     "/programs/dig/do/2", "'value_of' reads the chosen piece"),
+    ([FIRST, NUMBER, {"op": "score", "vp": {"box": "piece"}}],
+     "/programs/dig/do/2", "the box that holds 'piece'"),
+    ([FIRST, NUMBER, {"op": "score", "vp": {"clearings": {"adjacent_to_forest": True}}}],
+     "/programs/dig/do/2", "'adjacent_to_forest' reads the forest"),
+    ([FIRST, {"op": "choose", "number": {"max": {"taken": "this_turn"}}}],
+     "/programs/dig/do/1/number", "not 'taken'"),
+], ids=["first", "with-a-clearing", "none-chosen", "repeat", "in-a-filter",
+        "value-of-no-piece", "box-of-no-piece", "no-forest", "taken"])
 def test_a_number_out_of_place_is_a_located_error(tmp_path, do, pointer, words):
     pack = _pack_with(tmp_path, {"law": "12.5.1", "verb": "dig", "do": do})
     found = [(d.pointer, d.message) for d in validate([pack], []).diagnostics
@@ -144,3 +156,23 @@ def test_number_is_no_content_verb(tmp_path):
     pack = _pack_with(tmp_path, {"verb": "number", "do": [FIRST, {"op": "draw"}]})
     found = [(d.code, d.pointer) for d in validate([pack], []).diagnostics]
     assert ("PROGRAM-SHAPE", "/programs/dig/verb") in found, found
+
+
+def test_a_number_parameter_the_entry_leaves_out_is_located(tmp_path):
+    pack = _pack_with(tmp_path, {"law": "12.5.1", "verb": "dig",
+                                 "params": {"most": {"type": "number", "default": None}},
+                                 "do": [FIRST, {"op": "choose", "number": {"max": "$most"}},
+                                        {"op": "draw", "count": {"chosen": "number"}}]})
+    found = [(d.code, d.file, d.message) for d in validate([pack], []).diagnostics
+             if d.severity == "error"]
+    assert any(f.endswith("marquise-dig.json") and "'$most'" in m and "leaves out" in m
+               and "/programs/dig/do/1/number/max" in m for _, f, m in found), found
+
+
+def test_a_menu_entrys_cost_reads_no_chosen_number():
+    from rootlaw.spec import models as M
+
+    with pytest.raises(Exception, match="'cost' is read before anything is chosen"):
+        M.BattleAction.model_validate({"action": "battle", "cost": {
+            "op": "into_box", "piece": "warrior", "box": "b", "from_box": True,
+            "count": {"chosen": "number"}}})

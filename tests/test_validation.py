@@ -1305,3 +1305,21 @@ def test_a_steps_field_of_no_type_it_takes_is_one_finding_at_the_field():
     assert total == 1
     assert "'count' gives the program a parameter: a name, a list of names or a whole " \
         "number" in found[0][1]
+
+
+@pytest.mark.parametrize("lacks, at, words", [
+    (["ok", 5], "/lacks/1", "not the number 5"),
+    (["Keep"], "/lacks/0", "not 'Keep' (did you mean 'keep'?)"),
+    ("Keep", "/lacks", "not 'Keep' (did you mean 'keep'?)"),
+])
+def test_a_name_or_list_of_names_is_told_once_at_the_item(lacks, at, words):
+    """A filter's 'lacks' (a name or a list of names): one finding, at the item that is
+    wrong, in the author's words (not pydantic's branch names, nor a program's
+    parameter)."""
+    from rootlaw.spec.loader import validate_data
+
+    lib = {"kind": "library", "id": "x", "programs": {"p": {"verb": "zap", "do": [
+        {"op": "choose", "clearing": {"lacks": lacks}}]}}}
+    _, found, total = validate_data(lib)
+    assert total == 1 and [p for _, _, p in found] == [f"/programs/p/do/0/clearing{at}"]
+    assert "'lacks' is a name" in found[0][1] and words in found[0][1], found
