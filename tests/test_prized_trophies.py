@@ -184,14 +184,34 @@ def test_what_an_effect_program_cannot_read_is_told_at_it(tmp_path, do, words):
 
 
 def test_a_program_the_core_cannot_build_is_an_error_at_the_pack_not_a_traceback(tmp_path):
-    """'piece' (the piece removed) put into a box: the checks let it through, the
-    generator cannot compile it; validation says so at the pack's manifest."""
+    """'piece' (the piece removed) put into a box of the holder's, by the holder (its
+    trigger carried out by the holder: a box for the player who removed it is refused
+    where it is written, EFFECT-PART): the checks let it through, the generator cannot
+    compile it; validation says so at the pack's manifest."""
     pack = _with_program(tmp_path, [{"op": "into_box", "piece": "piece", "box": "x"}])
     fac = json.loads((pack / "marquise.json").read_text())
     fac["patch"].append({"op": "add", "path": "/boxes",
                          "value": [{"id": "x", "piece": "cat-warrior"}]})
+    for op in fac["patch"]:
+        if op["path"] == "/abilities/-":
+            op["value"]["actor"] = "self"
     (pack / "marquise.json").write_text(json.dumps(fac, indent=2))
     found = [d for d in validate([pack], [], play=2).diagnostics if d.severity == "error"]
     assert [d.code for d in found] == ["PROGRAM-USE"], found
     assert "the core cannot be built" in found[0].message and \
         found[0].file.endswith("pack.json"), found
+
+
+def test_a_box_for_the_player_who_removed_is_refused_where_it_is_written(tmp_path):
+    """The trigger is carried out by the player who removed the relic ('actor': 'other'):
+    a box the program fills is the holder's, not that player's (EFFECT-PART, located in
+    the faction's file: the holder's box numbers would fill another's boxes)."""
+    pack = _with_program(tmp_path, [{"op": "into_box", "piece": "piece", "box": "x"}])
+    fac = json.loads((pack / "marquise.json").read_text())
+    fac["patch"].append({"op": "add", "path": "/boxes",
+                         "value": [{"id": "x", "piece": "cat-warrior"}]})
+    (pack / "marquise.json").write_text(json.dumps(fac, indent=2))
+    found = [d for d in validate([pack], [], play=0).diagnostics if d.severity == "error"]
+    assert [d.code for d in found] == ["EFFECT-PART"], found
+    assert "names box 'x', the holder's, for another player" in found[0].message and \
+        found[0].file.endswith("marquise.json"), found
