@@ -1614,7 +1614,9 @@ def _menu_when_refs(f: M.FactionSpec):
                                       "battle or march entry has none")
             elif name not in known[kind]:
                 yield (*at, *where), f"menu entry: {M.unknown(kind, name, known[kind])}"
-        for x, where in _stages_in(cond, ()):
+        for where, x in _located(cond, ()):
+            if not isinstance(x, M.AtStage):
+                continue
             cycle = next((c for c in f.cycles if c.id == x.cycle), None)
             if cycle is None:
                 yield (*at, *where, "cycle"), (
@@ -1623,19 +1625,6 @@ def _menu_when_refs(f: M.FactionSpec):
                 yield (*at, *where, "at_stage"), (
                     f"menu entry: cycle {cycle.id} has no stage {x.at_stage!r}"
                     f"{did_you_mean(x.at_stage, cycle.stages)}")
-
-
-def _stages_in(c: Any, at: tuple) -> Iterator[tuple[M.AtStage, tuple]]:
-    """Each 'at_stage' of a condition, at any depth (in a value's 'if' too), with where
-    it is."""
-    if isinstance(c, M.AtStage):
-        yield c, at
-    elif isinstance(c, BaseModel):
-        for name, info in type(c).model_fields.items():
-            yield from _stages_in(getattr(c, name), (*at, info.alias or name))
-    elif isinstance(c, (list, tuple)):
-        for j, x in enumerate(c):
-            yield from _stages_in(x, (*at, j))
 
 
 @check("REF-UNDEF", "error", "bundle",

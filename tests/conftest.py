@@ -140,6 +140,17 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 @cache
+def pack_bundle(pack: str) -> Bundle:
+    """The base game with a test pack of tests/data/packs, its core compiled first (as
+    example_bundle does for examples/)."""
+    from rootlaw.spec import resolve
+
+    bundle = resolve([Path(__file__).resolve().parent / "data" / "packs" / pack])
+    gbuild.compile_core(bundle)
+    return bundle
+
+
+@cache
 def example_bundle(pack: str) -> Bundle:
     """The base game with a pack of examples/, its core compiled before any game loads
     one (a game made first would load, and keep, the pure core: auto-build is off)."""

@@ -17,12 +17,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import pack_bundle, past_setup
 
-from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as pos
 from rootlaw.runtime.conformance import invariant_violations
-from rootlaw.spec import resolve
 from rootlaw.spec.validate import validate
 
 PACK = Path(__file__).resolve().parent / "data" / "packs" / "chosen-number"
@@ -34,9 +32,7 @@ ORDERS = pytest.mark.parametrize("order", [("marquise", "eyrie"),
 
 @pytest.fixture(scope="module")
 def bundle():
-    b = resolve([PACK])
-    gbuild.compile_core(b)
-    return b
+    return pack_bundle("chosen-number")
 
 
 def _daylight(bundle, order, pure, burrow: int):

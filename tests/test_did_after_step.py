@@ -15,11 +15,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import pack_bundle, past_setup
 
-from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as pos
-from rootlaw.spec import resolve
 from rootlaw.spec.validate import validate
 
 PACK = Path(__file__).resolve().parent / "data" / "packs" / "did-after-step"
@@ -31,9 +29,7 @@ ORDERS = pytest.mark.parametrize("order", [("marquise", "eyrie"),
 
 @pytest.fixture(scope="module")
 def bundle():
-    b = resolve([PACK])
-    gbuild.compile_core(b)
-    return b
+    return pack_bundle("did-after-step")
 
 
 def _daylight(bundle, order, pure):
@@ -56,6 +52,13 @@ def _move(g) -> None:
         g.apply("done")
 
 
+def _move_and_battle(g) -> None:
+    """Her move, then a battle in 5 (no hits rolled)."""
+    _move(g)
+    pos.set_dice(g, 0, 0)
+    g.apply("battle 5 eyrie")
+
+
 def _finish_daylight(g, m):
     """Her actions ended ('done', and 'done' to any battle question), on to Evening."""
     while g.phase == "daylight" and not g.is_over:
@@ -67,9 +70,7 @@ def _finish_daylight(g, m):
 @ORDERS
 def test_a_move_and_a_battle_score(bundle, order, pure):
     g, m = _daylight(bundle, order, pure)
-    _move(g)
-    pos.set_dice(g, 0, 0)
-    g.apply("battle 5 eyrie")
+    _move_and_battle(g)
     _finish_daylight(g, m)
     assert g.scores[m] == 1
 
@@ -127,9 +128,7 @@ def test_what_an_earlier_actions_step_did_is_not_read(bundle, order, pure):
     """A move and a battle score in one Daylight; in the next, whose actions do nothing,
     the step reads nothing done (each actions step begins with nothing done)."""
     g, m = _daylight(bundle, order, pure)
-    _move(g)
-    pos.set_dice(g, 0, 0)
-    g.apply("battle 5 eyrie")
+    _move_and_battle(g)
     _finish_daylight(g, m)
     assert g.scores[m] == 1
     pos.goto(g, "marquise", "daylight", "actions")

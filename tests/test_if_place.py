@@ -12,7 +12,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import past_setup
+from conftest import pack_bundle, past_setup
 
 from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as pos
@@ -29,9 +29,7 @@ ORDERS = pytest.mark.parametrize("order", [("marquise", "eyrie"),
 
 @pytest.fixture(scope="module")
 def bundle():
-    b = resolve([PACK])
-    gbuild.compile_core(b)
-    return b
+    return pack_bundle("if-place")
 
 
 def _play(g, text: str) -> None:

@@ -27,7 +27,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from conftest import assert_located, faction_with, past_setup
+from conftest import assert_located, faction_with, pack_bundle, past_setup
 
 from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as pos
@@ -45,9 +45,7 @@ HAND = ["anvil", "arms-trader", "bake-sale"]  # fox, bird, rabbit
 
 @pytest.fixture(scope="module")
 def bundle():
-    b = resolve([PACK])
-    gbuild.compile_core(b)
-    return b
+    return pack_bundle("parliament")
 
 
 def _daylight(bundle, order, pure):

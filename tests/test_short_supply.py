@@ -18,9 +18,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import example_bundle, past_setup
+from conftest import example_bundle, pack_bundle, past_setup
 
-from rootlaw.generator import build as gbuild
 from rootlaw.runtime import position as pos
 from rootlaw.runtime.conformance import invariant_violations
 from rootlaw.runtime.game import Game
@@ -43,13 +42,6 @@ def _options(g) -> list[str]:
     return sorted((a.split()[1] for a in g.legal()), key=int)
 
 
-def _built(pack: str):
-    """The base game with a test pack of tests/data/packs, its core compiled first."""
-    b = resolve([HERE / "data" / "packs" / pack])
-    gbuild.compile_core(b)
-    return b
-
-
 def _leave_in_supply(g, piece: str, n: int, where: str) -> None:
     """Put all but n of the piece's supply in clearing ``where``."""
     pos.put(g, where, piece, pos.count(g, where, piece) + pos.supply(g, piece) - n)
@@ -61,7 +53,7 @@ def _leave_in_supply(g, piece: str, n: int, where: str) -> None:
 
 @pytest.fixture(scope="module")
 def few_cats():
-    return _built("few-cats")
+    return pack_bundle("few-cats")
 
 
 @pytest.mark.parametrize("order", [("marquise", "eyrie"), ("alliance", "marquise"),
@@ -169,7 +161,7 @@ SCHEMERS = "test-schemers"
 
 @pytest.fixture(scope="module")
 def plots():
-    return _built("face-down-plots")
+    return pack_bundle("face-down-plots")
 
 
 @pytest.mark.parametrize("order", [(SCHEMERS, "marquise"), ("marquise", SCHEMERS),
@@ -210,7 +202,7 @@ def test_a_raid_short_of_warriors_asks_its_holder_on_another_s_turn(plots, order
 
 @pytest.fixture(scope="module")
 def owed_places():
-    return _built("owed-places")
+    return pack_bundle("owed-places")
 
 
 @pytest.mark.parametrize("order", [("marquise", "alliance"), ("alliance", "marquise"),
